@@ -1,0 +1,57 @@
+#include "CStorage.h"
+
+#include <limits.h>
+#include <zlib.h>
+
+int cstorage_bind_text(sqlite3_stmt *statement, int index,
+                       const char *bytes, int64_t length) {
+    // sqlite3_bind_text64 takes the byte count as sqlite3_uint64 and rejects
+    // oversize values with SQLITE_TOOBIG, so no narrowing happens here.
+    return sqlite3_bind_text64(statement, index, bytes ? bytes : "",
+                               (sqlite3_uint64)length, SQLITE_TRANSIENT,
+                               SQLITE_UTF8);
+}
+
+int cstorage_bind_blob(sqlite3_stmt *statement, int index,
+                       const void *bytes, int64_t length) {
+    if (length == 0) {
+        // A NULL pointer would bind SQL NULL; an empty Data is not nil.
+        return sqlite3_bind_zeroblob(statement, index, 0);
+    }
+    return sqlite3_bind_blob64(statement, index, bytes,
+                               (sqlite3_uint64)length, SQLITE_TRANSIENT);
+}
+
+size_t cstorage_compress_bound(size_t length) {
+    return (size_t)compressBound((uLong)length);
+}
+
+int cstorage_compress(const void *source, size_t length,
+                      void *destination, size_t *destination_length,
+                      int level) {
+    uLongf produced = (uLongf)*destination_length;
+    int status = compress2((Bytef *)destination, &produced,
+                           (const Bytef *)source, (uLong)length, level);
+    if (status != Z_OK) {
+        return status < 0 ? status : Z_STREAM_ERROR;
+    }
+    *destination_length = (size_t)produced;
+    return 0;
+}
+
+int cstorage_uncompress(const void *source, size_t length,
+                        void *destination, size_t *destination_length) {
+    uLongf produced = (uLongf)*destination_length;
+    uLong consumed = (uLong)length;
+    int status = uncompress2((Bytef *)destination, &produced,
+                             (const Bytef *)source, &consumed);
+    if (status != Z_OK) {
+        return status < 0 ? status : Z_STREAM_ERROR;
+    }
+    if (produced != (uLongf)*destination_length || consumed != (uLong)length) {
+        // Trailing bytes or a short result: the caller's framing is wrong,
+        // which for stored data means corruption.
+        return Z_DATA_ERROR;
+    }
+    return 0;
+}

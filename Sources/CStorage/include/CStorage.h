@@ -1,0 +1,51 @@
+// CStorage: the few things the SQLite and zlib C APIs ask of a caller that
+// Swift cannot say directly or safely.
+//
+// SQLite's destructor sentinels (SQLITE_TRANSIENT, SQLITE_STATIC) are macros
+// that cast integers to function pointers, which Swift cannot import; zlib's
+// one-shot calls take `uLongf *` lengths whose width differs by platform.
+// Everything here is a thin, allocation-free wrapper.
+
+#ifndef CSTORAGE_H
+#define CSTORAGE_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Binds UTF-8 text that SQLite copies before returning, so the caller's
+/// buffer need only live for the duration of the call.
+int cstorage_bind_text(sqlite3_stmt *statement, int index,
+                       const char *bytes, int64_t length);
+
+/// Binds a blob that SQLite copies before returning. A zero-length blob is
+/// bound as an empty blob, never as NULL, whatever `bytes` is.
+int cstorage_bind_blob(sqlite3_stmt *statement, int index,
+                       const void *bytes, int64_t length);
+
+/// The largest size `cstorage_compress` can produce for `length` input bytes.
+size_t cstorage_compress_bound(size_t length);
+
+/// Compresses `length` bytes of `source` into `destination` (zlib format).
+/// On entry `*destination_length` is the buffer's capacity; on success it is
+/// the compressed size. Returns 0 on success, or a negative zlib error code.
+int cstorage_compress(const void *source, size_t length,
+                      void *destination, size_t *destination_length,
+                      int level);
+
+/// Decompresses zlib data whose uncompressed size is known exactly.
+/// Returns 0 when exactly `*destination_length` bytes were produced, or a
+/// negative zlib error code (Z_DATA_ERROR for corrupt input, Z_BUF_ERROR
+/// when the stated size is wrong).
+int cstorage_uncompress(const void *source, size_t length,
+                        void *destination, size_t *destination_length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,89 @@
+/// The stored schema of a file at one catalog generation, with the table
+/// layout of every class. Immutable; shared by the coordinator and every
+/// transaction that reads at a version with this generation.
+final class Catalog: Sendable {
+    let schema: Schema
+    let tables: [TableLayout]
+    let schemaVersion: UInt64
+    /// Incremented by every commit that changes the schema, so that a
+    /// transaction can tell after a refresh whether to reload.
+    let generation: Int64
+    private let tableIndexByName: [String: Int]
+
+    init(schema: Schema, tableNames: [String], schemaVersion: UInt64, generation: Int64) {
+        self.schema = schema
+        self.schemaVersion = schemaVersion
+        self.generation = generation
+        self.tables = schema.objectSchemas.enumerated().map { index, objectSchema in
+            TableLayout(index: index, objectSchema: objectSchema, tableName: tableNames[index], in: schema)
+        }
+        var byName: [String: Int] = [:]
+        for (index, objectSchema) in schema.objectSchemas.enumerated() {
+            byName[objectSchema.name] = index
+        }
+        self.tableIndexByName = byName
+    }
+
+    func tableIndex(named className: String) -> Int? {
+        tableIndexByName[className]
+    }
+
+    /// Reads the catalog inside the connection's current transaction.
+    static func load(from connection: Connection) throws(RealmError) -> Catalog {
+        let metadata = try connection.cachedStatement(
+            "SELECT format_version, schema_version, catalog_generation FROM realm_metadata WHERE id = 1")
+        defer { metadata.reset() }
+        guard try metadata.step() else {
+            throw RealmError(.corruptFile, "The Realm file at '\(connection.path)' has no metadata row.")
+        }
+        let formatVersion = metadata.int64(at: 0)
+        guard formatVersion == FileLayout.formatVersion else {
+            throw RealmError(
+                .incompatibleFormat,
+                "The Realm file at '\(connection.path)' has format version \(formatVersion); this library reads version \(FileLayout.formatVersion).")
+        }
+        let schemaVersion = UInt64(bitPattern: metadata.int64(at: 1))
+        let generation = metadata.int64(at: 2)
+
+        var propertiesByClass: [String: [Property]] = [:]
+        let properties = try connection.cachedStatement("""
+            SELECT class_name, name, type, is_optional, is_list, object_class, origin_property, is_indexed, is_primary_key
+            FROM realm_properties ORDER BY class_name, position
+            """)
+        defer { properties.reset() }
+        while try properties.step() {
+            let typeName = properties.string(at: 2)
+            guard let type = PropertyType(rawValue: typeName) else {
+                throw RealmError(
+                    .corruptFile,
+                    "The Realm file at '\(connection.path)' stores property '\(properties.string(at: 0)).\(properties.string(at: 1))' with unknown type '\(typeName)'.")
+            }
+            let property = Property(
+                name: properties.string(at: 1),
+                type: type,
+                isOptional: properties.int64(at: 3) != 0,
+                isList: properties.int64(at: 4) != 0,
+                objectClassName: properties.isNull(at: 5) ? nil : properties.string(at: 5),
+                linkOriginPropertyName: properties.isNull(at: 6) ? nil : properties.string(at: 6),
+                isIndexed: properties.int64(at: 7) != 0,
+                isPrimaryKey: properties.int64(at: 8) != 0)
+            propertiesByClass[properties.string(at: 0), default: []].append(property)
+        }
+
+        var objectSchemas: [ObjectSchema] = []
+        var tableNames: [String] = []
+        let classes = try connection.cachedStatement(
+            "SELECT name, table_name, is_embedded, swift_type FROM realm_classes ORDER BY position")
+        defer { classes.reset() }
+        while try classes.step() {
+            let name = classes.string(at: 0)
+            objectSchemas.append(ObjectSchema(
+                name: name,
+                properties: propertiesByClass[name] ?? [],
+                isEmbedded: classes.int64(at: 2) != 0,
+                swiftTypeName: classes.isNull(at: 3) ? nil : classes.string(at: 3)))
+            tableNames.append(classes.string(at: 1))
+        }
+        return Catalog(schema: Schema(objectSchemas), tableNames: tableNames, schemaVersion: schemaVersion, generation: generation)
+    }
+}

@@ -1,0 +1,76 @@
+/// Where one class's objects live: its table, its columns, its list tables,
+/// and the links that point at it from elsewhere. Computed once per catalog
+/// generation, so that object access builds no SQL names.
+final class TableLayout: Sendable {
+    /// The class's position in the catalog.
+    let index: Int
+    let objectSchema: ObjectSchema
+    /// The quoted name of the class table.
+    let table: String
+    /// Per property index: the quoted column name, or nil when the property
+    /// is not stored in a column.
+    let columns: [String?]
+    /// Per property index: the quoted list table, for list properties.
+    let listTables: [String?]
+    /// Per property index: the catalog index of the class linked to.
+    let linkTargets: [Int?]
+    /// The property indices of the column properties, in declaration order.
+    let columnProperties: [Int]
+    /// The primary-key property's index.
+    let primaryKey: Int?
+    /// To-one links (class index, property index) pointing at this class.
+    let incomingLinks: [PropertyReference]
+    /// Lists of links (class index, property index) pointing at this class.
+    let incomingLists: [PropertyReference]
+
+    var name: String { objectSchema.name }
+    var isEmbedded: Bool { objectSchema.isEmbedded }
+
+    init(index: Int, objectSchema: ObjectSchema, tableName: String, in schema: Schema) {
+        self.index = index
+        self.objectSchema = objectSchema
+        self.table = FileLayout.quote(tableName)
+        let properties = objectSchema.properties
+        self.columns = properties.map { $0.isColumn ? FileLayout.quote($0.name) : nil }
+        self.listTables = properties.map {
+            $0.isList ? FileLayout.quote(FileLayout.listTableName(forClass: objectSchema.name, property: $0.name)) : nil
+        }
+        self.linkTargets = properties.map { property in
+            guard property.type == .object, let target = property.objectClassName else { return nil }
+            return schema.objectSchemas.firstIndex { $0.name == target }
+        }
+        self.columnProperties = properties.indices.filter { properties[$0].isColumn }
+        self.primaryKey = properties.firstIndex(where: \.isPrimaryKey)
+        var incomingLinks: [PropertyReference] = []
+        var incomingLists: [PropertyReference] = []
+        for (classIndex, source) in schema.objectSchemas.enumerated() {
+            for (propertyIndex, property) in source.properties.enumerated()
+            where property.type == .object && property.objectClassName == objectSchema.name {
+                let reference = PropertyReference(classIndex: classIndex, propertyIndex: propertyIndex)
+                if property.isList {
+                    incomingLists.append(reference)
+                } else {
+                    incomingLinks.append(reference)
+                }
+            }
+        }
+        self.incomingLinks = incomingLinks
+        self.incomingLists = incomingLists
+    }
+
+    /// The property at `index`, which the caller has checked is in range.
+    func property(_ index: Int) -> Property {
+        objectSchema.properties[index]
+    }
+
+    /// `'Class.property'`, for messages.
+    func qualifiedName(_ propertyIndex: Int) -> String {
+        "'\(name).\(objectSchema.properties[propertyIndex].name)'"
+    }
+}
+
+/// A property of a class, by catalog positions.
+struct PropertyReference: Hashable, Sendable {
+    let classIndex: Int
+    let propertyIndex: Int
+}

@@ -1,0 +1,63 @@
+/// An error a caller can recover from: a file that cannot be opened, a schema
+/// that needs a migration, a value that does not fit its property.
+///
+/// The message always names what is concerned (the file, the class, the
+/// property, the SQL statement) so that it can be shown as it is. Errors never
+/// leave a half-applied change behind: an operation that throws has changed
+/// nothing, and the enclosing write transaction stays usable.
+public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is, for callers that branch on it.
+    public enum Kind: Sendable, Equatable {
+        /// The file could not be opened, created or read (permissions, a
+        /// missing directory, a full disk).
+        case fileAccess
+        /// The file exists but is not a Realm: another SQLite database, or
+        /// not a database at all.
+        case notARealm
+        /// The file is damaged: truncated, or with pages SQLite cannot read.
+        case corruptFile
+        /// The file was written by a newer, incompatible format version.
+        case incompatibleFormat
+        /// The file is in use by another Realm where exclusive access is
+        /// needed (deleting its files, compacting).
+        case fileInUse
+        /// A model schema is invalid (bad name, unsupported type, missing
+        /// link target …).
+        case invalidSchema
+        /// The stored schema differs from the wanted one and a migration
+        /// (a higher schema version) is required.
+        case schemaMismatch
+        /// A class or property name that the schema does not have.
+        case unknownName
+        /// A value of the wrong type, nil for a required property, or a
+        /// value over a limit.
+        case invalidValue
+        /// An object with the same primary key already exists.
+        case duplicatePrimaryKey
+        /// The object was deleted, or never existed in this Realm.
+        case objectNotFound
+        /// An operation that needs a write transaction outside of one, a
+        /// nested write, or a write to a read-only Realm.
+        case invalidTransactionState
+        /// An index outside a list's bounds.
+        case indexOutOfBounds
+        /// SQLite reported an error not covered by another kind.
+        case storage
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+    /// A complete sentence that names the file, class, property or statement.
+    public let message: String
+    /// SQLite's primary result code, when SQLite reported the failure.
+    public let sqliteCode: Int32?
+
+    /// Creates an error of `kind` with a message that stands on its own.
+    public init(_ kind: Kind, _ message: String, sqliteCode: Int32? = nil) {
+        self.kind = kind
+        self.message = message
+        self.sqliteCode = sqliteCode
+    }
+
+    public var description: String { message }
+}

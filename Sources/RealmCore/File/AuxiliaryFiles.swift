@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files that sit beside a Realm file, as in Realm:
+///
+/// - `<name>.lock`: held with a shared `flock` by every process that has the
+///   file open, so that deleting or compacting can tell whether it is in use;
+/// - `<name>.note`: the channel through which processes learn of each
+///   other's commits;
+/// - `<name>.management/`: a directory for interprocess coordination files;
+/// - SQLite's `<name>-wal` and `<name>-shm`.
+public enum AuxiliaryFiles {
+    /// Every path a Realm at `path` may occupy, the file itself first.
+    public static func paths(for path: String) -> [String] {
+        [path, path + "-wal", path + "-shm", path + ".lock", path + ".note", path + ".management"]
+    }
+
+    /// Deletes a Realm file and everything beside it. Returns whether any of
+    /// them existed. Throws ``RealmError/Kind/fileInUse`` when a process has
+    /// the Realm open, and ``RealmError/Kind/fileAccess`` when a file cannot
+    /// be removed.
+    @discardableResult
+    public static func deleteFiles(for path: String) throws(RealmError) -> Bool {
+        let lockPath = path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                throw RealmError(.fileInUse, "Cannot delete the Realm files at '\(path)': the Realm is open in this or another process.")
+            }
+        }
+        var existed = false
+        for candidate in paths(for: path) where FileManager.default.fileExists(atPath: candidate) {
+            existed = true
+            do {
+                try FileManager.default.removeItem(atPath: candidate)
+            } catch {
+                throw RealmError(.fileAccess, "Unable to delete '\(candidate)': \(error.localizedDescription)")
+            }
+        }
+        return existed
+    }
+
+    /// Creates the lock file and management directory and takes the shared
+    /// lock that marks the Realm as in use. Returns the lock's descriptor,
+    /// which stays open (and locked) until ``release(_:)``.
+    static func acquire(for path: String) throws(RealmError) -> Int32 {
+        let management = path + ".management"
+        if !FileManager.default.fileExists(atPath: management) {
+            try? FileManager.default.createDirectory(atPath: management, withIntermediateDirectories: false)
+        }
+        let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw RealmError(.fileAccess, "Unable to create the lock file '\(path).lock': \(String(cString: strerror(errno))).")
+        }
+        guard flock(descriptor, LOCK_SH) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(descriptor)
+            throw RealmError(.fileAccess, "Unable to lock '\(path).lock': \(message).")
+        }
+        return descriptor
+    }
+
+    static func release(_ descriptor: Int32) {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

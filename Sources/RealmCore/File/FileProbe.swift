@@ -1,0 +1,56 @@
+import Foundation
+
+/// A look at a file's first bytes before SQLite touches it, so that a file
+/// that is not a database, or one cut short, is refused without being
+/// changed.
+enum FileProbe {
+    enum Finding: Equatable {
+        case missing
+        /// Zero bytes: a new file (SQLite creates such files too).
+        case empty
+        case database
+    }
+
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    static func inspect(path: String) throws(RealmError) -> Finding {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw RealmError(.fileAccess, "Unable to open a Realm at path '\(path)': permission denied.")
+            }
+            return .missing
+        }
+        defer { try? handle.close() }
+        let prefix: Data
+        let size: UInt64
+        do {
+            prefix = try handle.read(upToCount: 100) ?? Data()
+            size = try handle.seekToEnd()
+        } catch {
+            throw RealmError(.fileAccess, "Unable to read the Realm file at '\(path)': \(error.localizedDescription)")
+        }
+        if size == 0 { return .empty }
+        let bytes = [UInt8](prefix)
+        guard bytes.count >= header.count, Array(bytes[0..<header.count]) == header else {
+            throw RealmError(.notARealm, "The file at '\(path)' is not a Realm file: it is not a SQLite database.")
+        }
+        guard bytes.count == 100 else {
+            throw RealmError(.corruptFile, "The Realm file at '\(path)' is truncated: it is \(size) bytes long, shorter than its header.")
+        }
+        // Page size at offset 16 (1 means 65536), page count at 28, valid when
+        // the change counter at 24 equals the version-valid-for number at 92.
+        let rawPageSize = UInt32(bytes[16]) << 8 | UInt32(bytes[17])
+        let pageSize = rawPageSize == 1 ? 65_536 : UInt64(rawPageSize)
+        let pageCount = bigEndian(bytes, at: 28)
+        if bigEndian(bytes, at: 24) == bigEndian(bytes, at: 92), pageCount > 0, size < pageSize * UInt64(pageCount) {
+            throw RealmError(
+                .corruptFile,
+                "The Realm file at '\(path)' is truncated: its header records \(pageCount) pages of \(pageSize) bytes, but it is only \(size) bytes long.")
+        }
+        return .database
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+}

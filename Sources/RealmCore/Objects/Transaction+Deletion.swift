@@ -1,0 +1,176 @@
+/// Deleting objects, with Realm's semantics: to-one links to a deleted
+/// object become nil, lists drop it, and embedded objects are deleted with
+/// their parent.
+extension Transaction {
+    /// Deletes an object.
+    ///
+    /// - Throws: `objectNotFound` when it does not exist; nothing is changed.
+    public func deleteObject(_ key: ObjectKey, in handle: ClassHandle) throws(RealmError) {
+        try deleteObjects(CollectionOfOne(key), in: handle)
+    }
+
+    /// Deletes several objects of one class, all or none.
+    ///
+    /// - Throws: `objectNotFound` when one of them does not exist; nothing
+    ///   is deleted then.
+    public func deleteObjects(_ keys: some Sequence<ObjectKey>, in handle: ClassHandle) throws(RealmError) {
+        try requireWrite("delete objects")
+        let layout = try layout(handle)
+        try atomically { () throws(RealmError) in
+            for key in keys {
+                guard try exists(key, in: layout) else { throw objectNotFound(layout, key) }
+                try deleteRecursively(key, in: layout)
+            }
+        }
+    }
+
+    /// Deletes every object of a class. Recorded as one fact, whatever the
+    /// number of objects.
+    public func deleteAllObjects(in handle: ClassHandle) throws(RealmError) {
+        try requireWrite("delete objects")
+        let layout = try layout(handle)
+        try atomically { () throws(RealmError) in
+            let embedded = try clearOwnLists(of: nil, in: layout) + embeddedLinkTargets(of: nil, in: layout)
+            for reference in layout.incomingLinks where reference.classIndex != layout.index {
+                let source = catalog.tables[reference.classIndex]
+                let statement = try statement(source, .nullifyAllLinks(reference.propertyIndex))
+                defer { statement.reset() }
+                while try statement.step() {
+                    record(.modified(ObjectKey(statement.int64(at: 0)), property: reference.propertyIndex, classIndex: source.index))
+                }
+            }
+            for reference in layout.incomingLists where reference.classIndex != layout.index {
+                let source = catalog.tables[reference.classIndex]
+                var owners: [(ObjectKey, Int)] = []
+                let counts = try statement(source, .listOwnersAndCounts(reference.propertyIndex))
+                while try counts.step() {
+                    owners.append((ObjectKey(counts.int64(at: 0)), Int(counts.int64(at: 1))))
+                }
+                counts.reset()
+                try statement(source, .listClearAll(reference.propertyIndex)).run()
+                for (owner, count) in owners {
+                    record(.list(classIndex: source.index, property: reference.propertyIndex, owner: owner, countBefore: count, .removeAll))
+                }
+            }
+            try statement(layout, .deleteAll).run()
+            record(.deletedAll(classIndex: layout.index))
+            for (key, target) in embedded {
+                if try exists(key, in: target) { try deleteRecursively(key, in: target) }
+            }
+        }
+    }
+
+    /// Deletes every object of every class.
+    public func deleteAll() throws(RealmError) {
+        try requireWrite("delete objects")
+        try ensureReading()
+        try atomically { () throws(RealmError) in
+            for layout in catalog.tables {
+                try statement(layout, .deleteAll).run()
+                for property in layout.listTables.indices where layout.listTables[property] != nil {
+                    try statement(layout, .listClearAll(property)).run()
+                }
+                record(.deletedAll(classIndex: layout.index))
+            }
+        }
+    }
+
+    /// Deletes one existing object and everything that depends on it; runs
+    /// inside an atomic operation.
+    func deleteRecursively(_ key: ObjectKey, in layout: TableLayout) throws(RealmError) {
+        let embedded = try clearOwnLists(of: key, in: layout) + embeddedLinkTargets(of: key, in: layout)
+
+        for reference in layout.incomingLinks {
+            let source = catalog.tables[reference.classIndex]
+            let statement = try statement(source, .nullifyLinks(reference.propertyIndex))
+            statement.bind(key.rawValue, at: 1)
+            defer { statement.reset() }
+            while try statement.step() {
+                record(.modified(ObjectKey(statement.int64(at: 0)), property: reference.propertyIndex, classIndex: source.index))
+            }
+        }
+        for reference in layout.incomingLists {
+            let source = catalog.tables[reference.classIndex]
+            let occurrences = try statement(source, .listOccurrences(reference.propertyIndex))
+            occurrences.bind(key.rawValue, at: 1)
+            var found: [(owner: ObjectKey, position: Int)] = []
+            while try occurrences.step() {
+                found.append((ObjectKey(occurrences.int64(at: 0)), Int(occurrences.int64(at: 1))))
+            }
+            occurrences.reset()
+            // Last position first within each owner, so that earlier
+            // positions stay valid as the tail closes up.
+            for occurrence in found {
+                let list = ListHandle(owningClass: handle(of: source), owner: occurrence.owner, property: reference.propertyIndex)
+                let count = try listCount(source, list)
+                try removeListRow(source, list, at: occurrence.position, count: count)
+            }
+        }
+
+        let delete = try statement(layout, .delete)
+        delete.bind(key.rawValue, at: 1)
+        try delete.run()
+        record(.deleted(key, classIndex: layout.index))
+
+        for (child, target) in embedded {
+            if try exists(child, in: target) { try deleteRecursively(child, in: target) }
+        }
+    }
+
+    /// Empties the lists of `owner` (of every object when nil) and returns
+    /// the embedded objects they held, to be deleted after.
+    private func clearOwnLists(of owner: ObjectKey?, in layout: TableLayout) throws(RealmError) -> [(ObjectKey, TableLayout)] {
+        var embedded: [(ObjectKey, TableLayout)] = []
+        for property in layout.listTables.indices where layout.listTables[property] != nil {
+            if let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
+                let elements: Statement
+                if let owner {
+                    elements = try statement(layout, .listAll(property))
+                    elements.bind(owner.rawValue, at: 1)
+                } else {
+                    elements = try connection.cachedStatement("SELECT value FROM \(layout.listTables[property]!)")
+                }
+                while try elements.step() {
+                    embedded.append((ObjectKey(elements.int64(at: 0)), catalog.tables[target]))
+                }
+                elements.reset()
+            }
+            if let owner {
+                let clear = try statement(layout, .listClear(property))
+                clear.bind(owner.rawValue, at: 1)
+                try clear.run()
+            } else {
+                try statement(layout, .listClearAll(property)).run()
+            }
+        }
+        return embedded
+    }
+
+    /// The embedded objects `owner` (every object when nil) links to through
+    /// to-one properties.
+    private func embeddedLinkTargets(of owner: ObjectKey?, in layout: TableLayout) throws(RealmError) -> [(ObjectKey, TableLayout)] {
+        var embedded: [(ObjectKey, TableLayout)] = []
+        for property in layout.columnProperties {
+            guard let target = layout.linkTargets[property], catalog.tables[target].isEmbedded else { continue }
+            let statement: Statement
+            if let owner {
+                statement = try self.statement(layout, .selectColumn(property))
+                statement.bind(owner.rawValue, at: 1)
+            } else {
+                let column = layout.columns[property]!
+                statement = try connection.cachedStatement("SELECT \(column) FROM \(layout.table) WHERE \(column) IS NOT NULL")
+            }
+            while try statement.step() {
+                if !statement.isNull(at: 0) {
+                    embedded.append((ObjectKey(statement.int64(at: 0)), catalog.tables[target]))
+                }
+            }
+            statement.reset()
+        }
+        return embedded
+    }
+
+    func handle(of layout: TableLayout) -> ClassHandle {
+        ClassHandle(index: layout.index, generation: catalog.generation)
+    }
+}

@@ -1,0 +1,291 @@
+/// Lists of values and of links, stored one row per element in the list
+/// property's table, keyed by owner and a dense position, so that reading
+/// the element at an index, the count and appending are index lookups.
+extension Transaction {
+    /// The list stored in property `property` of `owner`.
+    ///
+    /// - Throws: `invalidValue` when the property is not a list.
+    public func list(_ property: Int, of owner: ObjectKey, in handle: ClassHandle) throws(RealmError) -> ListHandle {
+        let layout = try layout(handle)
+        try requireList(layout, property)
+        return ListHandle(owningClass: handle, owner: owner, property: property)
+    }
+
+    /// The number of elements; O(log n).
+    public func count(of list: ListHandle) throws(RealmError) -> Int {
+        try listCount(layout(list.owningClass), list)
+    }
+
+    /// The element at `index`.
+    ///
+    /// - Throws: `indexOutOfBounds`.
+    public func value(at index: Int, in list: ListHandle) throws(RealmError) -> Value {
+        let layout = try layout(list.owningClass)
+        let statement = try statement(layout, .listGet(list.property))
+        statement.bind(list.owner.rawValue, at: 1)
+        statement.bind(Int64(index), at: 2)
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw outOfBounds(index, count: try listCount(layout, list), layout, list)
+        }
+        return statement.value(at: 0, as: layout.property(list.property).type)
+    }
+
+    /// Every element, in order, read with one query.
+    public func values(of list: ListHandle) throws(RealmError) -> [Value] {
+        let layout = try layout(list.owningClass)
+        let type = layout.property(list.property).type
+        let statement = try statement(layout, .listAll(list.property))
+        statement.bind(list.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        var values: [Value] = []
+        while try statement.step() {
+            values.append(statement.value(at: 0, as: type))
+        }
+        return values
+    }
+
+    /// Inserts `value` at `index` (0...count), moving later elements up.
+    ///
+    /// - Throws: `invalidValue` for a value that does not fit the list's
+    ///   element type (or a link to an embedded object: use
+    ///   ``insertEmbeddedObject(at:in:values:)``), `indexOutOfBounds`,
+    ///   `objectNotFound` when the owner was deleted.
+    public func insert(_ value: Value, at index: Int, in list: ListHandle) throws(RealmError) {
+        try insertElement(value, at: index, in: list)
+    }
+
+    /// Appends `value`; see ``insert(_:at:in:)``.
+    public func append(_ value: Value, to list: ListHandle) throws(RealmError) {
+        try insertElement(value, at: nil, in: list)
+    }
+
+    /// Inserts at `index`, or at the end when nil (counting only once).
+    private func insertElement(_ value: Value, at requestedIndex: Int?, in list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "insert into a list")
+        let index = requestedIndex ?? count
+        try checkListElement(value, layout, list.property)
+        if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
+            throw embeddedLinkError(layout, list.property)
+        }
+        guard index >= 0 && index <= count else { throw outOfBounds(index, count: count + 1, layout, list) }
+        try atomically { () throws(RealmError) in
+            try insertListRow(layout, list, value, at: index, count: count)
+        }
+    }
+
+    /// Removes the element at `index`, moving later elements down; an
+    /// embedded object removed from its list is deleted.
+    public func remove(at index: Int, from list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "remove from a list")
+        guard index >= 0 && index < count else { throw outOfBounds(index, count: count, layout, list) }
+        try atomically { () throws(RealmError) in
+            let embedded = try embeddedElement(layout, list, at: index)
+            try removeListRow(layout, list, at: index, count: count)
+            if let (key, target) = embedded { try deleteRecursively(key, in: target) }
+        }
+    }
+
+    /// Moves the element at `source` to `destination`; indices are those of
+    /// the list before the move.
+    public func move(from source: Int, to destination: Int, in list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "move within a list")
+        guard source >= 0 && source < count else { throw outOfBounds(source, count: count, layout, list) }
+        guard destination >= 0 && destination < count else { throw outOfBounds(destination, count: count, layout, list) }
+        guard source != destination else { return }
+        try atomically { () throws(RealmError) in
+            let value = try self.value(at: source, in: list)
+            try removeListRow(layout, list, at: source, count: count, recording: false)
+            try insertListRow(layout, list, value, at: destination, count: count - 1, recording: false)
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: source, to: destination)))
+        }
+    }
+
+    /// Exchanges the elements at `first` and `second`.
+    public func swapAt(_ first: Int, _ second: Int, in list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "swap list elements")
+        guard first >= 0 && first < count else { throw outOfBounds(first, count: count, layout, list) }
+        guard second >= 0 && second < count else { throw outOfBounds(second, count: count, layout, list) }
+        guard first != second else { return }
+        let (low, high) = (min(first, second), max(first, second))
+        try atomically { () throws(RealmError) in
+            let lowValue = try value(at: low, in: list)
+            let highValue = try value(at: high, in: list)
+            try setListRow(layout, list, highValue, at: low)
+            try setListRow(layout, list, lowValue, at: high)
+            // As two moves, so that observers see the elements travel.
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: low, to: high)))
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: high - 1, to: low)))
+        }
+    }
+
+    /// Replaces the element at `index`; an embedded object replaced is
+    /// deleted.
+    public func replace(at index: Int, with value: Value, in list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "replace a list element")
+        try checkListElement(value, layout, list.property)
+        if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
+            throw embeddedLinkError(layout, list.property)
+        }
+        guard index >= 0 && index < count else { throw outOfBounds(index, count: count, layout, list) }
+        try atomically { () throws(RealmError) in
+            try setListRow(layout, list, value, at: index)
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .modify(index)))
+        }
+    }
+
+    /// Removes every element; embedded objects are deleted.
+    public func removeAll(from list: ListHandle) throws(RealmError) {
+        let (layout, count) = try prepareListWrite(list, "remove from a list")
+        guard count > 0 else { return }
+        try atomically { () throws(RealmError) in
+            var embedded: [ObjectKey] = []
+            if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
+                embedded = try values(of: list).compactMap { if case .object(let key) = $0 { key } else { nil } }
+            }
+            let clear = try statement(layout, .listClear(list.property))
+            clear.bind(list.owner.rawValue, at: 1)
+            try clear.run()
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .removeAll))
+            if let target = layout.linkTargets[list.property] {
+                for key in embedded { try deleteRecursively(key, in: catalog.tables[target]) }
+            }
+        }
+    }
+
+    /// Creates an embedded object and inserts it into a list of embedded
+    /// objects at `index`.
+    @discardableResult
+    public func insertEmbeddedObject(at index: Int, in list: ListHandle, values: [Value] = []) throws(RealmError) -> ObjectKey {
+        let (layout, count) = try prepareListWrite(list, "insert into a list")
+        guard let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded else {
+            throw RealmError(.invalidValue, "List \(layout.qualifiedName(list.property)) does not hold embedded objects.")
+        }
+        guard index >= 0 && index <= count else { throw outOfBounds(index, count: count + 1, layout, list) }
+        return try atomically { () throws(RealmError) -> ObjectKey in
+            let key = try insertRow(catalog.tables[target], values: values)
+            try insertListRow(layout, list, .object(key), at: index, count: count)
+            return key
+        }
+    }
+
+    /// Appends a new embedded object; see ``insertEmbeddedObject(at:in:values:)``.
+    @discardableResult
+    public func appendEmbeddedObject(to list: ListHandle, values: [Value] = []) throws(RealmError) -> ObjectKey {
+        try insertEmbeddedObject(at: try count(of: list), in: list, values: values)
+    }
+
+    // MARK: Backlinks
+
+    /// The objects of class `source` that link to `key` through `property`,
+    /// once per link (an object whose list holds `key` twice appears twice),
+    /// ordered by key.
+    public func linkingObjects(to key: ObjectKey, from source: ClassHandle, property: Int) throws(RealmError) -> [ObjectKey] {
+        let layout = try layout(source)
+        guard property >= 0 && property < layout.linkTargets.count, layout.linkTargets[property] != nil else {
+            throw RealmError(.invalidValue, "Property #\(property) of class '\(layout.name)' is not a link.")
+        }
+        let statement = try layout.listTables[property] != nil
+            ? self.statement(layout, .listLinkingOwners(property))
+            : self.statement(layout, .linkingKeys(property))
+        statement.bind(key.rawValue, at: 1)
+        defer { statement.reset() }
+        var keys: [ObjectKey] = []
+        while try statement.step() {
+            keys.append(ObjectKey(statement.int64(at: 0)))
+        }
+        return keys
+    }
+
+    // MARK: Rows
+
+    func listCount(_ layout: TableLayout, _ list: ListHandle) throws(RealmError) -> Int {
+        let statement = try statement(layout, .listCount(list.property))
+        statement.bind(list.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(at: 0) else { return 0 }
+        return Int(statement.int64(at: 0)) + 1
+    }
+
+    private func prepareListWrite(_ list: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> (TableLayout, Int) {
+        try requireWrite(action())
+        let layout = try layout(list.owningClass)
+        try requireList(layout, list.property)
+        guard try exists(list.owner, in: layout) else { throw objectNotFound(layout, list.owner) }
+        return (layout, try listCount(layout, list))
+    }
+
+    private func insertListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int, count: Int, recording: Bool = true) throws(RealmError) {
+        if index < count {
+            let open = try statement(layout, .listOpenGap(list.property))
+            open.bind(list.owner.rawValue, at: 1)
+            open.bind(Int64(index), at: 2)
+            try open.run()
+            try settle(layout, list)
+        }
+        let insert = try statement(layout, .listInsert(list.property))
+        insert.bind(list.owner.rawValue, at: 1)
+        insert.bind(Int64(index), at: 2)
+        insert.bind(value, at: 3)
+        try insert.run()
+        if recording {
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .insert(index)))
+        }
+    }
+
+    func removeListRow(_ layout: TableLayout, _ list: ListHandle, at index: Int, count: Int, recording: Bool = true) throws(RealmError) {
+        let delete = try statement(layout, .listDelete(list.property))
+        delete.bind(list.owner.rawValue, at: 1)
+        delete.bind(Int64(index), at: 2)
+        try delete.run()
+        if index < count - 1 {
+            let close = try statement(layout, .listCloseGap(list.property))
+            close.bind(list.owner.rawValue, at: 1)
+            close.bind(Int64(index), at: 2)
+            try close.run()
+            try settle(layout, list)
+        }
+        if recording {
+            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .remove(index)))
+        }
+    }
+
+    private func settle(_ layout: TableLayout, _ list: ListHandle) throws(RealmError) {
+        let settle = try statement(layout, .listSettle(list.property))
+        settle.bind(list.owner.rawValue, at: 1)
+        try settle.run()
+    }
+
+    private func setListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int) throws(RealmError) {
+        let set = try statement(layout, .listSet(list.property))
+        set.bind(value, at: 1)
+        set.bind(list.owner.rawValue, at: 2)
+        set.bind(Int64(index), at: 3)
+        try set.run()
+    }
+
+    private func embeddedElement(_ layout: TableLayout, _ list: ListHandle, at index: Int) throws(RealmError) -> (ObjectKey, TableLayout)? {
+        guard let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded,
+              case .object(let key) = try value(at: index, in: list) else { return nil }
+        return (key, catalog.tables[target])
+    }
+
+    private func requireList(_ layout: TableLayout, _ property: Int) throws(RealmError) {
+        guard property >= 0 && property < layout.listTables.count else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no property #\(property).")
+        }
+        guard layout.listTables[property] != nil else {
+            throw RealmError(.invalidValue, "Property \(layout.qualifiedName(property)) is not a list.")
+        }
+    }
+
+    private func checkListElement(_ value: Value, _ layout: TableLayout, _ property: Int) throws(RealmError) {
+        let definition = layout.property(property)
+        try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
+                         name: "\(layout.qualifiedName(property)) (list element)", target: layout.linkTargets[property])
+    }
+
+    private func outOfBounds(_ index: Int, count: Int, _ layout: TableLayout, _ list: ListHandle) -> RealmError {
+        RealmError(.indexOutOfBounds, "Index \(index) is out of bounds (must be less than \(count)) for list \(layout.qualifiedName(list.property)) of object \(list.owner.rawValue).")
+    }
+}

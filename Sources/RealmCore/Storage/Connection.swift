@@ -1,0 +1,122 @@
+internal import CStorage
+import Foundation
+
+/// One SQLite connection, with a cache of prepared statements.
+///
+/// A connection is used by one thread at a time; it is opened in SQLite's
+/// multi-thread mode, so moving it between threads (as the coordinator's pool
+/// does) is safe while sharing it is not.
+package final class Connection {
+    let handle: OpaquePointer
+    /// The database file's path, for error messages.
+    package let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (and, unless `readOnly`, creates) the database at `path`.
+    package init(path: String, readOnly: Bool) throws(RealmError) {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+                ?? String(cString: sqlite3_errstr(status))
+            sqlite3_close_v2(handle)
+            throw RealmError(
+                .fileAccess,
+                "Unable to open a Realm at path '\(path)': \(message).",
+                sqliteCode: status & 0xff)
+        }
+        self.handle = handle
+        self.path = path
+        // Writers of other processes hold SQLite's write lock only for the
+        // length of a commit; waiting for it is what a Realm user expects
+        // (`beginWrite()` blocks). Writers of this process queue on the
+        // coordinator's lock first and never reach this.
+        sqlite3_busy_timeout(handle, 60_000)
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statements
+
+    /// Compiles `sql` into a statement owned by the caller.
+    package func prepare(_ sql: String, persistent: Bool = false) throws(RealmError) -> Statement {
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let status = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
+        guard status == SQLITE_OK, let statement else {
+            throw error(code: status, sql: sql)
+        }
+        return Statement(handle: statement, sql: sql, connection: self)
+    }
+
+    /// A statement for `sql` compiled once per connection and reused; reset
+    /// before it is returned.
+    package func cachedStatement(_ sql: String) throws(RealmError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try prepare(sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Drops every cached statement, after a schema change made them refer
+    /// to tables or columns that may be gone.
+    package func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// Runs one or more SQL statements that return no rows.
+    package func execute(_ sql: String) throws(RealmError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else {
+            throw error(code: status, sql: sql)
+        }
+    }
+
+    /// Runs `sql` and returns the first column of its first row as an integer.
+    package func scalar(_ sql: String) throws(RealmError) -> Int64? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        return try statement.step() && !statement.isNull(at: 0) ? statement.int64(at: 0) : nil
+    }
+
+    // MARK: State
+
+    /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
+    package var changes: Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    /// Whether the connection is outside any transaction.
+    package var isAutocommit: Bool {
+        sqlite3_get_autocommit(handle) != 0
+    }
+
+    // MARK: Errors
+
+    /// Turns SQLite's last error into a ``RealmError`` that names the file and
+    /// the statement.
+    package func error(code: Int32, sql: String) -> RealmError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        let primary = code & 0xff
+        let kind: RealmError.Kind
+        switch primary {
+        case SQLITE_CORRUPT: kind = .corruptFile
+        case SQLITE_NOTADB: kind = .notARealm
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR: kind = .fileAccess
+        default: kind = .storage
+        }
+        return RealmError(kind, "SQLite error \(code) (\(message)) in '\(path)' running: \(sql)", sqliteCode: primary)
+    }
+
+    /// SQLite's primary code for constraint violations, for callers that
+    /// translate them into their own errors.
+    package static let constraintCode = SQLITE_CONSTRAINT
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// How each ``Value`` is stored in SQLite, and read back exactly.
+///
+/// | value     | stored as                                                      |
+/// |-----------|----------------------------------------------------------------|
+/// | bool      | INTEGER 0 or 1                                                 |
+/// | int, link | INTEGER                                                        |
+/// | float     | REAL (a Float widens to a Double exactly); NaN as a 4-byte blob |
+/// | double    | REAL; NaN as an 8-byte blob (SQLite would store NaN as NULL)   |
+/// | string    | TEXT (UTF-8)                                                   |
+/// | data      | BLOB (an empty Data is an empty blob, never NULL)              |
+/// | date      | REAL seconds since 2001-01-01, Date's own representation      |
+/// | objectId  | 12-byte BLOB, so that byte order is sort order                 |
+/// | uuid      | 16-byte BLOB                                                   |
+/// | decimal   | TEXT, its exact decimal form                                   |
+extension Statement {
+    package func bind(_ value: Value, at index: Int32) {
+        switch value {
+        case .null:
+            bindNull(at: index)
+        case .bool(let value):
+            bind(Int64(value ? 1 : 0), at: index)
+        case .int(let value):
+            bind(value, at: index)
+        case .object(let key):
+            bind(key.rawValue, at: index)
+        case .float(let value):
+            if value.isNaN {
+                withUnsafeBytes(of: value.bitPattern) { bind(bytes: $0, at: index) }
+            } else {
+                bind(Double(value), at: index)
+            }
+        case .double(let value):
+            if value.isNaN {
+                withUnsafeBytes(of: value.bitPattern) { bind(bytes: $0, at: index) }
+            } else {
+                bind(value, at: index)
+            }
+        case .string(let value):
+            bind(value, at: index)
+        case .data(let value):
+            bind(value, at: index)
+        case .date(let value):
+            bind(value.timeIntervalSinceReferenceDate, at: index)
+        case .objectId(let value):
+            value.withBytes { bind(bytes: $0, at: index) }
+        case .uuid(let value):
+            withUnsafeBytes(of: value.uuid) { bind(bytes: $0, at: index) }
+        case .decimal(let value):
+            bind(value.isNaN ? "NaN" : value.description, at: index)
+        }
+    }
+
+    /// Reads a column stored by ``bind(_:at:)`` for a property of `type`.
+    package func value(at column: Int32, as type: PropertyType) -> Value {
+        if isNull(at: column) { return .null }
+        switch type {
+        case .bool:
+            return .bool(int64(at: column) != 0)
+        case .int:
+            return .int(int64(at: column))
+        case .object, .linkingObjects:
+            return .object(ObjectKey(int64(at: column)))
+        case .float:
+            if isBlob(at: column) {
+                return .float(withBlob(at: column) { Float(bitPattern: $0.count == 4 ? $0.loadUnaligned(as: UInt32.self) : 0x7fc0_0000) })
+            }
+            return .float(Float(double(at: column)))
+        case .double:
+            if isBlob(at: column) {
+                return .double(withBlob(at: column) { Double(bitPattern: $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0x7ff8_0000_0000_0000) })
+            }
+            return .double(double(at: column))
+        case .string:
+            return .string(string(at: column))
+        case .data:
+            return .data(data(at: column))
+        case .date:
+            return .date(Date(timeIntervalSinceReferenceDate: double(at: column)))
+        case .objectId:
+            return withBlob(at: column) { bytes in
+                ObjectId(bytes: bytes).map(Value.objectId) ?? .null
+            }
+        case .uuid:
+            return withBlob(at: column) { bytes in
+                guard bytes.count == 16 else { return .null }
+                var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
+                return .uuid(UUID(uuid: uuid))
+            }
+        case .decimal:
+            let text = string(at: column)
+            if text == "NaN" { return .decimal(.nan) }
+            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal) ?? .null
+        }
+    }
+}
+
+extension ObjectId {
+    /// Calls `body` with the id's 12 bytes, without allocating.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var bigEndian = (high.bigEndian, low.bigEndian)
+        return withUnsafeBytes(of: &bigEndian) { body(UnsafeRawBufferPointer(rebasing: $0.prefix(12))) }
+    }
+}

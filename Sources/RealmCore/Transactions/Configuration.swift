@@ -1,0 +1,80 @@
+extension Coordinator {
+    /// Where a Realm lives and how it is opened.
+    public struct Configuration: Sendable {
+        /// Where the data lives.
+        public enum Location: Hashable, Sendable {
+            /// A file at this path (created when missing, unless read-only).
+            case file(String)
+            /// Memory only: the data lives while any transaction with this
+            /// identifier is alive in this process, then it is gone.
+            case inMemory(identifier: String)
+        }
+
+        /// How far a commit is durable once `commitWrite()` returns.
+        public enum Durability: Sendable {
+            /// Survives a crash of the process and a loss of power (SQLite's
+            /// `synchronous = FULL` in WAL mode). The default, as in Realm.
+            case full
+            /// Survives a crash of the process; the last commits may be lost
+            /// if the machine loses power (`synchronous = NORMAL`). Faster
+            /// commits.
+            case crashOnly
+        }
+
+        public var location: Location
+        /// Whether the file is opened for reading only; writes then fail with
+        /// ``RealmError/Kind/invalidTransactionState``.
+        public var isReadOnly: Bool
+        public var durability: Durability
+        /// The schema the caller wants, or nil to use whatever is stored.
+        /// Classes it lacks are added; other differences need a migration.
+        public var schema: Schema?
+        /// The version of `schema`; must not be lower than the stored one.
+        public var schemaVersion: UInt64
+        /// Runs inside the write transaction that migrates the file to
+        /// `schema`, after the schema has been applied. Throwing from it
+        /// cancels the migration and leaves the file as it was.
+        public var migration: (@Sendable (MigrationContext) throws -> Void)?
+
+        public init(
+            location: Location,
+            isReadOnly: Bool = false,
+            durability: Durability = .full,
+            schema: Schema? = nil,
+            schemaVersion: UInt64 = 0,
+            migration: (@Sendable (MigrationContext) throws -> Void)? = nil
+        ) {
+            self.location = location
+            self.isReadOnly = isReadOnly
+            self.durability = durability
+            self.schema = schema
+            self.schemaVersion = schemaVersion
+            self.migration = migration
+        }
+
+        /// A configuration for the file at `path`.
+        public static func file(_ path: String, schema: Schema? = nil, schemaVersion: UInt64 = 0) -> Configuration {
+            Configuration(location: .file(path), schema: schema, schemaVersion: schemaVersion)
+        }
+
+        /// A configuration for the in-memory Realm named `identifier`.
+        public static func inMemory(_ identifier: String, schema: Schema? = nil, schemaVersion: UInt64 = 0) -> Configuration {
+            Configuration(location: .inMemory(identifier: identifier), schema: schema, schemaVersion: schemaVersion)
+        }
+    }
+}
+
+/// What a migration sees: the schema and version it migrates from, the
+/// changes, the write transaction at the new schema, and a read transaction
+/// pinned at the last version before the migration (the old data, still
+/// readable through the old schema).
+public struct MigrationContext {
+    public let oldSchemaVersion: UInt64
+    public let newSchemaVersion: UInt64
+    public let oldSchema: Schema
+    public let changes: [SchemaChange]
+    /// The write transaction, already at the new schema.
+    public let transaction: Transaction
+    /// A read transaction at the version before the migration began.
+    public let oldTransaction: Transaction
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+
+/// The one object per file per process that every transaction on the file
+/// goes through: it opens and initialises the file, checks and migrates its
+/// schema, caches the catalog, pools SQLite connections, serialises this
+/// process's writers, and keeps the change sets of recent commits.
+///
+/// ```swift
+/// let coordinator = try Coordinator.open(.file(path, schema: schema))
+/// let transaction = try coordinator.makeTransaction()
+/// try transaction.write {
+///     let dogs = try transaction.classHandle(named: "Dog")
+///     _ = try transaction.createObject(in: dogs, values: [.string("Rex"), .int(3)])
+/// }
+/// ```
+///
+/// Coordinators are shared: opening the same file (or in-memory identifier)
+/// again while a coordinator for it is alive returns the same instance.
+public final class Coordinator: Sendable {
+    /// The configuration the coordinator was first opened with.
+    public let configuration: Configuration
+    /// The path of the SQLite file (for in-memory Realms, a private file in a
+    /// temporary directory, deleted with the coordinator).
+    public let path: String
+
+    let writeLock = WriteLock()
+    private let state: Mutex<State>
+    private let lockDescriptor: Int32
+    private let isInMemory: Bool
+
+    private struct State {
+        var catalog: Catalog
+        var idleConnections: [PooledConnection] = []
+        var latestVersion: UInt64
+        var recentChanges: [ChangeSet] = []
+    }
+
+    /// How many recent change sets are kept in memory for this process's
+    /// consumers; older ones are read from the file's history.
+    static let recentChangeLimit = 64
+    /// How many idle connections are kept for reuse.
+    static let poolLimit = 8
+
+    // MARK: Opening
+
+    /// Opens (creating when needed) the Realm the configuration describes,
+    /// checks the file, and brings its schema to `configuration.schema`:
+    /// new classes and index changes are applied at once; any other
+    /// difference needs a higher `schemaVersion` (and runs the configured
+    /// migration), or the open fails with an error listing every difference.
+    ///
+    /// - Throws: ``RealmError`` of kind `fileAccess`, `notARealm`,
+    ///   `corruptFile`, `incompatibleFormat`, `invalidSchema` or
+    ///   `schemaMismatch`; the file is unchanged when it was not a Realm.
+    public static func open(_ configuration: Configuration) throws(RealmError) -> Coordinator {
+        if let schema = configuration.schema {
+            try schema.validate()
+        }
+        let coordinator = try Registry.shared.coordinator(for: configuration)
+        if let schema = configuration.schema {
+            try coordinator.prepareSchema(schema, version: configuration.schemaVersion, migration: configuration.migration)
+        }
+        return coordinator
+    }
+
+    init(configuration: Configuration, path: String, isInMemory: Bool) throws(RealmError) {
+        self.configuration = configuration
+        self.path = path
+        self.isInMemory = isInMemory
+        let finding = try FileProbe.inspect(path: path)
+        if finding == .missing && configuration.isReadOnly {
+            throw RealmError(.fileAccess, "Unable to open a Realm at path '\(path)' read-only: the file does not exist.")
+        }
+        let connection = try Connection(path: path, readOnly: configuration.isReadOnly)
+        try Self.prepareFile(connection, readOnly: configuration.isReadOnly)
+        self.lockDescriptor = try AuxiliaryFiles.acquire(for: path)
+        do {
+            try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
+            try connection.execute("BEGIN")
+            defer { try? connection.execute("COMMIT") }
+            let catalog = try Catalog.load(from: connection)
+            let version = try connection.scalar("SELECT version FROM realm_metadata WHERE id = 1") ?? 0
+            self.state = Mutex(State(
+                catalog: catalog,
+                idleConnections: [PooledConnection(connection)],
+                latestVersion: UInt64(version)))
+        } catch {
+            AuxiliaryFiles.release(lockDescriptor)
+            throw error
+        }
+    }
+
+    deinit {
+        state.withLock { $0.idleConnections.removeAll() }
+        AuxiliaryFiles.release(lockDescriptor)
+        if isInMemory {
+            for candidate in AuxiliaryFiles.paths(for: path) {
+                try? FileManager.default.removeItem(atPath: candidate)
+            }
+        }
+    }
+
+    /// Refuses files that are not Realms before changing anything, and lays
+    /// out a new (empty) file.
+    private static func prepareFile(_ connection: Connection, readOnly: Bool) throws(RealmError) {
+        let tables = try tableNames(connection)
+        if tables.contains("realm_metadata") { return }
+        guard tables.isEmpty else {
+            throw RealmError(
+                .notARealm,
+                "The file at '\(connection.path)' is not a Realm file: it is a SQLite database with other tables (\(tables.sorted().prefix(5).joined(separator: ", "))).")
+        }
+        guard !readOnly else {
+            throw RealmError(.notARealm, "The file at '\(connection.path)' is empty and cannot be initialised as a Realm read-only.")
+        }
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            // Another process may have laid the file out while we waited.
+            if try tableNames(connection).isEmpty {
+                try connection.execute(FileLayout.createFixedTables)
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func tableNames(_ connection: Connection) throws(RealmError) -> Set<String> {
+        let statement = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        var names: Set<String> = []
+        do {
+            while try statement.step() { names.insert(statement.string(at: 0)) }
+        } catch {
+            if error.kind == .notARealm || error.kind == .storage {
+                throw RealmError(.notARealm, "The file at '\(connection.path)' is not a Realm file: \(error.message)", sqliteCode: error.sqliteCode)
+            }
+            throw error
+        }
+        return names
+    }
+
+    static func configure(_ connection: Connection, configuration: Configuration, isInMemory: Bool) throws(RealmError) {
+        let synchronous = isInMemory ? "OFF" : (configuration.durability == .full ? "FULL" : "NORMAL")
+        try connection.execute("PRAGMA synchronous = \(synchronous)")
+        if !configuration.isReadOnly {
+            let mode = try connection.prepare("PRAGMA journal_mode")
+            if try mode.step(), mode.string(at: 0).lowercased() != "wal" {
+                try connection.execute("PRAGMA journal_mode = WAL")
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    /// A new transaction on this file, not yet reading; it begins reading at
+    /// the newest version on first use.
+    public func makeTransaction() throws(RealmError) -> Transaction {
+        Transaction(coordinator: self, connection: try checkoutConnection())
+    }
+
+    /// The newest version this process knows of.
+    public var latestVersion: UInt64 {
+        state.withLock { $0.latestVersion }
+    }
+
+    /// The most recently loaded catalog's schema.
+    public var schema: Schema {
+        state.withLock { $0.catalog.schema }
+    }
+
+    var currentCatalog: Catalog {
+        state.withLock { $0.catalog }
+    }
+
+    func checkoutConnection() throws(RealmError) -> Connection {
+        if let pooled = state.withLock({ $0.idleConnections.popLast() }) {
+            return pooled.connection
+        }
+        let connection = try Connection(path: path, readOnly: configuration.isReadOnly)
+        try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
+        return connection
+    }
+
+    func returnConnection(_ connection: Connection) {
+        guard connection.isAutocommit else { return }
+        let pooled = PooledConnection(connection)
+        state.withLock { state in
+            if state.idleConnections.count < Self.poolLimit {
+                state.idleConnections.append(pooled)
+            }
+        }
+    }
+
+    /// The catalog for `generation`, loading it through `connection` (inside
+    /// its open transaction) when the cached one is of another generation.
+    func catalog(generation: Int64, connection: Connection) throws(RealmError) -> Catalog {
+        if let cached = state.withLock({ $0.catalog.generation == generation ? $0.catalog : nil }) {
+            return cached
+        }
+        let loaded = try Catalog.load(from: connection)
+        state.withLock { state in
+            if loaded.generation > state.catalog.generation { state.catalog = loaded }
+        }
+        return loaded
+    }
+
+    func didCommit(_ changeSet: ChangeSet, catalog: Catalog) {
+        state.withLock { state in
+            state.latestVersion = max(state.latestVersion, changeSet.version)
+            if catalog.generation > state.catalog.generation { state.catalog = catalog }
+            state.recentChanges.append(changeSet)
+            if state.recentChanges.count > Self.recentChangeLimit {
+                state.recentChanges.removeFirst(state.recentChanges.count - Self.recentChangeLimit)
+            }
+        }
+    }
+
+    /// The change sets of this process's commits after `version`, oldest
+    /// first, when all of them are still in memory; otherwise nil (read the
+    /// file's history with ``Transaction/changeSets(after:)``).
+    public func recentChangeSets(after version: UInt64) -> [ChangeSet]? {
+        state.withLock { state in
+            let wanted = state.recentChanges.filter { $0.version > version }
+            let expected = state.latestVersion > version ? Int(state.latestVersion - version) : 0
+            return wanted.count == expected ? wanted : nil
+        }
+    }
+}
+
+/// A connection waiting in the pool.
+///
+/// `@unchecked Sendable`: a pooled connection is used by no thread while it
+/// waits, and is handed to exactly one transaction when checked out; SQLite
+/// runs in multi-thread mode, which allows a connection to move between
+/// threads as long as two never use it at once.
+struct PooledConnection: @unchecked Sendable {
+    let connection: Connection
+    init(_ connection: Connection) { self.connection = connection }
+}

@@ -1,0 +1,112 @@
+/// The statements the object store runs against one class's tables, each
+/// compiled once per connection and cached.
+enum StatementKind: Hashable {
+    case insert
+    case selectRow
+    case exists
+    case delete
+    case deleteAll
+    case count
+    case keys
+    case maxKey
+    case findPrimaryKey
+    case findNullPrimaryKey
+    case selectColumn(Int)
+    case updateColumn(Int)
+    /// Objects whose to-one link column points at a key.
+    case linkingKeys(Int)
+    /// Sets a to-one link column to NULL where it points at a key, returning
+    /// the objects changed.
+    case nullifyLinks(Int)
+    case nullifyAllLinks(Int)
+    case listCount(Int)
+    case listGet(Int)
+    case listAll(Int)
+    case listInsert(Int)
+    case listSet(Int)
+    case listDelete(Int)
+    /// First half of opening a gap at a position: moves the tail to negative
+    /// positions, where it cannot collide with the rows it passes.
+    case listOpenGap(Int)
+    /// First half of closing the gap left after a position.
+    case listCloseGap(Int)
+    /// Second half of both: brings the negated tail back, shifted by one
+    /// (-(p + 2) becomes p + 1 after opening; -p becomes p - 1 after closing).
+    case listSettle(Int)
+    case listClear(Int)
+    case listClearAll(Int)
+    /// Owners and positions of list elements equal to a key, last first.
+    case listOccurrences(Int)
+    case listOwnersAndCounts(Int)
+    /// Owners of lists holding a key, once per occurrence.
+    case listLinkingOwners(Int)
+
+    /// The SQL of the statement for `layout`.
+    func sql(for layout: TableLayout) -> String {
+        let table = layout.table
+        let columns = layout.columnProperties.map { layout.columns[$0]! }
+        switch self {
+        case .insert:
+            let names = ["_key"] + columns
+            return "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+        case .selectRow:
+            return "SELECT \(columns.isEmpty ? "_key" : columns.joined(separator: ", ")) FROM \(table) WHERE _key = ?"
+        case .exists:
+            return "SELECT 1 FROM \(table) WHERE _key = ?"
+        case .delete:
+            return "DELETE FROM \(table) WHERE _key = ?"
+        case .deleteAll:
+            return "DELETE FROM \(table)"
+        case .count:
+            return "SELECT count(*) FROM \(table)"
+        case .keys:
+            return "SELECT _key FROM \(table) ORDER BY _key"
+        case .maxKey:
+            return "SELECT max(_key) FROM \(table)"
+        case .findPrimaryKey:
+            return "SELECT _key FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) = ?"
+        case .findNullPrimaryKey:
+            return "SELECT _key FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) IS NULL"
+        case .selectColumn(let property):
+            return "SELECT \(layout.columns[property]!) FROM \(table) WHERE _key = ?"
+        case .updateColumn(let property):
+            return "UPDATE \(table) SET \(layout.columns[property]!) = ? WHERE _key = ?"
+        case .linkingKeys(let property):
+            return "SELECT _key FROM \(table) WHERE \(layout.columns[property]!) = ? ORDER BY _key"
+        case .nullifyLinks(let property):
+            let column = layout.columns[property]!
+            return "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ? RETURNING _key"
+        case .nullifyAllLinks(let property):
+            let column = layout.columns[property]!
+            return "UPDATE \(table) SET \(column) = NULL WHERE \(column) IS NOT NULL RETURNING _key"
+        case .listCount(let property):
+            return "SELECT max(position) FROM \(layout.listTables[property]!) WHERE owner = ?"
+        case .listGet(let property):
+            return "SELECT value FROM \(layout.listTables[property]!) WHERE owner = ? AND position = ?"
+        case .listAll(let property):
+            return "SELECT value FROM \(layout.listTables[property]!) WHERE owner = ? ORDER BY position"
+        case .listInsert(let property):
+            return "INSERT INTO \(layout.listTables[property]!) (owner, position, value) VALUES (?, ?, ?)"
+        case .listSet(let property):
+            return "UPDATE \(layout.listTables[property]!) SET value = ? WHERE owner = ? AND position = ?"
+        case .listDelete(let property):
+            return "DELETE FROM \(layout.listTables[property]!) WHERE owner = ? AND position = ?"
+        case .listOpenGap(let property):
+            return "UPDATE \(layout.listTables[property]!) SET position = -position - 2 WHERE owner = ? AND position >= ?"
+        case .listCloseGap(let property):
+            return "UPDATE \(layout.listTables[property]!) SET position = -position WHERE owner = ? AND position > ?"
+        case .listSettle(let property):
+            return "UPDATE \(layout.listTables[property]!) SET position = -position - 1 WHERE owner = ? AND position < 0"
+        case .listClear(let property):
+            return "DELETE FROM \(layout.listTables[property]!) WHERE owner = ?"
+        case .listClearAll(let property):
+            return "DELETE FROM \(layout.listTables[property]!)"
+        case .listOccurrences(let property):
+            return "SELECT owner, position FROM \(layout.listTables[property]!) WHERE value = ? ORDER BY owner, position DESC"
+        case .listLinkingOwners(let property):
+            return "SELECT owner FROM \(layout.listTables[property]!) WHERE value = ? ORDER BY owner, position"
+        case .listOwnersAndCounts(let property):
+            return "SELECT owner, max(position) + 1 FROM \(layout.listTables[property]!) GROUP BY owner"
+        }
+    }
+}

@@ -1,0 +1,385 @@
+import Foundation
+
+/// One connection's view of a Realm file: it reads at one version (a
+/// snapshot that other writers do not disturb), moves to the newest version
+/// on `refresh()`, and becomes the file's single writer between
+/// `beginWrite()` and `commitWrite()`.
+///
+/// This is the MVCC model of Realm mapped onto SQLite's WAL mode: a reading
+/// transaction holds a SQLite read transaction open, which pins the WAL
+/// snapshot it started on; a write first advances to the newest version,
+/// then takes SQLite's write lock (`BEGIN IMMEDIATE`). Every commit
+/// increments the version stored in the file. A transaction pinned at an old
+/// version keeps SQLite from checkpointing past it, so the WAL grows while it
+/// lives: call ``invalidate()`` (or ``refresh()``) on long-idle transactions.
+///
+/// A transaction is not thread-safe: use it from one thread at a time (the
+/// SDK confines each Realm to its thread). Any number of transactions, in
+/// any number of threads and processes, can use one file.
+public final class Transaction {
+    /// Where a transaction stands.
+    public enum State: Equatable, Sendable {
+        /// Not reading: the next access begins a read at the newest version.
+        case idle
+        /// Reading a snapshot at `version`.
+        case reading(version: UInt64)
+        /// In a write transaction that began at `version`.
+        case writing(version: UInt64)
+    }
+
+    /// The coordinator of the file.
+    public let coordinator: Coordinator
+    let connection: Connection
+    private(set) var catalog: Catalog
+    /// Where the transaction stands.
+    public private(set) var state: State = .idle
+    /// Incremented by every change this transaction makes and by every
+    /// version change, so that caches above can tell when to reload.
+    public private(set) var changeCounter: UInt64 = 0
+
+    var recorder = ChangeRecorder()
+    /// While a multi-statement operation runs under a savepoint, its change
+    /// records wait here and reach `recorder` only if it succeeds.
+    var pendingChanges: [PendingChange]?
+    /// The next object key per class, read on first insert in a write.
+    var nextKeys: [Int: Int64] = [:]
+    /// Set during a migration, the only time a primary key may change.
+    var allowsPrimaryKeyChanges = false
+    private var statements: [StatementKey: Statement] = [:]
+
+    private struct StatementKey: Hashable {
+        let table: Int
+        let kind: StatementKind
+    }
+
+    init(coordinator: Coordinator, connection: Connection) {
+        self.coordinator = coordinator
+        self.connection = connection
+        // The first read compares the stored catalog generation with this one
+        // and reloads when they differ.
+        self.catalog = coordinator.currentCatalog
+    }
+
+    deinit {
+        switch state {
+        case .idle:
+            break
+        case .reading:
+            try? connection.execute("COMMIT")
+        case .writing:
+            try? connection.execute("ROLLBACK")
+            coordinator.writeLock.unlock()
+        }
+        statements.removeAll()
+        coordinator.returnConnection(connection)
+    }
+
+    // MARK: Versions
+
+    /// The version being read (beginning a read at the newest version when
+    /// idle).
+    public var version: UInt64 {
+        get throws(RealmError) {
+            try ensureReading()
+            switch state {
+            case .reading(let version), .writing(let version): return version
+            case .idle: return 0
+            }
+        }
+    }
+
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool {
+        if case .writing = state { return true }
+        return false
+    }
+
+    /// The schema stored in the file at the version being read.
+    public var schema: Schema { catalog.schema }
+
+    /// The schema version stored in the file at the version being read.
+    public var schemaVersion: UInt64 { catalog.schemaVersion }
+
+    /// Moves to the newest version. Returns whether the version changed.
+    /// Cheap when nothing was committed since.
+    ///
+    /// - Throws: `invalidTransactionState` inside a write transaction.
+    @discardableResult
+    public func refresh() throws(RealmError) -> Bool {
+        switch state {
+        case .idle:
+            try beginRead()
+            return true
+        case .reading(let old):
+            try connection.cachedStatement("COMMIT").run()
+            state = .idle
+            try beginRead()
+            return try version != old
+        case .writing:
+            throw RealmError(.invalidTransactionState, "Cannot refresh '\(coordinator.path)' inside a write transaction; commit or cancel it first.")
+        }
+    }
+
+    /// Ends the read transaction, releasing the version it pinned; the next
+    /// access reads the newest version. Inside a write transaction, cancels
+    /// it first.
+    public func invalidate() {
+        switch state {
+        case .idle:
+            return
+        case .reading:
+            try? connection.cachedStatement("COMMIT").run()
+        case .writing:
+            cancelWrite()
+            try? connection.cachedStatement("COMMIT").run()
+        }
+        state = .idle
+        changeCounter &+= 1
+    }
+
+    func ensureReading() throws(RealmError) {
+        if case .idle = state { try beginRead() }
+    }
+
+    private func beginRead() throws(RealmError) {
+        try connection.cachedStatement("BEGIN").run()
+        do {
+            let version = try readMetadata()
+            state = .reading(version: version)
+            changeCounter &+= 1
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Reads the version and catalog generation of the snapshot just begun
+    /// (the first read is what fixes SQLite's snapshot), reloading the
+    /// catalog when the schema changed.
+    private func readMetadata() throws(RealmError) -> UInt64 {
+        let statement = try connection.cachedStatement("SELECT version, catalog_generation FROM realm_metadata WHERE id = 1")
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw RealmError(.corruptFile, "The Realm file at '\(coordinator.path)' has no metadata row.")
+        }
+        let version = UInt64(bitPattern: statement.int64(at: 0))
+        let generation = statement.int64(at: 1)
+        statement.reset()
+        if generation != catalog.generation {
+            catalog = try coordinator.catalog(generation: generation, connection: connection)
+            statements.removeAll()
+            connection.clearStatementCache()
+        }
+        return version
+    }
+
+    // MARK: Writing
+
+    /// Begins a write transaction: advances to the newest version, then
+    /// waits until no other transaction, in this process or another, is
+    /// writing.
+    ///
+    /// - Throws: `invalidTransactionState` when already writing, when the
+    ///   Realm is read-only, or when this thread already writes to the file
+    ///   through another transaction.
+    public func beginWrite() throws(RealmError) {
+        if case .writing = state {
+            throw RealmError(.invalidTransactionState, "The Realm at '\(coordinator.path)' is already in a write transaction; write transactions cannot be nested.")
+        }
+        guard !coordinator.configuration.isReadOnly else {
+            throw RealmError(.invalidTransactionState, "Cannot write to the Realm at '\(coordinator.path)': it was opened read-only.")
+        }
+        try coordinator.writeLock.lock(path: coordinator.path)
+        do {
+            if case .reading = state {
+                try connection.cachedStatement("COMMIT").run()
+                state = .idle
+            }
+            try connection.cachedStatement("BEGIN IMMEDIATE").run()
+        } catch {
+            coordinator.writeLock.unlock()
+            throw error
+        }
+        do {
+            let version = try readMetadata()
+            state = .writing(version: version)
+            recorder = ChangeRecorder()
+            nextKeys.removeAll(keepingCapacity: true)
+            changeCounter &+= 1
+        } catch {
+            try? connection.execute("ROLLBACK")
+            coordinator.writeLock.unlock()
+            throw error
+        }
+    }
+
+    /// Commits the write transaction as a new version, records its change
+    /// set, and continues reading at the new version.
+    ///
+    /// Once this returns, the commit is durable as the configuration's
+    /// `durability` says. If committing fails (a full disk), nothing of the
+    /// transaction is kept and the error is thrown.
+    @discardableResult
+    public func commitWrite() throws(RealmError) -> ChangeSet {
+        guard case .writing(let version) = state else {
+            throw RealmError(.invalidTransactionState, "Cannot commit: the Realm at '\(coordinator.path)' is not in a write transaction.")
+        }
+        let newVersion = version + 1
+        let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
+        do {
+            for (classIndex, nextKey) in nextKeys {
+                let statement = try connection.cachedStatement("UPDATE realm_classes SET next_key = ? WHERE name = ?")
+                statement.bind(nextKey, at: 1)
+                statement.bind(catalog.tables[classIndex].name, at: 2)
+                try statement.run()
+            }
+            let metadata = try connection.cachedStatement("UPDATE realm_metadata SET version = ? WHERE id = 1")
+            metadata.bind(Int64(bitPattern: newVersion), at: 1)
+            try metadata.run()
+            let history = try connection.cachedStatement("INSERT INTO realm_history (version, changes) VALUES (?, ?)")
+            history.bind(Int64(bitPattern: newVersion), at: 1)
+            let encoded = ChangeSetEncoding.encode(changeSet)
+            encoded.withUnsafeBytes { history.bind(bytes: $0, at: 2) }
+            try history.run()
+            let trim = try connection.cachedStatement("DELETE FROM realm_history WHERE version <= ?")
+            trim.bind(Int64(bitPattern: newVersion) - FileLayout.historyLength, at: 1)
+            try trim.run()
+            try connection.cachedStatement("COMMIT").run()
+        } catch {
+            try? connection.execute("ROLLBACK")
+            finishWrite()
+            throw error
+        }
+        finishWrite()
+        coordinator.didCommit(changeSet, catalog: catalog)
+        try beginRead()
+        return changeSet
+    }
+
+    /// Discards every change of the write transaction and continues reading
+    /// at the newest version. Does nothing outside a write transaction.
+    public func cancelWrite() {
+        guard case .writing = state else { return }
+        try? connection.execute("ROLLBACK")
+        finishWrite()
+        try? beginRead()
+    }
+
+    private func finishWrite() {
+        state = .idle
+        recorder = ChangeRecorder()
+        pendingChanges = nil
+        allowsPrimaryKeyChanges = false
+        changeCounter &+= 1
+        coordinator.writeLock.unlock()
+    }
+
+    /// Runs `body` in a write transaction and commits it; if `body` throws,
+    /// cancels the transaction and rethrows.
+    @discardableResult
+    public func write<Result>(_ body: () throws -> Result) throws -> Result {
+        try beginWrite()
+        do {
+            let result = try body()
+            try commitWrite()
+            return result
+        } catch {
+            cancelWrite()
+            throw error
+        }
+    }
+
+    func changeCounterDidChange() {
+        changeCounter &+= 1
+    }
+
+    func requireWrite(_ action: @autoclosure () -> String) throws(RealmError) {
+        guard case .writing = state else {
+            throw RealmError(
+                .invalidTransactionState,
+                "Cannot \(action()) outside of a write transaction on '\(coordinator.path)'; call beginWrite() first.")
+        }
+    }
+
+    /// Runs a multi-statement change atomically: if any statement fails, the
+    /// ones before it are undone and none of its changes are recorded.
+    func atomically<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> Result {
+        if pendingChanges != nil { return try body() }
+        try connection.cachedStatement("SAVEPOINT realm_operation").run()
+        pendingChanges = []
+        do {
+            let result = try body()
+            try connection.cachedStatement("RELEASE realm_operation").run()
+            let changes = pendingChanges ?? []
+            pendingChanges = nil
+            for change in changes { apply(change) }
+            return result
+        } catch {
+            pendingChanges = nil
+            try? connection.execute("ROLLBACK TO realm_operation; RELEASE realm_operation")
+            throw error
+        }
+    }
+
+    // MARK: Catalog access
+
+    /// Resolves a class by name.
+    public func classHandle(named name: String) throws(RealmError) -> ClassHandle {
+        try ensureReading()
+        guard let index = catalog.tableIndex(named: name) else {
+            throw RealmError(.unknownName, "The Realm at '\(coordinator.path)' has no class named '\(name)'.")
+        }
+        return ClassHandle(index: index, generation: catalog.generation)
+    }
+
+    /// The index of the property named `name` in the class's schema.
+    public func propertyIndex(named name: String, in handle: ClassHandle) throws(RealmError) -> Int {
+        let layout = try layout(handle)
+        guard let index = layout.objectSchema.propertyIndex(named: name) else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no property named '\(name)'.")
+        }
+        return index
+    }
+
+    /// The schema of the class behind `handle`.
+    public func objectSchema(_ handle: ClassHandle) throws(RealmError) -> ObjectSchema {
+        try layout(handle).objectSchema
+    }
+
+    func layout(_ handle: ClassHandle) throws(RealmError) -> TableLayout {
+        try ensureReading()
+        guard handle.generation == catalog.generation, handle.index < catalog.tables.count else {
+            throw RealmError(.unknownName, "The class handle #\(handle.index) is stale: the schema of '\(coordinator.path)' changed since it was resolved; resolve the class again by name.")
+        }
+        return catalog.tables[handle.index]
+    }
+
+    func statement(_ layout: TableLayout, _ kind: StatementKind) throws(RealmError) -> Statement {
+        let key = StatementKey(table: layout.index, kind: kind)
+        if let statement = statements[key] {
+            statement.reset()
+            return statement
+        }
+        let statement = try connection.prepare(kind.sql(for: layout), persistent: true)
+        statements[key] = statement
+        return statement
+    }
+
+    /// Replaces the catalog after a schema change inside this write.
+    func replaceCatalog(_ newCatalog: Catalog) {
+        // Records made so far name classes by their old positions.
+        if let pending = pendingChanges {
+            pending.forEach(apply)
+            pendingChanges = []
+        }
+        recorder.remapClasses(from: catalog, to: newCatalog)
+        nextKeys = Dictionary(uniqueKeysWithValues: nextKeys.compactMap { index, key in
+            newCatalog.tableIndex(named: catalog.tables[index].name).map { ($0, key) }
+        })
+        catalog = newCatalog
+        statements.removeAll()
+        connection.clearStatementCache()
+        recorder.schemaChanged = true
+    }
+}
+

@@ -1,0 +1,65 @@
+import Foundation
+
+/// A property value in the dynamic, untyped object API.
+///
+/// Each case corresponds to one ``PropertyType``; `null` is nil for any
+/// optional property. Integers of every width are `int`: the width is a
+/// concern of the typed SDK above.
+public enum Value: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case objectId(ObjectId)
+    case uuid(UUID)
+    case decimal(Decimal)
+    /// A to-one link: the key of an object of the property's target class.
+    case object(ObjectKey)
+
+    /// Whether this is `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The property type this value can be stored in, or nil for `null`.
+    public var type: PropertyType? {
+        switch self {
+        case .null: nil
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .string: .string
+        case .data: .data
+        case .date: .date
+        case .objectId: .objectId
+        case .uuid: .uuid
+        case .decimal: .decimal
+        case .object: .object
+        }
+    }
+}
+
+extension Value: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .null: "nil"
+        case .bool(let value): "\(value)"
+        case .int(let value): "\(value)"
+        case .float(let value): "\(value)"
+        case .double(let value): "\(value)"
+        case .string(let value): "\"\(value)\""
+        case .data(let value): "<\(value.count) bytes>"
+        case .date(let value): "\(value)"
+        case .objectId(let value): "ObjectId(\(value))"
+        case .uuid(let value): "UUID(\(value))"
+        case .decimal(let value): "\(value)"
+        case .object(let key): "\(key)"
+        }
+    }
+}
