@@ -211,7 +211,7 @@ extension Transaction {
                 insert.bind(Int64(property.isList ? 1 : 0), at: 6)
                 if let target = property.objectClassName { insert.bind(target, at: 7) } else { insert.bindNull(at: 7) }
                 if let origin = property.linkOriginPropertyName { insert.bind(origin, at: 8) } else { insert.bindNull(at: 8) }
-                insert.bind(Int64(property.isIndexed || property.isPrimaryKey ? 1 : 0), at: 9)
+                insert.bind(Int64(property.isIndexed ? 1 : 0), at: 9)
                 insert.bind(Int64(property.isPrimaryKey ? 1 : 0), at: 10)
                 try insert.run()
             }

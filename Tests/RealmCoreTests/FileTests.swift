@@ -1,0 +1,184 @@
+import Foundation
+import RealmCore
+import Testing
+
+/// Opening files that are not Realms, damaged files, read-only and
+/// in-memory Realms, and the files beside a Realm.
+@Suite struct FileTests {
+    /// The bytes of a file, to check that a refused open changed nothing.
+    func contents(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
+    }
+
+    /// Runs SQL on a file as another tool would, outside the object store.
+    func runSQLite(_ path: String, _ sql: String) throws {
+        let connection = try Connection(path: path, readOnly: false)
+        try connection.execute(sql)
+    }
+
+    @Test func anotherSQLiteDatabaseIsRefusedAndUnchanged() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("other.db")
+        try runSQLite(path, "CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x');")
+        let before = contents(path)
+        let error = #expect(throws: RealmError.self) { _ = try Coordinator.open(.file(path, schema: TestSchema.schema)) }
+        #expect(error?.kind == .notARealm)
+        #expect(error?.message.contains(path) == true)
+        #expect(error?.message.contains("customers") == true)
+        #expect(contents(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aTextFileIsRefusedAndUnchanged() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path("notes.realm")
+        try Data("These are not the bytes you are looking for.\n".utf8).write(to: URL(fileURLWithPath: path))
+        let before = contents(path)
+        let error = #expect(throws: RealmError.self) { _ = try Coordinator.open(.file(path, schema: TestSchema.schema)) }
+        #expect(error?.kind == .notARealm)
+        #expect(error?.message.contains("not a SQLite database") == true)
+        #expect(contents(path) == before)
+    }
+
+    /// A Realm file with data, closed, with its WAL checkpointed into it.
+    func makeRealmFile(_ directory: TemporaryDirectory) throws -> String {
+        let path = directory.path()
+        do {
+            let coordinator = try openCoordinator(directory)
+            let transaction = try coordinator.makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            try transaction.write {
+                for index in 0..<2_000 {
+                    try transaction.createObject(in: dogs, values: [.string("dog number \(index) with a longish name"), .int(Int64(index))])
+                }
+            }
+        }
+        // The last connection closed: SQLite checkpointed and removed the WAL.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        return path
+    }
+
+    @Test func aTruncatedFileIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeRealmFile(directory)
+        let data = try #require(contents(path))
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: RealmError.self) { _ = try openCoordinator(directory) }
+        #expect(error?.kind == .corruptFile)
+        #expect(error?.message.contains("truncated") == true)
+
+        try data.prefix(50).write(to: URL(fileURLWithPath: path))
+        let short = #expect(throws: RealmError.self) { _ = try openCoordinator(directory) }
+        #expect(short?.kind == .corruptFile)
+    }
+
+    @Test func corruptPagesAreReportedNotReturned() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeRealmFile(directory)
+        var data = try #require(contents(path))
+        // Overwrite every page after the first few (the class table's pages)
+        // with garbage.
+        let pageSize = Int(data[16]) << 8 | Int(data[17])
+        for offset in stride(from: pageSize * 6, to: data.count, by: 1) {
+            data[offset] = UInt8(truncatingIfNeeded: offset &* 31)
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+        var failure: RealmError?
+        do {
+            let coordinator = try openCoordinator(directory)
+            let transaction = try coordinator.makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            for key in try transaction.objectKeys(in: dogs) {
+                _ = try transaction.values(of: key, in: dogs)
+            }
+        } catch let error as RealmError {
+            failure = error
+        }
+        let error = try #require(failure, "reading a damaged file must fail")
+        #expect([.corruptFile, .notARealm].contains(error.kind))
+        #expect(error.message.contains(path))
+    }
+
+    @Test func aNewerFormatIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeRealmFile(directory)
+        try runSQLite(path, "UPDATE realm_metadata SET format_version = 99;")
+        let error = #expect(throws: RealmError.self) { _ = try openCoordinator(directory) }
+        #expect(error?.kind == .incompatibleFormat)
+    }
+
+    @Test func readOnlyRealmsRefuseWrites() throws {
+        let directory = TemporaryDirectory()
+        let path = try makeRealmFile(directory)
+        let missing = #expect(throws: RealmError.self) {
+            _ = try Coordinator.open(Coordinator.Configuration(location: .file(directory.path("missing.realm")), isReadOnly: true))
+        }
+        #expect(missing?.message.contains("does not exist") == true)
+
+        let coordinator = try Coordinator.open(Coordinator.Configuration(location: .file(path), isReadOnly: true, schema: TestSchema.schema))
+        let transaction = try coordinator.makeTransaction()
+        let dogs = try transaction.classHandle(named: "Dog")
+        #expect(try transaction.count(of: dogs) == 2_000)
+        let error = #expect(throws: RealmError.self) { try transaction.beginWrite() }
+        #expect(error?.message.contains("read-only") == true)
+    }
+
+    @Test func inMemoryRealmsShareDataByIdentifierAndVanish() throws {
+        let identifier = "in-memory-\(UUID().uuidString)"
+        var path = ""
+        do {
+            let coordinator = try Coordinator.open(.inMemory(identifier, schema: TestSchema.schema))
+            path = coordinator.path
+            let writer = try coordinator.makeTransaction()
+            let reader = try Coordinator.open(.inMemory(identifier, schema: TestSchema.schema)).makeTransaction()
+            let dogs = try writer.classHandle(named: "Dog")
+            #expect(try reader.count(of: dogs) == 0)
+            try writer.write { try writer.createObject(in: dogs, values: [.string("Rex"), .int(1)]) }
+            // The same MVCC behaviour as on disk.
+            #expect(try reader.count(of: dogs) == 0)
+            try reader.refresh()
+            #expect(try reader.count(of: dogs) == 1)
+            // Another identifier is another Realm.
+            let other = try Coordinator.open(.inMemory(identifier + "-other", schema: TestSchema.schema)).makeTransaction()
+            #expect(try other.count(of: other.classHandle(named: "Dog")) == 0)
+        }
+        #expect(!path.isEmpty && !FileManager.default.fileExists(atPath: path))
+        let fresh = try Coordinator.open(.inMemory(identifier, schema: TestSchema.schema)).makeTransaction()
+        #expect(try fresh.count(of: fresh.classHandle(named: "Dog")) == 0)
+    }
+
+    @Test func auxiliaryFilesAndDeletingThem() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path()
+        do {
+            let coordinator = try openCoordinator(directory)
+            #expect(FileManager.default.fileExists(atPath: path + ".lock"))
+            #expect(FileManager.default.fileExists(atPath: path + ".management"))
+            let transaction = try coordinator.makeTransaction()
+            _ = try transaction.version
+            let inUse = #expect(throws: RealmError.self) { try AuxiliaryFiles.deleteFiles(for: path) }
+            #expect(inUse?.kind == .fileInUse)
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        #expect(try AuxiliaryFiles.deleteFiles(for: path))
+        for candidate in AuxiliaryFiles.paths(for: path) {
+            #expect(!FileManager.default.fileExists(atPath: candidate), "\(candidate) remains")
+        }
+        #expect(try AuxiliaryFiles.deleteFiles(for: path) == false)
+    }
+
+    @Test func anEmptyFileBecomesARealm() throws {
+        let directory = TemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: directory.path(), contents: Data()))
+        let coordinator = try openCoordinator(directory)
+        #expect(try coordinator.makeTransaction().schema["Dog"] != nil)
+    }
+
+    @Test func aMissingDirectoryIsAClearError() throws {
+        let error = #expect(throws: RealmError.self) {
+            _ = try Coordinator.open(.file("/nonexistent-directory-\(UUID().uuidString)/x.realm", schema: TestSchema.schema))
+        }
+        #expect(error?.kind == .fileAccess)
+        #expect(error?.message.contains("/x.realm") == true)
+    }
+}
