@@ -1,3 +1,4 @@
+import CStorage
 import Foundation
 import RealmCore
 import Testing
@@ -31,80 +32,134 @@ private enum ChangeSchema {
     static let schema = Schema(TestSchema.schema.objectSchemas + [holder, wide])
 }
 
-/// Expects `changes` to transform `old` into `new`.
-///
-/// `old` and `new` hold (identity, value) pairs: identities are unique per
-/// element and survive moves and replacements; values change on replace.
+/// Expects `changes` to transform `old` into `new`; see ``listChangeProblems``.
 private func checkListChanges(
     _ changes: ListChanges?, old: [(id: Int, value: Int64)], new: [(id: Int, value: Int64)],
     context: String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    guard let changes else {
-        #expect(old.map(\.id) == new.map(\.id) && old.map(\.value) == new.map(\.value),
-                "\(context): no list changes reported, but the list changed", sourceLocation: sourceLocation)
-        return
+    for problem in listChangeProblems(changes, old: old, new: new) {
+        Issue.record("\(context): \(problem)", sourceLocation: sourceLocation)
     }
-    #expect(!changes.isEmpty, "\(context): an empty ListChanges was reported", sourceLocation: sourceLocation)
-    #expect(changes.oldCount == old.count, "\(context): oldCount", sourceLocation: sourceLocation)
-    #expect(changes.newCount == new.count, "\(context): newCount", sourceLocation: sourceLocation)
+}
+
+/// What is wrong with `changes` as a description of how `old` became
+/// `new`; empty when they are right.
+///
+/// `old` and `new` hold (identity, value) pairs: identities are unique per
+/// element and survive moves and replacements; values change on replace.
+private func listChangeProblems(
+    _ changes: ListChanges?, old: [(id: Int, value: Int64)], new: [(id: Int, value: Int64)]
+) -> [String] {
+    var problems: [String] = []
+    guard let changes else {
+        if old.map(\.id) != new.map(\.id) || old.map(\.value) != new.map(\.value) {
+            problems.append("no list changes reported, but the list changed")
+        }
+        return problems
+    }
+    if changes.isEmpty { problems.append("an empty ListChanges was reported") }
+    if changes.oldCount != old.count { problems.append("oldCount \(changes.oldCount), not \(old.count)") }
+    if changes.newCount != new.count { problems.append("newCount \(changes.newCount), not \(new.count)") }
     guard changes.deletions.allSatisfy({ $0 >= 0 && $0 < old.count }),
           changes.insertions.allSatisfy({ $0 >= 0 && $0 < new.count }) else {
-        Issue.record("\(context): indices out of range: \(changes)", sourceLocation: sourceLocation)
-        return
+        return problems + ["indices out of range: \(changes)"]
     }
     // Modifications: in range of the new list and disjoint from insertions.
-    #expect(changes.modifications.allSatisfy { $0 >= 0 && $0 < new.count },
-            "\(context): modification out of range: \(changes)", sourceLocation: sourceLocation)
-    #expect(changes.modifications.intersection(changes.insertions).isEmpty,
-            "\(context): modifications overlap insertions: \(changes)", sourceLocation: sourceLocation)
+    if !changes.modifications.allSatisfy({ $0 >= 0 && $0 < new.count }) {
+        problems.append("modification out of range: \(changes)")
+    }
+    if !changes.modifications.intersection(changes.insertions).isEmpty {
+        problems.append("modifications overlap insertions: \(Array(changes.modifications)) and \(Array(changes.insertions))")
+    }
 
     // Applying the changes turns the old list into the new one.
     var applied = old
     for index in changes.deletions.reversed() { applied.remove(at: index) }
-    for index in changes.insertions { applied.insert(new[index], at: index) }
-    guard applied.count == new.count else {
-        Issue.record("\(context): applying \(changes) gives \(applied.count) elements, not \(new.count)", sourceLocation: sourceLocation)
-        return
+    for index in changes.insertions {
+        guard index <= applied.count else { return problems + ["insertion \(index) beyond the list being built"] }
+        applied.insert(new[index], at: index)
     }
-    #expect(applied.map(\.id) == new.map(\.id),
-            "\(context): applying \(changes) to \(old.map(\.id)) gives \(applied.map(\.id)), not \(new.map(\.id))", sourceLocation: sourceLocation)
+    guard applied.count == new.count else {
+        return problems + ["applying \(changes) gives \(applied.count) elements, not \(new.count)"]
+    }
+    if applied.map(\.id) != new.map(\.id) {
+        problems.append("applying deletions \(Array(changes.deletions)) and insertions \(Array(changes.insertions)) to \(old.map(\.id)) gives \(applied.map(\.id)), not \(new.map(\.id))")
+    }
     // Elements kept in place have their old value unless modified, and
     // every kept element whose value changed is reported as modified.
-    for index in 0..<new.count where !changes.insertions.contains(index) {
-        if changes.modifications.contains(index) { continue }
-        #expect(applied[index].value == new[index].value,
-                "\(context): element at \(index) changed but is not in modifications: \(changes)", sourceLocation: sourceLocation)
+    for index in 0..<new.count where !changes.insertions.contains(index) && !changes.modifications.contains(index) {
+        if applied[index].value != new[index].value {
+            problems.append("element at \(index) changed but is not in modifications \(Array(changes.modifications))")
+        }
     }
-    for index in changes.modifications where index < new.count {
-        #expect(applied[index].id == new[index].id, "\(context): modification of a different element", sourceLocation: sourceLocation)
+    for index in changes.modifications where index < new.count && applied[index].id != new[index].id {
+        problems.append("modification at \(index) is of a different element")
     }
 
     // The kept elements keep their relative order.
     let keptOld = old.indices.filter { !changes.deletions.contains($0) }.map { old[$0].id }
     let keptNew = new.indices.filter { !changes.insertions.contains($0) }.map { new[$0].id }
-    #expect(keptOld == keptNew, "\(context): kept elements reordered", sourceLocation: sourceLocation)
+    if keptOld != keptNew { problems.append("kept elements reordered: \(keptOld) became \(keptNew)") }
 
     // Moves: from a deletion to an insertion, of the same element, each
     // index at most once.
     for move in changes.moves {
-        #expect(changes.deletions.contains(move.from), "\(context): move \(move) not from a deletion", sourceLocation: sourceLocation)
-        #expect(changes.insertions.contains(move.to), "\(context): move \(move) not to an insertion", sourceLocation: sourceLocation)
-        if move.from >= 0 && move.from < old.count && move.to >= 0 && move.to < new.count {
-            #expect(old[move.from].id == new[move.to].id, "\(context): move \(move) of different elements", sourceLocation: sourceLocation)
+        if !changes.deletions.contains(move.from) { problems.append("move \(move) not from a deletion") }
+        if !changes.insertions.contains(move.to) { problems.append("move \(move) not to an insertion") }
+        if move.from >= 0 && move.from < old.count && move.to >= 0 && move.to < new.count && old[move.from].id != new[move.to].id {
+            problems.append("move \(move) of different elements")
         }
     }
-    #expect(Set(changes.moves.map(\.from)).count == changes.moves.count, "\(context): repeated move source", sourceLocation: sourceLocation)
-    #expect(Set(changes.moves.map(\.to)).count == changes.moves.count, "\(context): repeated move destination", sourceLocation: sourceLocation)
+    if Set(changes.moves.map(\.from)).count != changes.moves.count { problems.append("repeated move source") }
+    if Set(changes.moves.map(\.to)).count != changes.moves.count { problems.append("repeated move destination") }
     // An old element that is deleted and reinserted must be reported as a
-    // move: an insertion of an element that was in the list is a move.
-    let oldPositions = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($0.element.id, $0.offset) })
+    // move.
+    let oldIdentities = Set(old.map(\.id))
     let movedTo = Set(changes.moves.map(\.to))
-    for index in changes.insertions where oldPositions[new[index].id] != nil {
-        #expect(movedTo.contains(index), "\(context): element \(new[index].id) at \(index) moved without a move", sourceLocation: sourceLocation)
+    for index in changes.insertions where oldIdentities.contains(new[index].id) && !movedTo.contains(index) {
+        problems.append("element \(new[index].id) at \(index) moved without a move")
+    }
+    return problems
+}
+
+/// A plain SQLite connection to a Realm file, to look at and damage its
+/// stored history.
+private final class RawDatabase {
+    private var handle: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+            throw RealmError(.fileAccess, "cannot open \(path)")
+        }
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw RealmError(.storage, String(cString: sqlite3_errmsg(handle)))
+        }
+    }
+
+    func integers(_ sql: String) throws -> [Int64] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw RealmError(.storage, String(cString: sqlite3_errmsg(handle)))
+        }
+        defer { sqlite3_finalize(statement) }
+        var result: [Int64] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            result.append(sqlite3_column_int64(statement, 0))
+        }
+        return result
     }
 }
 
-private func value(_ value: Value) -> Int64 {
+/// The indices of a property set, in order.
+private func propertyIndices(_ set: PropertySet) -> [Int] { Array(set) }
+
+private func intValue(_ value: Value) -> Int64 {
     if case .int(let int) = value { return int }
     return .min
 }
@@ -146,12 +201,13 @@ private func value(_ value: Value) -> Int64 {
             let old = model
             let versionBefore = try transaction.version
             try transaction.beginWrite()
-            let operations = Int.random(in: 1...12, using: &random)
+            // The first commit fills the list; the others mix operations.
+            let operations = commit == 0 ? 30 : Int.random(in: 1...12, using: &random)
             var log: [String] = []
             for _ in 0..<operations {
                 let count = model.count
                 var choice = Int.random(in: 0..<100, using: &random)
-                if count == 0 { choice = choice % 25 }
+                if count == 0 || commit == 0 { choice = choice % 25 }
                 switch choice {
                 case 0..<15:
                     let index = Int.random(in: 0...count, using: &random)
@@ -195,20 +251,78 @@ private func value(_ value: Value) -> Int64 {
                 totalOperations += 1
             }
             // The list as stored follows the model within the write.
-            #expect(try transaction.values(of: list).map(value) == model.map(\.value), "commit \(commit) after \(log)")
+            #expect(try transaction.values(of: list).map(intValue) == model.map(\.value), "commit \(commit) after \(log)")
             let changeSet = try transaction.commitWrite()
             #expect(changeSet.version == versionBefore + 1)
-            let stored = try transaction.values(of: list).map(value)
+            let stored = try transaction.values(of: list).map(intValue)
             #expect(stored == model.map(\.value), "commit \(commit): stored list differs from the model")
             checkListChanges(changeSet.lists[identifier], old: old, new: model, context: "seed \(seed) commit \(commit) ops \(log)")
             // Only this list changed.
             #expect(changeSet.lists.keys.allSatisfy { $0 == identifier })
             #expect(changeSet.lists[ListIdentifier(className: "Holder", propertyIndex: 0, owner: bystander)] == nil)
-            // The owner is modified (property 0) whenever the list was written.
-            #expect(changeSet.classes["Holder"]?.modifications[owner]?.contains(0) == true)
+            // The owner is modified (property 0) whenever its list changed.
+            if changeSet.lists[identifier] != nil {
+                #expect(changeSet.classes["Holder"]?.modifications[owner]?.contains(0) == true, "commit \(commit) ops \(log)")
+            }
             #expect(changeSet.classes["Holder"]?.modifications[bystander] == nil)
         }
         #expect(totalOperations >= 200)
+    }
+
+    /// The checker used above does catch wrong change descriptions.
+    @Test func listChangeCheckerRejectsWrongChanges() {
+        let old = [(id: 1, value: Int64(10)), (id: 2, value: 20), (id: 3, value: 30)]
+        // [1, 2, 3] → [2, 1, 3] with 2's value replaced.
+        let new = [(id: 2, value: Int64(21)), (id: 1, value: 10), (id: 3, value: 30)]
+        // Reported without the move, which the checker requires.
+        let withoutMove = ListChanges(deletions: [0], insertions: [1], modifications: [0], moves: [], oldCount: 3, newCount: 3)
+        #expect(listChangeProblems(withoutMove, old: old, new: new) == ["element 1 at 1 moved without a move"])
+        let missingModification = ListChanges(deletions: [0], insertions: [1], oldCount: 3, newCount: 3)
+        #expect(listChangeProblems(missingModification, old: old, new: new).contains { $0.hasPrefix("element at 0 changed") })
+        let overlap = ListChanges(deletions: [1], insertions: [0], modifications: [0], oldCount: 3, newCount: 3)
+        #expect(listChangeProblems(overlap, old: old, new: new).contains { $0.hasPrefix("modifications overlap insertions") })
+        let wrongIndices = ListChanges(deletions: [2], insertions: [2], oldCount: 3, newCount: 3)
+        #expect(listChangeProblems(wrongIndices, old: old, new: new).contains { $0.hasPrefix("applying deletions") })
+        let wrongCounts = ListChanges(deletions: [0], insertions: [1], modifications: [0], oldCount: 4, newCount: 2)
+        #expect(listChangeProblems(wrongCounts, old: old, new: new).contains("oldCount 4, not 3"))
+        #expect(listChangeProblems(ListChanges(insertions: [5], oldCount: 3, newCount: 3), old: old, new: new).contains { $0.hasPrefix("indices out of range") })
+        #expect(listChangeProblems(nil, old: old, new: new) == ["no list changes reported, but the list changed"])
+        // Unchanged lists need no changes.
+        #expect(listChangeProblems(nil, old: old, new: old) == [])
+    }
+
+    /// A write that leaves the list in more than 512 pieces, where the
+    /// builder looks for stationary elements greedily.
+    @Test func listChangesWithVeryManyRuns() throws {
+        let directory = TemporaryDirectory()
+        let coordinator = try openCoordinator(directory, schema: ChangeSchema.schema)
+        let transaction = try coordinator.makeTransaction()
+        let holders = try transaction.classHandle(named: "Holder")
+        let count = 1200
+        let owner = try transaction.write {
+            let owner = try transaction.createObject(in: holders, values: [.null, .string("o")])
+            let list = try transaction.list(0, of: owner, in: holders)
+            for value in 0..<count { try transaction.append(.int(Int64(value)), to: list) }
+            return owner
+        }
+        let list = try transaction.list(0, of: owner, in: holders)
+        let old = (0..<count).map { (id: $0, value: Int64($0)) }
+        var new = old
+        try transaction.beginWrite()
+        for index in stride(from: 0, to: count - 1, by: 2) {
+            try transaction.swapAt(index, index + 1, in: list)
+            new.swapAt(index, index + 1)
+        }
+        try transaction.move(from: 0, to: count - 1, in: list)
+        new.append(new.removeFirst())
+        try transaction.replace(at: 600, with: .int(-1), in: list)
+        new[600].value = -1
+        let changeSet = try transaction.commitWrite()
+        #expect(try transaction.values(of: list).map(intValue) == new.map(\.value))
+        let changes = try #require(changeSet.lists[ListIdentifier(className: "Holder", propertyIndex: 0, owner: owner)])
+        checkListChanges(changes, old: old, new: new, context: "many runs")
+        // Half of the elements at least stay in place.
+        #expect(changes.deletions.count <= count / 2 + 1)
     }
 
     /// Specific sequences whose changes are known exactly.
@@ -238,7 +352,7 @@ private func value(_ value: Value) -> Int64 {
         changes = try #require(try commit { try transaction.move(from: 1, to: 3, in: list) })
         #expect(changes.deletions == IndexSet(integer: 1))
         #expect(changes.insertions == IndexSet(integer: 3))
-        #expect(changes.moves == [ListChanges.Move(from: 1, to: 3)])
+        #expect(changes.moves.map { [$0.from, $0.to] } == [[1, 3]])
         #expect(changes.modifications.isEmpty)
 
         // Replacing is a modification at the new index.
@@ -344,9 +458,9 @@ private func value(_ value: Value) -> Int64 {
         #expect(dogChanges.insertions.isEmpty)
         #expect(dogChanges.deletions.isEmpty)
         #expect(dogChanges.modifications.count == 2)
-        #expect(dogChanges.modifications[rex].map(Array.init) == [1])
-        #expect(dogChanges.modifications[fido].map(Array.init) == [0, 1, 2])
-        #expect(changes.classes["Person"]?.modifications[tim].map(Array.init) == [2, 3])
+        #expect(dogChanges.modifications[rex].map(propertyIndices) == [1])
+        #expect(dogChanges.modifications[fido].map(propertyIndices) == [0, 1, 2])
+        #expect(changes.classes["Person"]?.modifications[tim].map(propertyIndices) == [2, 3])
         #expect(changes.lists.count == 2)
         #expect(changes.lists[ListIdentifier(className: "Person", propertyIndex: 2, owner: tim)] == ListChanges(insertions: IndexSet(integer: 0), oldCount: 0, newCount: 1))
         #expect(changes.lists[ListIdentifier(className: "Person", propertyIndex: 3, owner: tim)] == ListChanges(insertions: IndexSet(integer: 0), oldCount: 0, newCount: 1))
@@ -364,7 +478,7 @@ private func value(_ value: Value) -> Int64 {
         #expect(changes.classes["Dog"]?.insertions.isEmpty == true)
         // It was removed from Tim's list: a list change, and Tim is modified.
         #expect(changes.lists[ListIdentifier(className: "Person", propertyIndex: 2, owner: tim)] == ListChanges(deletions: IndexSet(integer: 0), oldCount: 1, newCount: 0))
-        #expect(changes.classes["Person"]?.modifications[tim].map(Array.init) == [2])
+        #expect(changes.classes["Person"]?.modifications[tim].map(propertyIndices) == [2])
         #expect(try t.count(of: dogList) == 0)
     }
 
@@ -381,7 +495,7 @@ private func value(_ value: Value) -> Int64 {
         try t.deleteObject(person, in: p.people)
         let changes = try t.commitWrite()
         #expect(changes.isEmpty)
-        #expect(changes.classes.values.allSatisfy(\.isEmpty))
+        #expect(changes.classes.values.allSatisfy { $0.isEmpty })
         #expect(changes.lists.isEmpty)
         #expect(changes.classes["Dog"]?.deletions.contains(temporary) != true)
     }
@@ -443,7 +557,7 @@ private func value(_ value: Value) -> Int64 {
         try t.deleteAllObjects(in: p.people)
         changes = try t.commitWrite()
         #expect(changes.classes["Person"]?.deletedAll == true)
-        #expect(changes.classes["Dog"]?.modifications[afterwards].map(Array.init) == [2])
+        #expect(changes.classes["Dog"]?.modifications[afterwards].map(propertyIndices) == [2])
         #expect(try t.value(of: afterwards, property: 2, in: p.dogs) == .null)
         #expect(changes.lists.isEmpty)
     }
@@ -488,8 +602,8 @@ private func value(_ value: Value) -> Int64 {
         #expect(changes.classes["Person"]?.deletions == KeySet([tim]))
         let dogChanges = try #require(changes.classes["Dog"])
         #expect(Set(dogChanges.modifications.keys) == [rex, fido])
-        #expect(dogChanges.modifications[rex].map(Array.init) == [2])
-        #expect(dogChanges.modifications[fido].map(Array.init) == [2])
+        #expect(dogChanges.modifications[rex].map(propertyIndices) == [2])
+        #expect(dogChanges.modifications[fido].map(propertyIndices) == [2])
         #expect(try t.value(of: rex, property: 2, in: p.dogs) == .null)
         #expect(try t.value(of: spot, property: 2, in: p.dogs) == .object(ann))
         // Tim's own list is gone with him and not reported.
@@ -508,7 +622,7 @@ private func value(_ value: Value) -> Int64 {
         changes = try t.commitWrite()
         #expect(changes.classes["Dog"]?.deletions == KeySet([fido]))
         #expect(changes.lists[ListIdentifier(className: "Person", propertyIndex: 2, owner: ann)] == ListChanges(deletions: [1, 3], oldCount: 4, newCount: 2))
-        #expect(changes.classes["Person"]?.modifications[ann].map(Array.init) == [2])
+        #expect(changes.classes["Person"]?.modifications[ann].map(propertyIndices) == [2])
         #expect(try t.values(of: t.list(2, of: ann, in: p.people)) == [.object(rex), .object(spot)])
     }
 
@@ -547,17 +661,16 @@ private func value(_ value: Value) -> Int64 {
     // MARK: (c) Change sets from history
 
     /// Runs `count` commits of varied content and returns their change sets.
-    private func varietyOfCommits(_ count: Int, transaction t: Transaction) throws -> [ChangeSet] {
+    private func varietyOfCommits(_ count: Int, from firstCommit: Int = 0, transaction t: Transaction) throws -> [ChangeSet] {
         let dogs = try t.classHandle(named: "Dog")
         let people = try t.classHandle(named: "Person")
         let holders = try t.classHandle(named: "Holder")
         let wides = try t.classHandle(named: "Wide")
         var random = SplitMix64(seed: 99)
         var result: [ChangeSet] = []
-        var personID: Int64 = 0
         var holder: ObjectKey?
         var wide: ObjectKey?
-        for commit in 0..<count {
+        for commit in firstCommit..<(firstCommit + count) {
             try t.beginWrite()
             switch commit % 7 {
             case 0:
@@ -573,7 +686,7 @@ private func value(_ value: Value) -> Int64 {
                 }
                 if let key = keys.first { try t.setValue(.string("first"), of: key, property: 0, in: dogs) }
             case 2:
-                personID += 1
+                let personID = Int64(commit)
                 let person = try t.createObject(in: people, values: [.int(personID), .string("p\(personID)")])
                 let list = try t.list(2, of: person, in: people)
                 for key in try t.objectKeys(in: dogs).prefix(5) { try t.append(.object(key), to: list) }
@@ -666,6 +779,65 @@ private func value(_ value: Value) -> Int64 {
         // A fresh transaction reads the same history.
         let other = try coordinator.makeTransaction()
         #expect(try other.changeSets(after: start + 1) == Array(committed.dropFirst(1)))
+
+        // Some of the history rows were stored compressed (format byte 1).
+        let database = try RawDatabase(path: directory.path())
+        let formats = try database.integers("SELECT DISTINCT CAST(hex(substr(changes, 1, 1)) AS INTEGER) FROM realm_history WHERE version > \(start) ORDER BY 1")
+        #expect(formats == [0, 1])
+
+        // A damaged history row is missing history: nil, not a wrong answer.
+        try database.execute("UPDATE realm_history SET changes = x'01ff0000' WHERE version = \(start + 10)")
+        let afterDamage = try coordinator.makeTransaction()
+        #expect(try afterDamage.changeSets(after: start) == nil)
+        #expect(try afterDamage.changeSets(after: start + 9) == nil)
+        #expect(try afterDamage.changeSets(after: start + 10) == Array(committed.dropFirst(10)))
+        // So is a missing one.
+        try database.execute("DELETE FROM realm_history WHERE version = \(start + 20)")
+        let afterDelete = try coordinator.makeTransaction()
+        #expect(try afterDelete.changeSets(after: start + 15) == nil)
+        #expect(try afterDelete.changeSets(after: start + 20) == Array(committed.dropFirst(20)))
+    }
+
+    @Test func changeSetsOfAReaderPinnedAtAnOldVersion() throws {
+        let directory = TemporaryDirectory()
+        let coordinator = try openCoordinator(directory, schema: ChangeSchema.schema)
+        let writer = try coordinator.makeTransaction()
+        let start = try writer.version
+        let first = try varietyOfCommits(3, transaction: writer)
+        let reader = try coordinator.makeTransaction()
+        #expect(try reader.version == start + 3)
+        let later = try varietyOfCommits(4, from: 3, transaction: writer)
+        // The reader only sees the commits up to its own version.
+        #expect(try reader.version == start + 3)
+        #expect(try reader.changeSets(after: start) == first)
+        #expect(try reader.changeSets(after: start + 3) == [])
+        try reader.refresh()
+        #expect(try reader.changeSets(after: start) == first + later)
+        #expect(try reader.changeSets(after: start + 3) == later)
+    }
+
+    @Test func cancelledWritesRecordNothing() throws {
+        let p = try People()
+        let t = p.transaction
+        let rex = try t.write { try p.dog("Rex") }
+        try t.beginWrite()
+        try t.setValue(.int(40), of: rex, property: 1, in: p.dogs)
+        _ = try p.dog("Cancelled")
+        t.cancelWrite()
+        struct Failure: Error {}
+        #expect(throws: Failure.self) {
+            try t.write {
+                try t.setValue(.string("Rex?"), of: rex, property: 0, in: p.dogs)
+                throw Failure()
+            }
+        }
+        try t.beginWrite()
+        try t.setValue(.int(2), of: rex, property: 1, in: p.dogs)
+        let changes = try t.commitWrite()
+        #expect(changes.classes["Dog"]?.insertions.isEmpty == true)
+        #expect(changes.classes["Dog"]?.modifications == [rex: { var set = PropertySet(); set.insert(1); return set }()])
+        #expect(try t.value(of: rex, property: 0, in: p.dogs) == .string("Rex"))
+        #expect(try t.count(of: p.dogs) == 1)
     }
 
     // MARK: (d) KeySet and PropertySet
@@ -704,23 +876,24 @@ private func value(_ value: Value) -> Int64 {
     @Test func keySetRemoveSplitsRanges() {
         var keys = KeySet((1...10).map { ObjectKey(Int64($0)) })
         #expect(keys.ranges == [1...10])
-        #expect(keys.remove(ObjectKey(5)))
+        func remove(_ key: Int64) -> Bool { keys.remove(ObjectKey(key)) }
+        #expect(remove(5))
         #expect(keys.ranges == [1...4, 6...10])
-        #expect(!keys.remove(ObjectKey(5)))
-        #expect(keys.remove(ObjectKey(1)))
-        #expect(keys.remove(ObjectKey(10)))
+        #expect(!remove(5))
+        #expect(remove(1))
+        #expect(remove(10))
         #expect(keys.ranges == [2...4, 6...9])
-        #expect(!keys.remove(ObjectKey(0)))
-        #expect(!keys.remove(ObjectKey(100)))
-        #expect(keys.remove(ObjectKey(3)))
+        #expect(!remove(0))
+        #expect(!remove(100))
+        #expect(remove(3))
         #expect(keys.ranges == [2...2, 4...4, 6...9])
-        #expect(keys.remove(ObjectKey(2)))
-        #expect(keys.remove(ObjectKey(4)))
+        #expect(remove(2))
+        #expect(remove(4))
         #expect(keys.ranges == [6...9])
         #expect(keys.count == 4)
         keys.removeAll()
         #expect(keys.isEmpty)
-        #expect(!keys.remove(ObjectKey(6)))
+        #expect(!remove(6))
     }
 
     @Test func keySetContainsCountAndOrder() {
@@ -749,7 +922,8 @@ private func value(_ value: Value) -> Int64 {
         for step in 0..<5000 {
             let key = Int64.random(in: -20...200, using: &random)
             if Int.random(in: 0..<3, using: &random) == 0 {
-                #expect(keys.remove(ObjectKey(key)) == (model.remove(key) != nil), "step \(step)")
+                let removed = keys.remove(ObjectKey(key))
+                #expect(removed == (model.remove(key) != nil), "step \(step)")
             } else {
                 keys.insert(ObjectKey(key))
                 model.insert(key)

@@ -380,12 +380,19 @@ private func expectRealmError(_ kind: RealmError.Kind, sourceLocation: SourceLoc
     @Test func embeddedObjectsAreDeletedWithTheirListEntry() throws {
         let f = try ListFixture()
         let list = try f.partList
-        let keys = try f.transaction.write {
-            try (0..<5).map { try f.transaction.appendEmbeddedObject(to: list, values: [.string("p\($0)")]) }
-        }
-        try f.transaction.write {
-            try f.transaction.remove(at: 2, from: list)
-        }
+        try f.transaction.beginWrite()
+        let keys = try (0..<5).map { try f.transaction.appendEmbeddedObject(to: list, values: [.string("p\($0)")]) }
+        var changes = try f.transaction.commitWrite()
+        let identifier = ListIdentifier(className: "ListOwner", propertyIndex: ListSchema.parts, owner: f.owner)
+        #expect(changes.classes["ListPart"]?.insertions == KeySet(keys))
+        #expect(changes.lists[identifier] == ListChanges(insertions: IndexSet(integersIn: 0..<5), oldCount: 0, newCount: 5))
+        #expect(changes.classes["ListOwner"]?.modifications[f.owner]?.contains(ListSchema.parts) == true)
+
+        try f.transaction.beginWrite()
+        try f.transaction.remove(at: 2, from: list)
+        changes = try f.transaction.commitWrite()
+        #expect(changes.classes["ListPart"]?.deletions == KeySet([keys[2]]))
+        #expect(changes.lists[identifier] == ListChanges(deletions: IndexSet(integer: 2), oldCount: 5, newCount: 4))
         #expect(try f.keys(list) == [keys[0], keys[1], keys[3], keys[4]])
         #expect(try !f.transaction.objectExists(keys[2], in: f.parts))
         #expect(try f.transaction.count(of: f.parts) == 4)

@@ -20,10 +20,27 @@ import Testing
         #expect(try reader.version == pinned)
         #expect(try reader.count(of: dogs) == 0)
 
+        // The coordinator knows which versions are pinned.
+        #expect(coordinator.liveVersions == [pinned, pinned + 1])
+
         #expect(try reader.refresh())
         #expect(try reader.version == pinned + 1)
         #expect(try reader.count(of: dogs) == 1)
         #expect(try reader.refresh() == false)
+        #expect(coordinator.liveVersions == [pinned + 1])
+        reader.invalidate()
+        writer.invalidate()
+        #expect(coordinator.liveVersions.isEmpty)
+    }
+
+    @Test func anInMemoryRealmReopenedAfterItsLastUserIsEmpty() throws {
+        let identifier = "reopen-\(UUID().uuidString)"
+        for _ in 0..<3 {
+            let transaction = try Coordinator.open(.inMemory(identifier, schema: TestSchema.schema)).makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            #expect(try transaction.count(of: dogs) == 0)
+            try transaction.write { try transaction.createObject(in: dogs, values: [.string("Rex"), .int(1)]) }
+        }
     }
 
     @Test func readersOnOtherThreadsSeeConsistentSnapshots() async throws {

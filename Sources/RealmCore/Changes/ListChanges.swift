@@ -25,6 +25,11 @@ public struct ListChanges: Hashable, Sendable {
         public var from: Int
         /// Its index in the new list.
         public var to: Int
+
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
     }
 
     public init(deletions: IndexSet = [], insertions: IndexSet = [], modifications: IndexSet = [], moves: [Move] = [], oldCount: Int, newCount: Int) {

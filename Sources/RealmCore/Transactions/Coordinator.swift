@@ -34,6 +34,8 @@ public final class Coordinator: Sendable {
         var idleConnections: [PooledConnection] = []
         var latestVersion: UInt64
         var recentChanges: [ChangeSet] = []
+        /// How many of this process's transactions read at each version.
+        var pinnedVersions: [UInt64: Int] = [:]
     }
 
     /// How many recent change sets are kept in memory for this process's
@@ -164,6 +166,23 @@ public final class Coordinator: Sendable {
     /// The newest version this process knows of.
     public var latestVersion: UInt64 {
         state.withLock { $0.latestVersion }
+    }
+
+    /// The versions this process's transactions are reading, oldest first.
+    /// Each keeps SQLite from checkpointing the WAL past it.
+    public var liveVersions: [UInt64] {
+        state.withLock { $0.pinnedVersions.keys.sorted() }
+    }
+
+    func pin(_ version: UInt64) {
+        state.withLock { $0.pinnedVersions[version, default: 0] += 1 }
+    }
+
+    func unpin(_ version: UInt64) {
+        state.withLock { state in
+            guard let count = state.pinnedVersions[version] else { return }
+            state.pinnedVersions[version] = count > 1 ? count - 1 : nil
+        }
     }
 
     /// The most recently loaded catalog's schema.

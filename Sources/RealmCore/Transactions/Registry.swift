@@ -11,35 +11,45 @@ final class Registry: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    /// Numbers the files of in-memory Realms, so that a Realm opened again
+    /// after its last user went away gets a new, empty file even while the
+    /// old coordinator is still deleting its own.
+    private let inMemoryCounter = Mutex<Int>(0)
 
     func coordinator(for configuration: Coordinator.Configuration) throws(RealmError) -> Coordinator {
-        let (path, isInMemory) = try Self.resolve(configuration.location)
+        let key: String
+        switch configuration.location {
+        case .file(let path): key = URL(fileURLWithPath: path).standardizedFileURL.path
+        case .inMemory(let identifier): key = "memory:" + identifier
+        }
         // Opening holds the registry lock: two threads opening one new file
         // at once must not both lay it out, and opens are rare.
         return try entries.withLock { entries throws(RealmError) -> Coordinator in
-            if let existing = entries[path]?.coordinator {
+            if let existing = entries[key]?.coordinator {
                 guard existing.configuration.isReadOnly == configuration.isReadOnly else {
                     throw RealmError(
                         .fileAccess,
-                        "The Realm at '\(path)' is already open \(existing.configuration.isReadOnly ? "read-only" : "read-write") in this process and cannot also be opened \(configuration.isReadOnly ? "read-only" : "read-write").")
+                        "The Realm at '\(existing.path)' is already open \(existing.configuration.isReadOnly ? "read-only" : "read-write") in this process and cannot also be opened \(configuration.isReadOnly ? "read-only" : "read-write").")
                 }
                 return existing
             }
-            let coordinator = try Coordinator(configuration: configuration, path: path, isInMemory: isInMemory)
+            let coordinator: Coordinator
+            switch configuration.location {
+            case .file:
+                coordinator = try Coordinator(configuration: configuration, path: key, isInMemory: false)
+            case .inMemory(let identifier):
+                let number = inMemoryCounter.withLock { counter in
+                    counter += 1
+                    return counter
+                }
+                let path = try Self.inMemoryDirectory() + "/" + Self.fileName(for: identifier) + "-\(number).realm"
+                coordinator = try Coordinator(configuration: configuration, path: path, isInMemory: true)
+            }
+            // Drop entries whose coordinators are gone. (A coordinator's
+            // deinit never takes this lock, so releasing one here is safe.)
             entries = entries.filter { $0.value.coordinator != nil }
-            entries[path] = Entry(coordinator: coordinator)
+            entries[key] = Entry(coordinator: coordinator)
             return coordinator
-        }
-    }
-
-    /// The SQLite file path for a location, and whether it is in memory.
-    static func resolve(_ location: Coordinator.Configuration.Location) throws(RealmError) -> (String, Bool) {
-        switch location {
-        case .file(let path):
-            let url = URL(fileURLWithPath: path).standardizedFileURL
-            return (url.path, false)
-        case .inMemory(let identifier):
-            return (try inMemoryDirectory() + "/" + fileName(for: identifier) + ".realm", true)
         }
     }
 

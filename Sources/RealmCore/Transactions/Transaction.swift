@@ -25,6 +25,14 @@ public final class Transaction {
         case reading(version: UInt64)
         /// In a write transaction that began at `version`.
         case writing(version: UInt64)
+
+        /// The version read, unless idle.
+        public var version: UInt64? {
+            switch self {
+            case .idle: nil
+            case .reading(let version), .writing(let version): version
+            }
+        }
     }
 
     /// The coordinator of the file.
@@ -32,7 +40,13 @@ public final class Transaction {
     let connection: Connection
     private(set) var catalog: Catalog
     /// Where the transaction stands.
-    public private(set) var state: State = .idle
+    public private(set) var state: State = .idle {
+        didSet {
+            // Keep the coordinator's list of live versions current.
+            if let old = oldValue.version, old != state.version { coordinator.unpin(old) }
+            if let new = state.version, new != oldValue.version { coordinator.pin(new) }
+        }
+    }
     /// Incremented by every change this transaction makes and by every
     /// version change, so that caches above can tell when to reload.
     public private(set) var changeCounter: UInt64 = 0
@@ -61,6 +75,7 @@ public final class Transaction {
     }
 
     deinit {
+        if let version = state.version { coordinator.unpin(version) }
         switch state {
         case .idle:
             break
@@ -81,10 +96,7 @@ public final class Transaction {
     public var version: UInt64 {
         get throws(RealmError) {
             try ensureReading()
-            switch state {
-            case .reading(let version), .writing(let version): return version
-            case .idle: return 0
-            }
+            return state.version ?? 0
         }
     }
 
