@@ -61,5 +61,7 @@ let package = Package(
             name: "RealmCoreTests",
             dependencies: ["RealmCore", "RealmCoreTestHelper"]
         ),
+        .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmCore"]),
+        .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmQuery", "RealmCore"]),
     ]
 )

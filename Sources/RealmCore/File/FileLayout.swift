@@ -12,7 +12,7 @@
 ///                   to-one link property
 /// list_<Class>.<p>  one row per list element: owner key, position, value
 /// ```
-enum FileLayout {
+package enum FileLayout {
     /// The layout version this code reads and writes.
     static let formatVersion: Int64 = 1
 
@@ -58,28 +58,28 @@ enum FileLayout {
 
     static let fixedTableNames: Set<String> = ["realm_metadata", "realm_classes", "realm_properties", "realm_history"]
 
-    static func tableName(forClass className: String) -> String {
+    package static func tableName(forClass className: String) -> String {
         "class_" + className
     }
 
-    static func listTableName(forClass className: String, property: String) -> String {
+    package static func listTableName(forClass className: String, property: String) -> String {
         // Property names never contain '.', so the last '.' splits the name
         // unambiguously whatever the class name holds.
         "list_" + className + "." + property
     }
 
-    static func indexName(forTable table: String, column: String) -> String {
+    package static func indexName(forTable table: String, column: String) -> String {
         "index_" + table + "." + column
     }
 
     /// `name` as a quoted SQL identifier.
-    static func quote(_ name: String) -> String {
+    package static func quote(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `text` as a quoted SQL string literal, for DDL only (values are always
     /// bound as parameters).
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 }

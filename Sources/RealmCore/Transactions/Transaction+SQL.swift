@@ -1,0 +1,22 @@
+/// Access for the layers above (the query compiler) to run the SQL they
+/// compile against this transaction's snapshot. Package-only: applications
+/// use the object store's API, and values reach SQL only as bound
+/// parameters.
+extension Transaction {
+    /// A statement for `sql`, compiled once per connection and reset, ready
+    /// to bind and step at the version being read.
+    package func queryStatement(_ sql: String) throws(RealmError) -> Statement {
+        try ensureReading()
+        return try connection.cachedStatement(sql)
+    }
+
+    /// The quoted name of the table holding the objects of `className`.
+    package func sqlTableName(forClass className: String) -> String {
+        FileLayout.quote(FileLayout.tableName(forClass: className))
+    }
+
+    /// The quoted name of the table holding the elements of a list property.
+    package func sqlListTableName(forClass className: String, property: String) -> String {
+        FileLayout.quote(FileLayout.listTableName(forClass: className, property: property))
+    }
+}
