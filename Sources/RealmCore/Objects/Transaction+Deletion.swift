@@ -171,6 +171,6 @@ extension Transaction {
     }
 
     func handle(of layout: TableLayout) -> ClassHandle {
-        ClassHandle(index: layout.index, generation: catalog.generation)
+        ClassHandle(index: layout.index, generation: catalog.generation, className: layout.name)
     }
 }

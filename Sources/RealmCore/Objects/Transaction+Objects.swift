@@ -248,7 +248,7 @@ extension Transaction {
     }
 
     private func replaceEmbeddedLink(of owner: ObjectKey, property: Int, in layout: TableLayout, with key: ObjectKey?) throws(RealmError) {
-        let old = try value(of: owner, property: property, in: ClassHandle(index: layout.index, generation: catalog.generation))
+        let old = try value(of: owner, property: property, in: handle(of: layout))
         let statement = try statement(layout, .updateColumn(property))
         statement.bind(key.map { Value.object($0) } ?? .null, at: 1)
         statement.bind(owner.rawValue, at: 2)

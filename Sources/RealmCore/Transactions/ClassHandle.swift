@@ -1,13 +1,15 @@
 /// A class resolved once by name, for fast repeated access.
 ///
-/// A handle is valid in the transaction that made it as long as the schema
-/// does not change (a migration, or a class added by another transaction
-/// that this one has since seen); operations on a stale handle throw, and
-/// the handle should be resolved again by name.
+/// A handle stays valid across schema changes (classes added by other
+/// transactions, migrations): when the catalog changed since the handle was
+/// made, the class is found again by name, and only a class that was
+/// removed makes operations throw.
 public struct ClassHandle: Hashable, Sendable {
-    /// The class's position in the catalog.
+    /// The class's position in the catalog the handle was made from.
     public let index: Int
     let generation: Int64
+    /// The class's name, to find it again after a schema change.
+    public let className: String
 }
 
 /// One list: the owning object's class and key, and the list property.
@@ -16,4 +18,12 @@ public struct ListHandle: Hashable, Sendable {
     public let owner: ObjectKey
     /// The list property's index in the owning class's schema.
     public let property: Int
+
+    /// Names a list; ``Transaction/list(_:of:in:)`` makes one after checking
+    /// that the property is a list.
+    public init(owningClass: ClassHandle, owner: ObjectKey, property: Int) {
+        self.owningClass = owningClass
+        self.owner = owner
+        self.property = property
+    }
 }

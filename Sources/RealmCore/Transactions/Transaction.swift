@@ -341,7 +341,7 @@ public final class Transaction {
         guard let index = catalog.tableIndex(named: name) else {
             throw RealmError(.unknownName, "The Realm at '\(coordinator.path)' has no class named '\(name)'.")
         }
-        return ClassHandle(index: index, generation: catalog.generation)
+        return ClassHandle(index: index, generation: catalog.generation, className: name)
     }
 
     /// The index of the property named `name` in the class's schema.
@@ -358,12 +358,14 @@ public final class Transaction {
         try layout(handle).objectSchema
     }
 
+    @inline(__always)
     func layout(_ handle: ClassHandle) throws(RealmError) -> TableLayout {
         try ensureReading()
-        guard handle.generation == catalog.generation, handle.index < catalog.tables.count else {
-            throw RealmError(.unknownName, "The class handle #\(handle.index) is stale: the schema of '\(coordinator.path)' changed since it was resolved; resolve the class again by name.")
+        if handle.generation == catalog.generation { return catalog.tables[handle.index] }
+        guard let index = catalog.tableIndex(named: handle.className) else {
+            throw RealmError(.unknownName, "Class '\(handle.className)' no longer exists in the Realm at '\(coordinator.path)'.")
         }
-        return catalog.tables[handle.index]
+        return catalog.tables[index]
     }
 
     func statement(_ layout: TableLayout, _ kind: StatementKind) throws(RealmError) -> Statement {
@@ -395,3 +397,27 @@ public final class Transaction {
     }
 }
 
+
+extension Transaction {
+    /// Runs a change made of several object-store operations atomically: if
+    /// `body` throws, every operation it made is undone and none of its
+    /// changes are recorded, and the write transaction stays usable.
+    public func atomicallyRethrowing(_ body: () throws -> Void) throws {
+        try requireWrite("change objects")
+        var failure: (any Error)?
+        do {
+            try atomically { () throws(RealmError) in
+                do {
+                    try body()
+                } catch let error as RealmError {
+                    throw error
+                } catch {
+                    failure = error
+                    throw RealmError(.invalidValue, "\(error)")
+                }
+            }
+        } catch {
+            throw failure ?? error
+        }
+    }
+}
