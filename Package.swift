@@ -21,6 +21,11 @@ let package = Package(
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
         .executable(name: "realm", targets: ["realm"]),
     ],
+    dependencies: [
+        // For the command-line tool only; the libraries need nothing but
+        // Foundation and the system libraries.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         // System libraries, found with pkg-config; Debian names in `providers`.
         .systemLibrary(
@@ -47,7 +52,10 @@ let package = Package(
         .target(name: "RealmObjects", dependencies: ["RealmQuery", "RealmCore"]),
 
         // The demo and command-line tool.
-        .executableTarget(name: "realm", dependencies: ["RealmCore"]),
+        .executableTarget(
+            name: "realm",
+            dependencies: ["RealmObjects", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
 
         // A second process for the multi-process and crash tests.
         .executableTarget(

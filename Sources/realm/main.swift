@@ -1,101 +1,86 @@
-// The `realm` command-line tool. Until the object SDK exists, its `demo`
-// runs the seeds' "Getting started" story through RealmCore's dynamic API:
-// define Dog and Person, add a dog, watch a query's count, update from a
-// background thread, and read the change sets each commit recorded.
+// The `realm` command-line tool. `realm demo` runs the seeds' "Getting
+// started" sample end to end on ./default.realm and says what happens at
+// each step.
 
+import ArgumentParser
+import Dispatch
 import Foundation
-import RealmCore
+import RealmObjects
 
 @main
-struct RealmTool {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        switch arguments.first {
-        case "demo":
-            do {
-                try Demo(path: arguments.dropFirst().first ?? "default.realm").run()
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-                exit(1)
-            }
-        default:
-            print("""
-                usage: realm demo [path]
-
-                  demo   runs the getting-started sample on ./default.realm (or path)
-                """)
-            exit(arguments.isEmpty || arguments.first == "help" ? 0 : 64)
-        }
-    }
+struct RealmTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "realm",
+        abstract: "Realm's object database for Swift, stored in SQLite.",
+        subcommands: [Demo.self])
 }
 
-struct Demo {
-    let path: String
+// Define your models like regular Swift classes.
+final class Dog: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
 
-    static let schema = Schema([
-        ObjectSchema(name: "Dog", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "age", type: .int),
-        ]),
-        ObjectSchema(name: "Person", properties: [
-            Property(name: "name", type: .string),
-            Property(name: "picture", type: .data, isOptional: true),
-            Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
-        ]),
-    ])
+final class Person: Object {
+    @Persisted var name = ""
+    @Persisted var picture: Data? = nil  // optionals supported
+    let dogs = List<Dog>()
+}
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the getting-started sample on ./default.realm.")
+
+    @Option(help: "The Realm file to use.")
+    var file = "default.realm"
 
     func run() throws {
-        let coordinator = try Coordinator.open(.file(path, schema: Self.schema))
-        print("Opened \(coordinator.path)")
-        let realm = try coordinator.makeTransaction()
-        let dogs = try realm.classHandle(named: "Dog")
-        let name = try realm.propertyIndex(named: "name", in: dogs)
-        let age = try realm.propertyIndex(named: "age", in: dogs)
+        var configuration = Realm.Configuration.defaultConfiguration
+        configuration.fileURL = URL(fileURLWithPath: file)
+        Realm.Configuration.defaultConfiguration = configuration
 
-        func puppies() throws -> Int {
-            try realm.objectKeys(in: dogs).filter { key in
-                if case .int(let years) = try realm.value(of: key, property: age, in: dogs) { return years < 2 }
-                return false
-            }.count
+        // Use them like regular Swift objects.
+        let myDog = Dog()
+        myDog.name = "Rex"
+        myDog.age = 1
+        print("name of dog: \(myDog.name)")
+
+        // Get the default Realm.
+        let realm = try Realm()
+        print("opened \(configuration.fileURL!.path)")
+
+        // Query Realm for all dogs less than 2 years old.
+        let puppies = realm.objects(Dog.self).filter("age < 2")
+        print("puppies before adding one: \(puppies.count)")
+
+        // Persist your data easily.
+        try realm.write {
+            realm.add(myDog)
         }
 
-        print("Puppies before adding one: \(try puppies())")
-        let rex = try realm.write {
-            try realm.createObject(in: dogs, values: [.string("Rex"), .int(1)])
-        }
-        print("Added Rex (object \(rex.rawValue)) at version \(try realm.version)")
-        print("Puppies after adding one: \(try puppies())")
+        // Queries are updated in real time.
+        print("puppies after adding one: \(puppies.count)")
 
-        // Another thread opens its own transaction on the same file, finds
-        // the dog by key, and ages it.
+        // Query and update from any thread: a ThreadSafeReference carries the
+        // dog to a background queue, which opens its own Realm.
+        let dogReference = ThreadSafeReference(to: myDog)
         let done = DispatchSemaphore(value: 0)
-        Thread {
+        DispatchQueue(label: "background").async {
             defer { done.signal() }
-            do {
-                let other = try coordinator.makeTransaction()
-                let dogs = try other.classHandle(named: "Dog")
-                try other.write {
-                    try other.setValue(.int(3), of: rex, property: age, in: dogs)
+            autoreleasepool {
+                let realm = try! Realm()
+                guard let theDog = realm.resolve(dogReference) else { return }
+                try! realm.write {
+                    theDog.age = 3
                 }
-                print("Background thread: Rex is now 3, committed version \(try other.version)")
-            } catch {
-                print("Background thread failed: \(error)")
+                print("background queue: set \(theDog.name)'s age to \(theDog.age)")
             }
-        }.start()
+        }
         done.wait()
 
-        print("Before refresh this thread still reads its snapshot: Rex is \(try realm.value(of: rex, property: age, in: dogs))")
-        try realm.refresh()
-        print("After refresh: Rex is \(try realm.value(of: rex, property: age, in: dogs)); puppies: \(try puppies())")
-
-        if let history = try realm.changeSets(after: try realm.version - 2) {
-            for changeSet in history {
-                let described = changeSet.classes.map { className, changes in
-                    "\(className): +\(changes.insertions.count) -\(changes.deletions.count) ~\(changes.modifications.count)"
-                }
-                print("Version \(changeSet.version) changed \(described.joined(separator: ", "))")
-            }
-        }
-        print("Dogs in the file: \(try realm.objectKeys(in: dogs).map { try realm.value(of: $0, property: name, in: dogs) })")
+        // This thread reads its snapshot until it refreshes.
+        print("before refresh, this thread sees age \(myDog.age)")
+        realm.refresh()
+        print("after refresh: age \(myDog.age), puppies: \(puppies.count)")
+        print("dogs in the file: \(realm.objects(Dog.self).map(\.name))")
     }
 }

@@ -99,7 +99,7 @@ extension Transaction {
         let maximum = try statement(layout, .maxKey)
         let largest = try maximum.step() && !maximum.isNull(at: 0) ? maximum.int64(at: 0) : 0
         maximum.reset()
-        let next = max(storedNext, largest + 1)
+        let next = max(storedNext, largest + 1, coordinator.keyHighWater(forClass: layout.name))
         nextKeys[layout.index] = next
         return ObjectKey(next)
     }

@@ -34,6 +34,11 @@ public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
         propertyIndex(named: name).map { properties[$0] }
     }
 
+    /// The property named `name`, as in RealmSwift's `objectSchema["name"]`.
+    public subscript(name: String) -> Property? {
+        self[propertyNamed: name]
+    }
+
     public var description: String {
         let header = isEmbedded ? "embedded class \(name)" : "class \(name)"
         return header + " { " + properties.map(\.description).joined(separator: "; ") + " }"

@@ -34,6 +34,9 @@ public final class Coordinator: Sendable {
         var idleConnections: [PooledConnection] = []
         var latestVersion: UInt64
         var recentChanges: [ChangeSet] = []
+        /// Per class, the next object key no transaction of this process has
+        /// handed out, not even one that was rolled back.
+        var keyHighWater: [String: Int64] = [:]
         /// How many of this process's transactions read at each version.
         var pinnedVersions: [UInt64: Int] = [:]
     }
@@ -148,8 +151,11 @@ public final class Coordinator: Sendable {
         let synchronous = isInMemory ? "OFF" : (configuration.durability == .full ? "FULL" : "NORMAL")
         try connection.execute("PRAGMA synchronous = \(synchronous)")
         if !configuration.isReadOnly {
+            // A copy written by VACUUM INTO comes in rollback-journal mode.
             let mode = try connection.prepare("PRAGMA journal_mode")
-            if try mode.step(), mode.string(at: 0).lowercased() != "wal" {
+            let isWAL = try mode.step() && mode.string(at: 0).lowercased() == "wal"
+            mode.reset()
+            if !isWAL {
                 try connection.execute("PRAGMA journal_mode = WAL")
             }
         }
@@ -183,6 +189,19 @@ public final class Coordinator: Sendable {
             guard let count = state.pinnedVersions[version] else { return }
             state.pinnedVersions[version] = count > 1 ? count - 1 : nil
         }
+    }
+
+    /// Records the next keys a write handed out, committed or not, so that
+    /// a rolled-back object's key is never given to another object.
+    func noteKeysHandedOut(_ nextKeys: [String: Int64]) {
+        guard !nextKeys.isEmpty else { return }
+        state.withLock { state in
+            state.keyHighWater.merge(nextKeys, uniquingKeysWith: max)
+        }
+    }
+
+    func keyHighWater(forClass className: String) -> Int64 {
+        state.withLock { $0.keyHighWater[className] ?? 0 }
     }
 
     /// The most recently loaded catalog's schema.

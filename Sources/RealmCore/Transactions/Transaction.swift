@@ -278,6 +278,9 @@ public final class Transaction {
     }
 
     private func finishWrite() {
+        coordinator.noteKeysHandedOut(Dictionary(uniqueKeysWithValues: nextKeys.compactMap { index, next in
+            index < catalog.tables.count ? (catalog.tables[index].name, next) : nil
+        }))
         state = .idle
         recorder = ChangeRecorder()
         pendingChanges = nil
@@ -319,6 +322,7 @@ public final class Transaction {
         if pendingChanges != nil { return try body() }
         try connection.cachedStatement("SAVEPOINT realm_operation").run()
         pendingChanges = []
+        let catalogBefore = catalog
         do {
             let result = try body()
             try connection.cachedStatement("RELEASE realm_operation").run()
@@ -329,6 +333,12 @@ public final class Transaction {
         } catch {
             pendingChanges = nil
             try? connection.execute("ROLLBACK TO realm_operation; RELEASE realm_operation")
+            if catalog !== catalogBefore {
+                // The rollback undid a schema change made inside.
+                catalog = catalogBefore
+                statements.removeAll()
+                connection.clearStatementCache()
+            }
             throw error
         }
     }

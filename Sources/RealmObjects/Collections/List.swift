@@ -1,0 +1,211 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// An ordered list of objects or values, stored in a property of its owner:
+/// the to-many relationship of Realm models.
+///
+/// ```swift
+/// class Person: Object {
+///     let dogs = List<Dog>()
+///     let nicknames = List<String>()
+/// }
+/// ```
+///
+/// Declare lists with `let`. On an unmanaged object a list is a plain
+/// array; once the owner is managed, the list reads and writes the database
+/// (writes inside a write transaction) and is live like its owner.
+public final class List<Element: RealmCollectionValue>: RealmCollection, ListFactory, ManagedProperty {
+    private enum Storage {
+        case unmanaged([Element])
+        case managed(Realm, ListHandle)
+    }
+
+    private var storage: Storage = .unmanaged([])
+
+    /// An empty, unmanaged list.
+    public init() {}
+
+    // MARK: RealmCollection
+
+    public var realm: Realm? {
+        if case .managed(let realm, _) = storage { return realm }
+        return nil
+    }
+
+    public var isInvalidated: Bool {
+        guard case .managed(let realm, let handle) = storage else { return false }
+        return !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+    }
+
+    public var _query: Query? {
+        guard case .managed(let realm, let handle) = storage, let objectType = Element._objectType else { return nil }
+        let owner = realm.className(of: handle.owningClass)
+        let property = realm.propertyName(handle.property, of: handle.owningClass)
+        return Query(className: objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
+    }
+
+    public var count: Int {
+        switch storage {
+        case .unmanaged(let elements):
+            return elements.count
+        case .managed(let realm, let handle):
+            return realm.perform("count a list") { try $0.count(of: handle) }
+        }
+    }
+
+    public subscript(position: Int) -> Element {
+        get {
+            switch storage {
+            case .unmanaged(let elements):
+                precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                return elements[position]
+            case .managed(let realm, let handle):
+                let value = realm.perform("read a list element") { try $0.value(at: position, in: handle) }
+                return Element._fromValue(value, in: realm)
+            }
+        }
+        set {
+            replace(index: position, object: newValue)
+        }
+    }
+
+    public var first: Element? { isEmpty ? nil : self[0] }
+    public var last: Element? { isEmpty ? nil : self[count - 1] }
+
+    /// Iterates over the elements as they were when iteration began.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        elements().makeIterator()
+    }
+
+    /// Every element, read in one query when managed.
+    func elements() -> [Element] {
+        switch storage {
+        case .unmanaged(let elements):
+            return elements
+        case .managed(let realm, let handle):
+            let values = realm.perform("read a list") { try $0.values(of: handle) }
+            return values.map { Element._fromValue($0, in: realm) }
+        }
+    }
+
+    // MARK: Mutation
+
+    /// Appends an element; an unmanaged object appended to a managed list is
+    /// added to the Realm.
+    public func append(_ element: Element) {
+        insert(element, at: count)
+    }
+
+    /// Appends every element of a sequence.
+    public func append<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        for element in elements { append(element) }
+    }
+
+    /// Inserts an element at `index` (0...count).
+    public func insert(_ element: Element, at index: Int) {
+        switch storage {
+        case .unmanaged(var elements):
+            precondition(index >= 0 && index <= elements.count, "Index \(index) is out of bounds (must be at most \(elements.count)).")
+            elements.insert(element, at: index)
+            storage = .unmanaged(elements)
+        case .managed(let realm, let handle):
+            realm.perform("insert into a list") { transaction in
+                if let embedded = element as? EmbeddedObject {
+                    try realm.insertEmbedded(embedded, at: index, in: handle)
+                } else {
+                    try transaction.insert(try element._toValue(in: realm), at: index, in: handle)
+                }
+            }
+        }
+    }
+
+    /// Removes the element at `index`.
+    public func remove(at index: Int) {
+        mutate("remove from a list", { $0.remove(at: index) }) { try $0.remove(at: index, from: $1) }
+    }
+
+    /// Removes the last element.
+    public func removeLast() {
+        precondition(!isEmpty, "Cannot remove the last element of an empty list.")
+        remove(at: count - 1)
+    }
+
+    /// Removes every element (embedded objects are deleted).
+    public func removeAll() {
+        mutate("remove from a list", { $0.removeAll() }) { try $0.removeAll(from: $1) }
+    }
+
+    /// Moves the element at `from` to `to`.
+    public func move(from: Int, to: Int) {
+        mutate("move within a list", { elements in
+            let element = elements.remove(at: from)
+            elements.insert(element, at: to)
+        }) { try $0.move(from: from, to: to, in: $1) }
+    }
+
+    /// Exchanges the elements at two indices.
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        mutate("swap list elements", { $0.swapAt(index1, index2) }) { try $0.swapAt(index1, index2, in: $1) }
+    }
+
+    /// Replaces the element at `index`.
+    public func replace(index: Int, object: Element) {
+        switch storage {
+        case .unmanaged(var elements):
+            elements[index] = object
+            storage = .unmanaged(elements)
+        case .managed(let realm, let handle):
+            realm.perform("replace a list element") { transaction in
+                try transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
+            }
+        }
+    }
+
+    private func mutate(_ action: String, _ unmanaged: (inout [Element]) -> Void, _ managed: (Transaction, ListHandle) throws -> Void) {
+        switch storage {
+        case .unmanaged(var elements):
+            unmanaged(&elements)
+            storage = .unmanaged(elements)
+        case .managed(let realm, let handle):
+            realm.perform(action) { try managed($0, handle) }
+        }
+    }
+
+    // MARK: Binding
+
+    /// The Realm and list handle of a managed list.
+    var _managedHandle: (realm: Realm, handle: ListHandle)? {
+        if case .managed(let realm, let handle) = storage { return (realm, handle) }
+        return nil
+    }
+
+    static var elementType: _Persistable.Type { Element.self }
+
+    func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
+        storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+    }
+
+    /// The unmanaged elements, copied into the Realm when the owner is added.
+    var unmanagedElements: [_Persistable]? {
+        if case .unmanaged(let elements) = storage { return elements }
+        return nil
+    }
+
+    func setUnmanaged(_ elements: [_Persistable]) {
+        storage = .unmanaged(elements.compactMap { $0 as? Element })
+    }
+}
+
+/// What schema discovery and binding need of a `List` whatever its element.
+protocol ListFactory: ManagedProperty {
+    static var elementType: _Persistable.Type { get }
+    var unmanagedElements: [_Persistable]? { get }
+    func setUnmanaged(_ elements: [_Persistable])
+}
+
+/// A `let` property (list, optional, linking objects) that switches to the
+/// database when its owner becomes managed.
+protocol ManagedProperty: AnyObject {
+    func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int)
+}

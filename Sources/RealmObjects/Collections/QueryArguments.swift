@@ -1,0 +1,78 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// Converts the Swift arguments of `filter("age > %@", 2)` into the query
+/// language's arguments.
+enum QueryArguments {
+    /// The arguments for `format`, position by position: `%K` takes a key
+    /// path; `%@`, `%d`, `%i` and `%f` take values, collections (for
+    /// `IN %@`) or managed objects (compared by identity).
+    static func convert(_ arguments: [Any], format: String, realm: Realm) throws(Realm.Error) -> [QueryArgument] {
+        let specifiers = self.specifiers(in: format)
+        return try arguments.enumerated().map { (position, argument) throws(Realm.Error) -> QueryArgument in
+            if position < specifiers.count && specifiers[position] == "K" {
+                guard let keyPath = argument as? String else {
+                    throw Realm.Error(.fail, "Argument \(position + 1) for %K in \"\(format)\" must be a String key path, not '\(argument)'.")
+                }
+                return .keyPath(keyPath)
+            }
+            return try convert(argument, format: format, realm: realm)
+        }
+    }
+
+    private static func convert(_ argument: Any, format: String, realm: Realm) throws(Realm.Error) -> QueryArgument {
+        if ValueImporter.isNull(argument) { return .value(.null) }
+        if let object = argument as? Object {
+            return .value(try value(of: object, format: format, realm: realm))
+        }
+        if let persistable = argument as? _Persistable {
+            do {
+                return .value(try persistable._toValue(in: nil))
+            } catch {
+                throw Realm.Error(.fail, "Invalid argument '\(argument)' in \"\(format)\".")
+            }
+        }
+        if let sequence = argument as? any Sequence, !(argument is String) {
+            var values: [Value] = []
+            for element in AnySequence(sequence.map { $0 as Any }) {
+                guard case .value(let value) = try convert(element, format: format, realm: realm) else {
+                    throw Realm.Error(.fail, "Invalid collection element '\(element)' in an argument of \"\(format)\".")
+                }
+                values.append(value)
+            }
+            return .values(values)
+        }
+        if let number = argument as? NSNumber {
+            return .value(.double(number.doubleValue))
+        }
+        throw Realm.Error(.fail, "Unsupported argument '\(argument)' of type '\(Swift.type(of: argument))' in \"\(format)\".")
+    }
+
+    private static func value(of object: Object, format: String, realm: Realm) throws(Realm.Error) -> Value {
+        guard let owner = object._realm, owner.configuration.identity == realm.configuration.identity, !object.isInvalidated else {
+            throw Realm.Error(.fail, "Only objects managed by this Realm can be compared in a query (\"\(format)\").")
+        }
+        return .object(object._key)
+    }
+
+    /// The conversion letters of the `%` specifiers of a format, in order,
+    /// outside string literals.
+    static func specifiers(in format: String) -> [Character] {
+        var result: [Character] = []
+        var quote: Character?
+        var iterator = format.makeIterator()
+        while let character = iterator.next() {
+            if let open = quote {
+                if character == "\\" { _ = iterator.next() } else if character == open { quote = nil }
+                continue
+            }
+            if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "%", let letter = iterator.next() {
+                if letter != "%" { result.append(letter) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// The type of values a Realm collection holds: any storable type, objects
+/// included.
+public typealias RealmCollectionValue = _Persistable
+
+/// The interface shared by ``Results``, ``List``, ``LinkingObjects`` and
+/// ``AnyRealmCollection``: a random-access collection that can be queried,
+/// sorted and aggregated.
+///
+/// ```swift
+/// func operateOn<C: RealmCollection>(collection: C) {
+///     print("operating on collection containing \(collection.count) objects")
+/// }
+/// ```
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, RealmCollectionBase
+where Index == Int, Element: RealmCollectionValue {
+    /// The Realm managing the collection, or nil for an unmanaged list.
+    var realm: Realm? { get }
+    /// Whether the collection can no longer be used (its Realm or owner is
+    /// gone).
+    var isInvalidated: Bool { get }
+    /// The query that produces the collection's objects, for collections of
+    /// objects; nil for unmanaged lists and lists of values.
+    var _query: Query? { get }
+}
+
+/// The part of a Realm collection that does not depend on its element type.
+public protocol RealmCollectionBase {
+    var count: Int { get }
+}
+
+extension RealmCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    public var description: String {
+        "\(Swift.type(of: self))<\(Element.self)> (\(count) elements)"
+    }
+
+    /// The index of the first element equal to `element` (for objects: the
+    /// same stored object), or nil.
+    public func index(of element: Element) -> Int? {
+        firstIndex { Self.same($0, element) }
+    }
+
+    static func same(_ lhs: Element, _ rhs: Element) -> Bool {
+        if let left = lhs as? Object, let right = rhs as? Object { return left.isSameObject(as: right) }
+        return (try? lhs._toValue(in: nil)) == (try? rhs._toValue(in: nil))
+    }
+
+    /// The values of the property named `key` of every element, in order.
+    public func value(forKey key: String) -> [Any?] {
+        map { element in (element as? Object)?[key] }
+    }
+
+    /// Sets the property named `key` of every element (inside a write
+    /// transaction).
+    public func setValue(_ value: Any?, forKey key: String) {
+        for element in self { (element as? Object)?[key] = value }
+    }
+}
+
+extension RealmCollection where Element: Object {
+    /// The objects of this collection matching a predicate in the query
+    /// language (see Docs/Queries.md), as a live ``Results``.
+    ///
+    /// ```swift
+    /// let puppies = realm.objects(Dog.self).filter("age < %@", 2)
+    /// ```
+    ///
+    /// - Precondition: the predicate is valid for the class; an invalid one
+    ///   stops with a message quoting it and naming the offending token.
+    public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
+        results().filter(predicateFormat, arguments: arguments)
+    }
+
+    /// The objects sorted by a property or to-one key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        results().sorted(by: [RealmQuery.SortDescriptor(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by several descriptors, the first most significant.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == RealmQuery.SortDescriptor {
+        results().sorted(by: Array(descriptors))
+    }
+
+    /// The first object of each group with equal values at `keyPaths`, in
+    /// the current order.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        results().distinct(by: Array(keyPaths))
+    }
+
+    /// The index of the first object matching the predicate, or nil.
+    public func index(matching predicateFormat: String, _ arguments: Any...) -> Int? {
+        let matching = Set(results().filter(predicateFormat, arguments: arguments).keys())
+        return indices.first { matching.contains(self[$0]._key) }
+    }
+
+    /// The smallest value of a property among the objects, or nil when empty.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? {
+        results().aggregate(.min, property)
+    }
+
+    /// The largest value of a property among the objects, or nil when empty.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? {
+        results().aggregate(.max, property)
+    }
+
+    /// The sum of a numeric property (zero when empty).
+    public func sum<T: _Persistable>(ofProperty property: String) -> T {
+        results().aggregate(.sum, property) ?? T._defaultValue
+    }
+
+    /// The average of a numeric property, or nil when empty.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? {
+        results().aggregate(.average, property)
+    }
+
+    /// This collection as a Results over the same query.
+    func results() -> Results<Element> {
+        guard let realm, let query = _query else {
+            preconditionFailure("This collection is not managed by a Realm; queries need a managed collection.")
+        }
+        return Results(realm: realm, query: query)
+    }
+}

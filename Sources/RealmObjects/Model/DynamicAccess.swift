@@ -1,0 +1,125 @@
+import Foundation
+import RealmCore
+
+/// Reading and writing properties by name: `object["name"]`,
+/// `value(forKey:)`, `setValue(_:forKey:)`, and everything dynamic objects
+/// do.
+enum DynamicAccess {
+    static func value(of object: Object, forKey key: String) -> Any? {
+        let info = object._classInfo
+        guard let index = info.propertyIndex(named: key) else {
+            preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'.")
+        }
+        let property = info.objectSchema.properties[index]
+        guard let realm = object._realm else {
+            return unmanagedValue(of: object, info: info, index: index)
+        }
+        realm.verifyThread()
+        switch info.kinds[index] {
+        case .persisted(let type), .optional(let type):
+            let value = realm.readValue(of: object, property: index)
+            if case .object(let target) = value, object is DynamicObject {
+                return realm.makeObject(DynamicObject.self, key: target, className: property.objectClassName!)
+            }
+            if value.isNull { return nil }
+            return type._fromValue(value, in: realm)
+        case .list(let factory):
+            if object is DynamicObject {
+                let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
+                let values = realm.perform("read list '\(info.className).\(key)'") { try $0.values(of: list) }
+                return values.map { value -> Any? in
+                    if case .object(let target) = value {
+                        return realm.makeObject(DynamicObject.self, key: target, className: property.objectClassName!)
+                    }
+                    return value.isNull ? nil : factory.elementType._fromValue(value, in: realm)
+                }
+            }
+            return boundProperty(of: object, info: info, index: index)
+        case .linkingObjects:
+            if object is DynamicObject {
+                let keys = realm.perform("read linking objects") { transaction -> [ObjectKey] in
+                    let source = try transaction.classHandle(named: property.objectClassName!)
+                    let origin = try transaction.propertyIndex(named: property.linkOriginPropertyName!, in: source)
+                    return try transaction.linkingObjects(to: object._key, from: source, property: origin)
+                }
+                return keys.map { realm.makeObject(DynamicObject.self, key: $0, className: property.objectClassName!) }
+            }
+            return boundProperty(of: object, info: info, index: index)
+        }
+    }
+
+    static func setValue(_ value: Any?, of object: Object, forKey key: String) {
+        let info = object._classInfo
+        guard let index = info.propertyIndex(named: key) else {
+            preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'.")
+        }
+        let property = info.objectSchema.properties[index]
+        let entry: Any = value ?? NSNull()
+        do {
+            guard let realm = object._realm else {
+                try ValueImporter.set(entry, property: index, of: object, info: info)
+                return
+            }
+            realm.verifyThread()
+            precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting '\(info.className).\(key)').")
+            let name = "'\(info.className).\(key)'"
+            let transaction = realm.transaction
+            switch info.kinds[index] {
+            case .persisted(let type), .optional(let type):
+                let converted = try ValueImporter.convert(entry, to: type, name: name, allowNil: property.isOptional || property.type == .object)
+                if let embedded = converted as? EmbeddedObject {
+                    try realm.setEmbedded(embedded, of: object, property: index)
+                } else if let linked = converted as? Object {
+                    try transaction.setValue(.object(try realm.linkKey(for: linked)), of: object._key, property: index, in: object._handle!)
+                } else {
+                    try transaction.setValue(try converted?._toValue(in: realm) ?? .null, of: object._key, property: index, in: object._handle!)
+                }
+            case .list(let factory):
+                let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
+                let elements: [Any] = (entry as? [Any]) ?? ((entry as? NSArray).map { $0.map { $0 } } ?? [])
+                try transaction.removeAll(from: list)
+                for element in elements {
+                    let converted = try ValueImporter.convert(element, to: factory.elementType, name: name + " (list element)")
+                    if let embedded = converted as? EmbeddedObject {
+                        try realm.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
+                    } else if let linked = converted as? Object {
+                        try transaction.append(.object(try realm.linkKey(for: linked)), to: list)
+                    } else {
+                        try transaction.append(try converted?._toValue(in: realm) ?? .null, to: list)
+                    }
+                }
+            case .linkingObjects:
+                preconditionFailure("Linking objects property \(name) is computed from links and cannot be set.")
+            }
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    private static func unmanagedValue(of object: Object, info: ClassInfo, index: Int) -> Any? {
+        if let override = object._override(index) {
+            return override.flatMap(unwrapped)
+        }
+        let name = info.objectSchema.properties[index].name
+        for (label, value) in ClassInfo.children(of: object) {
+            if let persisted = value as? PersistedProperty, label == "_" + name {
+                return persisted.unmanagedValue.flatMap(unwrapped)
+            }
+            if label == name {
+                if let optional = value as? RealmOptionalBase { return optional.unmanagedValue.flatMap(unwrapped) }
+                return value
+            }
+        }
+        return nil
+    }
+
+    private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
+        let label = info.boundProperties.first { $0.index == index }?.label
+        return ClassInfo.children(of: object).first { $0.0 == label }?.1
+    }
+
+    /// An optional held in an existential, as `Any?` (nil for none).
+    private static func unwrapped(_ value: _Persistable) -> Any? {
+        ValueImporter.isNull(value) ? nil : value
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import RealmCore
+
+/// The base class of Realm model classes.
+///
+/// Subclass it and declare stored properties with ``Persisted`` (and the
+/// generic `let` properties ``List``, ``RealmOptional`` and
+/// ``LinkingObjects``):
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted var name = ""
+///     @Persisted var age = 0
+///     @Persisted var owner: Person?
+/// }
+/// ```
+///
+/// An object is *unmanaged* until it is added to a Realm: a plain Swift
+/// object that can be passed between threads. Once managed, it is a live
+/// view of its row: each property read sees the Realm's current version,
+/// and writes (inside a write transaction) are visible at once to every
+/// instance of the same object in that Realm. A managed object belongs to
+/// the thread of its Realm; pass it to another thread with a
+/// ``ThreadSafeReference``.
+///
+/// Every property must have a default value, because Realm discovers the
+/// schema by reflecting over an instance made with `init()`.
+open class Object: CustomStringConvertible {
+    // Managed state; nil realm means unmanaged.
+    final var _realm: Realm?
+    final var _key = ObjectKey(0)
+    final var _handle = ClassHandle?.none
+    /// Set when this instance deleted its object, so it stays invalidated
+    /// even if a cancelled write restores the data (as the seeds specify).
+    final var _deletedThroughThisInstance = false
+    private final var _cachedClassInfo: ClassInfo?
+    /// Values set by name (``subscript(_:)``, `init(value:)`) on an
+    /// unmanaged object, by property index, with `NSNull` for nil; they take
+    /// precedence over the `@Persisted` storage, which cannot be reached by
+    /// name.
+    final var _unmanagedOverrides: [Int: Any]?
+
+    /// The override for a property: nil when there is none, `.some(nil)`
+    /// when it was set to nil.
+    final func _override(_ index: Int) -> _Persistable?? {
+        guard let entry = _unmanagedOverrides?[index] else { return nil }
+        return .some(entry is NSNull ? nil : entry as? _Persistable)
+    }
+    /// The properties `init(value:)` was given, for partial updates with
+    /// `create(_:value:update:)`.
+    final var _providedProperties: Set<Int>?
+
+    /// Creates an unmanaged object with the properties' default values.
+    public required init() {}
+
+    /// Creates an unmanaged object from a dictionary of property values by
+    /// name, an array of values in property order, or another object of the
+    /// same class; nested dictionaries and arrays create linked objects.
+    ///
+    /// Invalid values stop with a message naming the class and property;
+    /// use ``Realm/create(_:value:update:)`` for a throwing alternative.
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try ValueImporter.fill(self, from: value)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    // MARK: Class configuration
+
+    /// The name of the primary-key property, if any. Override to declare
+    /// one (or use `@Persisted(primaryKey: true)`).
+    open class func primaryKey() -> String? { nil }
+
+    /// The names of the properties to index (or use
+    /// `@Persisted(indexed: true)`).
+    open class func indexedProperties() -> [String] { [] }
+
+    /// The names of `@Persisted` properties Realm should not store.
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// The class's name in the Realm: the unqualified Swift type name.
+    open class func className() -> String {
+        String(describing: self)
+    }
+
+    /// Whether objects of this class are embedded in a parent
+    /// (``EmbeddedObject`` overrides this).
+    open class var isEmbedded: Bool { false }
+
+    // MARK: State
+
+    /// The Realm managing this object, or nil when it is unmanaged or
+    /// invalidated.
+    public var realm: Realm? {
+        isInvalidated ? nil : _realm
+    }
+
+    /// Whether the object was deleted from its Realm, or its Realm was
+    /// invalidated; an invalidated object must not be read.
+    public var isInvalidated: Bool {
+        guard let realm = _realm else { return false }
+        return _deletedThroughThisInstance || !realm.objectExists(self)
+    }
+
+    /// The object's schema.
+    public var objectSchema: ObjectSchema {
+        _classInfo.objectSchema
+    }
+
+    /// Whether `object` is the same stored object as this one (the same
+    /// class, key and Realm file); unmanaged objects are only the same as
+    /// themselves.
+    public func isSameObject(as object: Object?) -> Bool {
+        guard let object else { return false }
+        if object === self { return true }
+        guard let realm = _realm, let other = object._realm else { return false }
+        return _key == object._key && Swift.type(of: self).className() == Swift.type(of: object).className()
+            && realm.configuration.identity == other.configuration.identity
+    }
+
+    // MARK: Dynamic access
+
+    /// The value of the property named `key`: a Swift value (`Int`,
+    /// `String`, `Date`, an `Object` for links, a `List` for lists, nil).
+    ///
+    /// - Precondition: the class has such a property.
+    public subscript(key: String) -> Any? {
+        get { DynamicAccess.value(of: self, forKey: key) }
+        set { DynamicAccess.setValue(newValue, of: self, forKey: key) }
+    }
+
+    /// The value of the property named `key`; see ``subscript(_:)``.
+    public func value(forKey key: String) -> Any? {
+        self[key]
+    }
+
+    /// Sets the property named `key` from a Swift value.
+    public func setValue(_ value: Any?, forKey key: String) {
+        self[key] = value
+    }
+
+    open var description: String {
+        let name = Swift.type(of: self).className()
+        if isInvalidated { return "\(name) <invalidated>" }
+        let fields = objectSchema.properties.filter { $0.type != .linkingObjects }.map { property -> String in
+            let value = self[property.name]
+            if property.type == .object && !property.isList {
+                return "\(property.name) = \((value as? Object).map { Swift.type(of: $0).className() } ?? "nil")"
+            }
+            if property.isList, let list = value as? any RealmCollectionBase {
+                return "\(property.name) = <\(list.count) elements>"
+            }
+            return "\(property.name) = \(value.map { "\($0)" } ?? "nil")"
+        }
+        return "\(name) { " + fields.joined(separator: "; ") + " }"
+    }
+
+    // MARK: Internals
+
+    /// The class's reflected schema and accessors.
+    final var _classInfo: ClassInfo {
+        if let info = _cachedClassInfo { return info }
+        let info: ClassInfo
+        if let dynamic = self as? DynamicObject, let realm = _realm {
+            info = realm.state.dynamicInfo(dynamic.dynamicClassName)
+        } else {
+            info = ClassInfo.of(Swift.type(of: self))
+        }
+        _cachedClassInfo = info
+        return info
+    }
+}
+
+/// The base class of embedded models: objects that exist only inside one
+/// parent object, are deleted with it, and are never added or queried on
+/// their own.
+///
+/// ```swift
+/// class Address: EmbeddedObject {
+///     @Persisted var street = ""
+/// }
+/// class Contact: Object {
+///     @Persisted var address: Address?
+/// }
+/// ```
+open class EmbeddedObject: Object {
+    override open class var isEmbedded: Bool { true }
+}
+
+extension Object: _Persistable {
+    public static var _propertyType: PropertyType { .object }
+    public static var _objectType: Object.Type? { self }
+    public static var _defaultValue: Self { Self() }
+
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
+        guard case .object(let key) = value, let realm else { return Self() }
+        return realm.makeObject(Self.self, key: key)
+    }
+
+    public func _toValue(in realm: Realm?) throws -> Value {
+        guard let realm else { throw Realm.Error(.fail, "Cannot store a link to an object outside a Realm.") }
+        return .object(try realm.linkKey(for: self))
+    }
+}
+
+/// `autoreleasepool` does not exist on Linux; this one runs its body so the
+/// seeds' threading samples compile unchanged.
+#if !canImport(ObjectiveC)
+public func autoreleasepool<Result>(invoking body: () throws -> Result) rethrows -> Result {
+    try body()
+}
+#endif

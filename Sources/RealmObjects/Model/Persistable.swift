@@ -1,0 +1,248 @@
+import Foundation
+import RealmCore
+
+/// A type whose values can be stored in a Realm property: the property
+/// types of the seeds' cheatsheet, optionals of them, `Object` subclasses
+/// (as links) and Int-backed enums.
+///
+/// Conformances are provided; user types conform through ``PersistableEnum``
+/// (or ``RealmEnum``) only.
+public protocol _Persistable {
+    /// The stored type.
+    static var _propertyType: PropertyType { get }
+    /// Whether nil is a value of this type.
+    static var _isOptional: Bool { get }
+    /// For links: the class linked to.
+    static var _objectType: Object.Type? { get }
+    /// The value a property of this type has when given none.
+    static var _defaultValue: Self { get }
+    /// Converts a stored value; `realm` resolves links.
+    static func _fromValue(_ value: Value, in realm: Realm?) -> Self
+    /// Converts to a stored value; for links into `realm`, adding an
+    /// unmanaged object first.
+    func _toValue(in realm: Realm?) throws -> Value
+}
+
+extension _Persistable {
+    public static var _isOptional: Bool { false }
+    public static var _objectType: Object.Type? { nil }
+}
+
+// MARK: Scalars
+
+extension Bool: _Persistable {
+    public static var _propertyType: PropertyType { .bool }
+    public static var _defaultValue: Bool { false }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Bool {
+        if case .bool(let bool) = value { return bool }
+        return false
+    }
+    public func _toValue(in realm: Realm?) -> Value { .bool(self) }
+}
+
+/// The fixed-width integers, all stored as 64-bit integers.
+public protocol _PersistableInteger: _Persistable, FixedWidthInteger {}
+
+extension _PersistableInteger {
+    public static var _propertyType: PropertyType { .int }
+    public static var _defaultValue: Self { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
+        if case .int(let int) = value { return Self(truncatingIfNeeded: int) }
+        return 0
+    }
+    public func _toValue(in realm: Realm?) -> Value { .int(Int64(self)) }
+}
+
+extension Int: _PersistableInteger {}
+extension Int8: _PersistableInteger {}
+extension Int16: _PersistableInteger {}
+extension Int32: _PersistableInteger {}
+extension Int64: _PersistableInteger {}
+
+extension Float: _Persistable {
+    public static var _propertyType: PropertyType { .float }
+    public static var _defaultValue: Float { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Float {
+        if case .float(let float) = value { return float }
+        return 0
+    }
+    public func _toValue(in realm: Realm?) -> Value { .float(self) }
+}
+
+extension Double: _Persistable {
+    public static var _propertyType: PropertyType { .double }
+    public static var _defaultValue: Double { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Double {
+        if case .double(let double) = value { return double }
+        return 0
+    }
+    public func _toValue(in realm: Realm?) -> Value { .double(self) }
+}
+
+extension String: _Persistable {
+    public static var _propertyType: PropertyType { .string }
+    public static var _defaultValue: String { "" }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> String {
+        if case .string(let string) = value { return string }
+        return ""
+    }
+    public func _toValue(in realm: Realm?) -> Value { .string(self) }
+}
+
+extension Data: _Persistable {
+    public static var _propertyType: PropertyType { .data }
+    public static var _defaultValue: Data { Data() }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Data {
+        if case .data(let data) = value { return data }
+        return Data()
+    }
+    public func _toValue(in realm: Realm?) -> Value { .data(self) }
+}
+
+extension Date: _Persistable {
+    public static var _propertyType: PropertyType { .date }
+    public static var _defaultValue: Date { Date(timeIntervalSince1970: 0) }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Date {
+        if case .date(let date) = value { return date }
+        return Date(timeIntervalSince1970: 0)
+    }
+    public func _toValue(in realm: Realm?) -> Value { .date(self) }
+}
+
+extension ObjectId: _Persistable {
+    public static var _propertyType: PropertyType { .objectId }
+    public static var _defaultValue: ObjectId { ObjectId.generate() }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> ObjectId {
+        if case .objectId(let id) = value { return id }
+        return ObjectId(bytes: [UInt8](repeating: 0, count: 12))!
+    }
+    public func _toValue(in realm: Realm?) -> Value { .objectId(self) }
+}
+
+extension UUID: _Persistable {
+    public static var _propertyType: PropertyType { .uuid }
+    public static var _defaultValue: UUID { UUID() }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> UUID {
+        if case .uuid(let uuid) = value { return uuid }
+        return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    }
+    public func _toValue(in realm: Realm?) -> Value { .uuid(self) }
+}
+
+extension Decimal: _Persistable {
+    public static var _propertyType: PropertyType { .decimal }
+    public static var _defaultValue: Decimal { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Decimal {
+        if case .decimal(let decimal) = value { return decimal }
+        return 0
+    }
+    public func _toValue(in realm: Realm?) -> Value { .decimal(self) }
+}
+
+// MARK: Optionals
+
+extension Optional: _Persistable where Wrapped: _Persistable {
+    public static var _propertyType: PropertyType { Wrapped._propertyType }
+    public static var _isOptional: Bool { true }
+    public static var _objectType: Object.Type? { Wrapped._objectType }
+    public static var _defaultValue: Wrapped? { nil }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Wrapped? {
+        value.isNull ? nil : Wrapped._fromValue(value, in: realm)
+    }
+    public func _toValue(in realm: Realm?) throws -> Value {
+        try map { try $0._toValue(in: realm) } ?? .null
+    }
+}
+
+// MARK: Enums
+
+/// An enum stored as its raw value: conform an `Int`-backed (or
+/// `String`-backed) enum to use it as a property type, optional or not.
+///
+/// ```swift
+/// enum TaskStatus: Int, PersistableEnum {
+///     case notStarted = 1, inProgress, complete
+/// }
+/// class Task: Object {
+///     @Persisted var status = TaskStatus.notStarted
+/// }
+/// ```
+public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable where RawValue: _Persistable {}
+
+/// The seeds' name for ``PersistableEnum``.
+public typealias RealmEnum = PersistableEnum
+
+extension PersistableEnum {
+    public static var _propertyType: PropertyType { RawValue._propertyType }
+    public static var _defaultValue: Self { allCases.first! }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
+        let raw = RawValue._fromValue(value, in: realm)
+        guard let result = Self(rawValue: raw) else {
+            preconditionFailure("The stored value \(value) is not a case of \(Self.self).")
+        }
+        return result
+    }
+    public func _toValue(in realm: Realm?) throws -> Value {
+        try rawValue._toValue(in: realm)
+    }
+}
+
+// MARK: Conversion from untyped input
+
+extension _Persistable {
+    /// Converts a value from a dictionary, array or JSON to this type, or nil
+    /// when it has another type. Numbers convert between widths when exact.
+    public static func _convert(from any: Any) -> Self? {
+        if let value = any as? Self { return value }
+        switch _propertyType {
+        case .int:
+            let integer: Int64?
+            switch any {
+            case let value as any BinaryInteger: integer = Int64(exactly: value)
+            case let value as Double: integer = Int64(exactly: value)
+            case let value as Float: integer = Int64(exactly: value)
+            case let value as NSNumber: integer = Int64(exactly: value.doubleValue)
+            default: integer = nil
+            }
+            return integer.flatMap { int in
+                // The width check: the value must fit Self exactly.
+                let converted = _fromValue(.int(int), in: nil)
+                return (try? converted._toValue(in: nil)) == .int(int) ? converted : nil
+            }
+        case .double:
+            switch any {
+            case let value as any BinaryInteger: return _fromValue(.double(Double(value)), in: nil)
+            case let value as Float: return _fromValue(.double(Double(value)), in: nil)
+            case let value as NSNumber: return _fromValue(.double(value.doubleValue), in: nil)
+            default: return nil
+            }
+        case .float:
+            switch any {
+            case let value as any BinaryInteger: return _fromValue(.float(Float(value)), in: nil)
+            case let value as Double: return _fromValue(.float(Float(value)), in: nil)
+            case let value as NSNumber: return _fromValue(.float(value.floatValue), in: nil)
+            default: return nil
+            }
+        case .bool:
+            if let number = any as? NSNumber, number.intValue == 0 || number.intValue == 1 {
+                return _fromValue(.bool(number.boolValue), in: nil)
+            }
+            return nil
+        case .string:
+            return (any as? NSString).map { _fromValue(.string($0 as String), in: nil) }
+        case .data:
+            return (any as? NSData).map { _fromValue(.data($0 as Data), in: nil) }
+        case .date:
+            return (any as? NSDate).map { _fromValue(.date($0 as Date), in: nil) }
+        default:
+            return nil
+        }
+    }
+}
+
+extension PersistableEnum {
+    public static func _convert(from any: Any) -> Self? {
+        if let value = any as? Self { return value }
+        return RawValue._convert(from: any).flatMap(Self.init(rawValue:))
+    }
+}

@@ -1,0 +1,136 @@
+import RealmCore
+
+/// Declares a property of an ``Object`` subclass that Realm stores: the
+/// Linux spelling of the seeds' `@objc dynamic var`.
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted(primaryKey: true) var id = 0
+///     @Persisted(indexed: true) var name = ""
+///     @Persisted var owner: Person?
+/// }
+/// ```
+///
+/// On an unmanaged object the property is a plain stored value. Once the
+/// object is managed by a Realm, every read goes to the Realm's current
+/// version and every write (inside a write transaction) to the database, so
+/// all instances of the object in that Realm see it at once.
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    enum Storage {
+        case unmanaged(Value)
+        /// Managed, with the property's index once resolved.
+        case managed(Int)
+        /// Marks this property while its index is being resolved.
+        case probe
+    }
+
+    var storage: Storage
+    let isPrimaryKey: Bool
+    let isIndexed: Bool
+
+    /// A property with an initial value.
+    public init(wrappedValue: Value) {
+        storage = .unmanaged(wrappedValue)
+        isPrimaryKey = false
+        isIndexed = false
+    }
+
+    /// A property with its type's default value (zero, empty, nil, a new
+    /// ObjectId or UUID, an enum's first case).
+    public init() {
+        self.init(wrappedValue: Value._defaultValue)
+    }
+
+    /// A property that is the class's primary key, or indexed.
+    public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
+        storage = .unmanaged(wrappedValue)
+        isPrimaryKey = primaryKey
+        isIndexed = indexed
+    }
+
+    /// A primary-key or indexed property with its type's default value.
+    public init(primaryKey: Bool = false, indexed: Bool = false) {
+        self.init(wrappedValue: Value._defaultValue, primaryKey: primaryKey, indexed: indexed)
+    }
+
+    @available(*, unavailable, message: "@Persisted can only be used in an Object subclass")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted can only be used in an Object subclass") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Persisted can only be used in an Object subclass") }
+    }
+
+    public static subscript<EnclosingSelf: Object>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            guard let realm = object._realm else {
+                if object._unmanagedOverrides != nil, let entry = object._override(unmanagedIndex(object, storageKeyPath)) {
+                    return (entry as? Value) ?? Value._fromValue(.null, in: nil)
+                }
+                if case .unmanaged(let value) = object[keyPath: storageKeyPath].storage { return value }
+                return Value._defaultValue
+            }
+            let index = managedIndex(object, storageKeyPath)
+            return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
+        }
+        set {
+            guard let realm = object._realm else {
+                if object._unmanagedOverrides != nil {
+                    object._unmanagedOverrides![unmanagedIndex(object, storageKeyPath)] = nil
+                }
+                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+                return
+            }
+            let index = managedIndex(object, storageKeyPath)
+            realm.writeValue(newValue, of: object, property: index)
+        }
+    }
+
+    /// The property's index for an unmanaged object, without changing its
+    /// storage.
+    private static func unmanagedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int {
+        object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
+            (probe as! EnclosingSelf)[keyPath: keyPath].storage = marked ? .probe : .unmanaged(Value._defaultValue)
+        }
+    }
+
+    /// The property's index, resolved on first access and kept in storage.
+    @inline(__always)
+    private static func managedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int {
+        if case .managed(let index) = object[keyPath: keyPath].storage { return index }
+        let index = object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
+            (probe as! EnclosingSelf)[keyPath: keyPath].storage = marked ? .probe : .unmanaged(Value._defaultValue)
+        }
+        object[keyPath: keyPath].storage = .managed(index)
+        return index
+    }
+}
+
+/// What schema discovery needs to know of a `Persisted` property without
+/// knowing its generic type.
+protocol PersistedProperty {
+    var isPrimaryKey: Bool { get }
+    var isIndexed: Bool { get }
+    var isProbe: Bool { get }
+    static var valueType: _Persistable.Type { get }
+    /// The unmanaged value, for copying an unmanaged object into a Realm.
+    var unmanagedValue: _Persistable? { get }
+}
+
+extension Persisted: PersistedProperty {
+    var isProbe: Bool {
+        if case .probe = storage { return true }
+        return false
+    }
+
+    static var valueType: _Persistable.Type { Value.self }
+
+    var unmanagedValue: _Persistable? {
+        if case .unmanaged(let value) = storage { return value }
+        return nil
+    }
+}

@@ -1,0 +1,72 @@
+import RealmCore
+
+/// An optional number or Bool property, as the seeds declare them:
+///
+/// ```swift
+/// class Person: Object {
+///     let age = RealmOptional<Int>()
+/// }
+/// person.age.value = 28
+/// ```
+///
+/// Declare with `let`. (`@Persisted var age: Int?` is the same property in
+/// the newer spelling.)
+public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, ManagedProperty {
+    private enum Storage {
+        case unmanaged(Wrapped?)
+        case managed(Realm, ObjectKey, ClassHandle, Int)
+    }
+
+    private var storage: Storage
+
+    /// An optional holding `value` (nil by default).
+    public init(_ value: Wrapped? = nil) {
+        storage = .unmanaged(value)
+    }
+
+    /// The value, read from and written to the Realm once the owner is
+    /// managed (writes inside a write transaction).
+    public var value: Wrapped? {
+        get {
+            switch storage {
+            case .unmanaged(let value):
+                return value
+            case .managed(let realm, let key, let handle, let property):
+                let stored = realm.perform("read an optional property") { try $0.value(of: key, property: property, in: handle) }
+                return Wrapped?._fromValue(stored, in: realm)
+            }
+        }
+        set {
+            switch storage {
+            case .unmanaged:
+                storage = .unmanaged(newValue)
+            case .managed(let realm, let key, let handle, let property):
+                realm.perform("set an optional property") { transaction in
+                    try transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
+                }
+            }
+        }
+    }
+
+    static var wrappedType: _Persistable.Type { Wrapped.self }
+
+    var unmanagedValue: _Persistable? {
+        if case .unmanaged(let value) = storage { return value }
+        return nil
+    }
+
+    func setUnmanaged(_ value: _Persistable?) {
+        storage = .unmanaged(value as? Wrapped)
+    }
+
+    func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
+        storage = .managed(realm, owner, ownerHandle, property)
+    }
+}
+
+/// What schema discovery needs of a `RealmOptional` whatever its type.
+protocol RealmOptionalBase: ManagedProperty {
+    static var wrappedType: _Persistable.Type { get }
+    var unmanagedValue: _Persistable? { get }
+    func setUnmanaged(_ value: _Persistable?)
+}

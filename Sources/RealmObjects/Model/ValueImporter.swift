@@ -1,0 +1,143 @@
+import Foundation
+import RealmCore
+
+/// Turns untyped input (dictionaries, arrays in property order, other
+/// objects, the output of `JSONSerialization`) into the properties of an
+/// unmanaged object, checking each value against its property.
+enum ValueImporter {
+    /// Fills the properties of an unmanaged object from `value`. Properties
+    /// the input does not name keep their default values; the indices of
+    /// those it names are recorded for partial updates.
+    static func fill(_ object: Object, from value: Any) throws(Realm.Error) {
+        let info = object._classInfo
+        let className = info.className
+        let properties = info.objectSchema.properties
+        var provided: [(Int, Any)] = []
+        switch value {
+        case let source as Object:
+            guard Swift.type(of: source).className() == className || source is DynamicObject else {
+                throw Realm.Error(.fail, "Cannot create an object of type '\(className)' from an object of type '\(Swift.type(of: source).className())'.")
+            }
+            for (index, property) in properties.enumerated() where property.type != .linkingObjects {
+                provided.append((index, source[property.name] as Any))
+            }
+        case let dictionary as [String: Any]:
+            for (index, property) in properties.enumerated() {
+                if let entry = dictionary[property.name] { provided.append((index, entry)) }
+            }
+        case let dictionary as NSDictionary:
+            for (index, property) in properties.enumerated() {
+                if let entry = dictionary[property.name] { provided.append((index, entry)) }
+            }
+        case let array as [Any]:
+            let stored = properties.indices.filter { properties[$0].type != .linkingObjects }
+            guard array.count <= stored.count else {
+                throw Realm.Error(.fail, "Invalid array input: \(array.count) values for \(stored.count) properties of '\(className)'.")
+            }
+            for (position, entry) in array.enumerated() { provided.append((stored[position], entry)) }
+        case let array as NSArray:
+            try fill(object, from: array.map { $0 })
+            return
+        default:
+            throw Realm.Error(.fail, "Invalid value '\(value)' to initialize an object of type '\(className)': expected a dictionary, an array or an object.")
+        }
+        for (index, entry) in provided {
+            try set(entry, property: index, of: object, info: info)
+        }
+        object._providedProperties = Set(provided.map(\.0))
+    }
+
+    /// Sets one property of an unmanaged object from untyped input.
+    static func set(_ entry: Any, property index: Int, of object: Object, info: ClassInfo) throws(Realm.Error) {
+        let property = info.objectSchema.properties[index]
+        let name = "'\(info.className).\(property.name)'"
+        switch info.kinds[index] {
+        case .persisted(let valueType):
+            let converted = try convert(entry, to: valueType, name: name)
+            if object._unmanagedOverrides == nil { object._unmanagedOverrides = [:] }
+            object._unmanagedOverrides![index] = converted ?? NSNull()
+        case .optional(let wrapped):
+            let optional = try convert(entry, to: wrapped, name: name, allowNil: true)
+            (boundProperty(of: object, info: info, index: index) as? RealmOptionalBase)?.setUnmanaged(optional)
+        case .list(let factory):
+            guard !isNull(entry) else { throw invalid(entry, name, "list") }
+            let elements: [Any]
+            switch entry {
+            case let array as [Any]: elements = array
+            case let array as NSArray: elements = array.map { $0 }
+            case let collection as any RealmCollectionBase: elements = (collection as? any Sequence).map { Array($0) as [Any] } ?? []
+            default: throw invalid(entry, name, "list")
+            }
+            let elementType = factory.elementType
+            var converted: [_Persistable] = []
+            for element in elements {
+                guard let value = try convert(element, to: elementType, name: name + " (list element)") else {
+                    throw invalid(element, name, "list element")
+                }
+                converted.append(value)
+            }
+            (boundProperty(of: object, info: info, index: index) as? ListFactory)?.setUnmanaged(converted)
+        case .linkingObjects:
+            break
+        }
+    }
+
+    /// Converts untyped input to a value of `type`: nil for NSNull or nil
+    /// when the type is optional; nested input for links makes unmanaged
+    /// objects of the target class.
+    static func convert(_ entry: Any, to valueType: _Persistable.Type, name: String, allowNil: Bool = false) throws(Realm.Error) -> _Persistable? {
+        if isNull(entry) {
+            guard valueType._isOptional || allowNil else {
+                throw Realm.Error(.fail, "Invalid value 'null' for required property \(name).")
+            }
+            return nil
+        }
+        if let target = valueType._objectType {
+            if let object = entry as? Object {
+                guard Swift.type(of: object).className() == target.className() else {
+                    throw Realm.Error(.fail, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name), which links to '\(target.className())'.")
+                }
+                return object
+            }
+            let nested = target.init()
+            try fill(nested, from: entry)
+            return nested
+        }
+        guard let converted = valueType._convert(from: unwrap(entry)) else {
+            throw invalid(entry, name, valueType._propertyType.rawValue)
+        }
+        return converted
+    }
+
+    /// The primary-key value of `key` for a lookup.
+    static func primaryKeyValue<Key>(_ key: Key, className: String) -> Value {
+        if let persistable = key as? _Persistable, let value = try? persistable._toValue(in: nil) {
+            // Any integer width is an int key.
+            if case .int = value { return value }
+            return value
+        }
+        preconditionFailure("Invalid primary key value '\(key)' for class '\(className)'.")
+    }
+
+    private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
+        let label = info.boundProperties.first { $0.index == index }?.label
+        return ClassInfo.children(of: object).first { $0.0 == label }?.1
+    }
+
+    static func isNull(_ entry: Any) -> Bool {
+        if entry is NSNull { return true }
+        let mirror = Mirror(reflecting: entry)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
+    /// Looks through an `Optional` wrapped in `Any`.
+    private static func unwrap(_ entry: Any) -> Any {
+        let mirror = Mirror(reflecting: entry)
+        guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return entry }
+        return unwrap(wrapped)
+    }
+
+    private static func invalid(_ entry: Any, _ name: String, _ typeName: String) -> Realm.Error {
+        Realm.Error(.fail, "Invalid value '\(entry)' of type '\(Swift.type(of: entry))' for property \(name) of type '\(typeName)'.")
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import RealmCore
+
+extension Realm {
+    /// What `add` and `create` do when an object with the same primary key
+    /// exists.
+    public enum UpdatePolicy: Sendable {
+        /// Fail with a duplicate-primary-key error.
+        case error
+        /// Update only the properties whose values differ.
+        case modified
+        /// Update every given property.
+        case all
+    }
+}
+
+/// Copies unmanaged objects (and everything they link to) into a Realm,
+/// creating or updating rows.
+struct ObjectWriter {
+    let realm: Realm
+    /// The policy for nested objects too: `add(update:)` and
+    /// `create(update:)` upsert the whole graph.
+    var policy: Realm.UpdatePolicy = .error
+
+    var transaction: Transaction { realm.transaction }
+
+    init(realm: Realm, policy: Realm.UpdatePolicy = .error) {
+        self.realm = realm
+        self.policy = policy
+    }
+
+    /// The values of an unmanaged object, by property index.
+    struct Snapshot {
+        var scalars: [Int: _Persistable?] = [:]
+        var lists: [Int: [_Persistable]] = [:]
+    }
+
+    func snapshot(of object: Object, info: ClassInfo) -> Snapshot {
+        var snapshot = Snapshot()
+        for (label, value) in ClassInfo.children(of: object) {
+            if let persisted = value as? PersistedProperty {
+                guard let index = info.propertyIndex(named: String(label.dropFirst())) else { continue }
+                snapshot.scalars[index] = object._override(index) ?? persisted.unmanagedValue
+            } else if let list = value as? ListFactory, let index = info.propertyIndex(named: label) {
+                snapshot.lists[index] = list.unmanagedElements ?? []
+            } else if let optional = value as? RealmOptionalBase, let index = info.propertyIndex(named: label) {
+                snapshot.scalars[index] = optional.unmanagedValue
+            }
+        }
+        return snapshot
+    }
+
+    // MARK: Adding
+
+    /// Adds an unmanaged object and everything it links to. With an update
+    /// policy and a primary key, an existing object with the same key is
+    /// updated instead (only the `partial` properties, when given).
+    func add(_ object: Object, update: Realm.UpdatePolicy, partial: Set<Int>? = nil) throws {
+        if let owner = object._realm {
+            guard owner.configuration.identity == realm.configuration.identity else {
+                throw Realm.Error(.fail, "Object of type '\(Swift.type(of: object).className())' is already managed by another Realm ('\(owner.configuration.identity)'); use create(_:value:update:) to copy it.")
+            }
+            guard !object.isInvalidated else {
+                throw Realm.Error(.fail, "Adding a deleted or invalidated object of type '\(Swift.type(of: object).className())' to a Realm is not permitted.")
+            }
+            return
+        }
+        guard !(object is EmbeddedObject) else {
+            throw Realm.Error(.fail, "Embedded objects of type '\(Swift.type(of: object).className())' cannot be added on their own; assign them to a property or list of their parent.")
+        }
+        let info = object._classInfo
+        realm.state.register(Swift.type(of: object))
+        guard let handle = realm.state.handleIfStored(info.className) else {
+            throw Realm.Error(.fail, "The Realm has no class '\(info.className)'.")
+        }
+        let values = snapshot(of: object, info: info)
+        let properties = info.objectSchema.properties
+
+        var existing: ObjectKey?
+        if update != .error, let primaryKey = properties.firstIndex(where: \.isPrimaryKey) {
+            let value = try (values.scalars[primaryKey] ?? nil)?._toValue(in: nil) ?? .null
+            existing = try transaction.object(withPrimaryKey: value, in: handle)
+        }
+
+        let key: ObjectKey
+        if let existing {
+            key = existing
+        } else {
+            // Scalars now; links after the object is managed, so that a
+            // cycle back to it finds it added.
+            var row = [Value](repeating: .null, count: properties.count)
+            for (index, property) in properties.enumerated() where property.isColumn && property.type != .object {
+                row[index] = try (values.scalars[index] ?? nil)?._toValue(in: nil) ?? .null
+            }
+            key = try transaction.createObject(in: handle, values: row)
+        }
+        object._realm = realm
+        object._key = key
+        object._handle = handle
+        do {
+            try writeProperties(of: object, key: key, handle: handle, info: info, values: values,
+                                isUpdate: existing != nil, only: existing != nil ? partial : nil, policy: update)
+        } catch {
+            object._realm = nil
+            throw error
+        }
+        object._unmanagedOverrides = nil
+        object._providedProperties = nil
+        realm.bindProperties(of: object, info: info, handle: handle)
+    }
+
+    /// Writes links, lists and (for updates) scalars of a managed row from
+    /// a snapshot.
+    private func writeProperties(of object: Object, key: ObjectKey, handle: ClassHandle, info: ClassInfo,
+                                 values: Snapshot, isUpdate: Bool, only: Set<Int>?, policy: Realm.UpdatePolicy) throws {
+        let properties = info.objectSchema.properties
+        let nested = ObjectWriter(realm: realm, policy: policy == .error ? .error : policy)
+        for (index, property) in properties.enumerated() {
+            if let only, !only.contains(index) { continue }
+            if property.isPrimaryKey && isUpdate { continue }
+            if property.isList {
+                let list = ListHandle(owningClass: handle, owner: key, property: index)
+                let elements = values.lists[index] ?? []
+                if isUpdate { try transaction.removeAll(from: list) }
+                for element in elements {
+                    if let embedded = element as? EmbeddedObject {
+                        try nested.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
+                    } else if let linked = element as? Object {
+                        try transaction.append(.object(try nested.key(for: linked)), to: list)
+                    } else {
+                        try transaction.append(try element._toValue(in: nil), to: list)
+                    }
+                }
+                continue
+            }
+            guard property.isColumn, let given = values.scalars[index] else { continue }
+            if property.type == .object {
+                if let embedded = given as? EmbeddedObject {
+                    try nested.setEmbedded(embedded, owner: key, ownerHandle: handle, property: index)
+                } else if let linked = given as? Object {
+                    try transaction.setValue(.object(try nested.key(for: linked)), of: key, property: index, in: handle)
+                } else if isUpdate {
+                    try transaction.setValue(.null, of: key, property: index, in: handle)
+                }
+                continue
+            }
+            guard isUpdate else { continue }
+            let value = try given?._toValue(in: nil) ?? .null
+            if policy == .modified, try transaction.value(of: key, property: index, in: handle) == value { continue }
+            try transaction.setValue(value, of: key, property: index, in: handle)
+        }
+    }
+
+    /// The key of a linked object: itself when managed here; otherwise a copy
+    /// added with this writer's policy.
+    func key(for object: Object) throws -> ObjectKey {
+        if let owner = object._realm, owner.configuration.identity == realm.configuration.identity, !object.isInvalidated {
+            return object._key
+        }
+        if object._realm != nil {
+            // Managed elsewhere (another Realm or invalidated): copy its values.
+            let copy = Swift.type(of: object).init()
+            try ValueImporter.fill(copy, from: object)
+            try add(copy, update: policy)
+            return copy._key
+        }
+        try add(object, update: policy)
+        return object._key
+    }
+
+    // MARK: Embedded objects
+
+    /// Creates a copy of an unmanaged embedded object in a to-one property,
+    /// replacing (and deleting) the embedded object there.
+    func setEmbedded(_ embedded: EmbeddedObject, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) throws {
+        try insertEmbedded(embedded) { values in
+            try transaction.createEmbeddedObject(in: ownerHandle, owner: owner, property: property, values: values)
+        }
+    }
+
+    /// Inserts a copy of an unmanaged embedded object into a list.
+    func insertEmbedded(_ embedded: EmbeddedObject, at index: Int, in list: ListHandle) throws {
+        try insertEmbedded(embedded) { values in
+            try transaction.insertEmbeddedObject(at: index, in: list, values: values)
+        }
+    }
+
+    private func insertEmbedded(_ embedded: EmbeddedObject, create: ([Value]) throws -> ObjectKey) throws {
+        guard embedded._realm == nil else {
+            throw Realm.Error(.fail, "Cannot set an embedded object of type '\(Swift.type(of: embedded).className())' that already has a parent; create a new one.")
+        }
+        let info = embedded._classInfo
+        realm.state.register(Swift.type(of: embedded))
+        guard let handle = realm.state.handleIfStored(info.className) else {
+            throw Realm.Error(.fail, "The Realm has no class '\(info.className)'.")
+        }
+        let values = snapshot(of: embedded, info: info)
+        let properties = info.objectSchema.properties
+        var row = [Value](repeating: .null, count: properties.count)
+        for (index, property) in properties.enumerated() where property.isColumn && property.type != .object {
+            row[index] = try (values.scalars[index] ?? nil)?._toValue(in: nil) ?? .null
+        }
+        let key = try create(row)
+        embedded._realm = realm
+        embedded._key = key
+        embedded._handle = handle
+        try writeProperties(of: embedded, key: key, handle: handle, info: info, values: values, isUpdate: false, only: nil, policy: policy)
+        embedded._unmanagedOverrides = nil
+        realm.bindProperties(of: embedded, info: info, handle: handle)
+    }
+}

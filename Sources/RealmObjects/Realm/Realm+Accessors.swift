@@ -1,0 +1,153 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// How managed objects and collections reach the database.
+extension Realm {
+    /// Makes a managed object of `type` for a stored key. The object's `let`
+    /// properties (lists, optionals, linking objects) are bound to the Realm.
+    func makeObject<T: Object>(_ type: T.Type, key: ObjectKey, className: String? = nil) -> T {
+        let object = type.init()
+        let name = className ?? type.className()
+        guard let handle = state.handleIfStored(name) else {
+            preconditionFailure("The Realm at '\(configuration.identity)' has no class '\(name)'.")
+        }
+        object._realm = self
+        object._key = key
+        object._handle = handle
+        if let dynamic = object as? DynamicObject {
+            dynamic.dynamicClassName = name
+        }
+        let info = object._classInfo
+        if !info.boundProperties.isEmpty {
+            bindProperties(of: object, info: info, handle: handle)
+        }
+        return object
+    }
+
+    /// Switches the `let` properties of a (newly) managed object to the
+    /// database.
+    func bindProperties(of object: Object, info: ClassInfo, handle: ClassHandle) {
+        var remaining = info.boundProperties
+        for (label, value) in ClassInfo.children(of: object) {
+            guard let position = remaining.firstIndex(where: { $0.label == label }) else { continue }
+            (value as? ManagedProperty)?.bind(to: self, owner: object._key, ownerHandle: handle, property: remaining[position].index)
+            remaining.remove(at: position)
+            if remaining.isEmpty { break }
+        }
+    }
+
+    /// Reads a column property of a managed object.
+    func readValue(of object: Object, property: Int) -> Value {
+        verifyThread()
+        do {
+            return try transaction.value(of: object._key, property: property, in: object._handle!)
+        } catch {
+            if error.kind == .objectNotFound {
+                preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+            }
+            preconditionFailure("Failed to read property '\(object.objectSchema.properties[property].name)': \(error)")
+        }
+    }
+
+    /// Writes a column property of a managed object.
+    func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
+        verifyThread()
+        let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"
+        precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
+        do {
+            if let embedded = value as? EmbeddedObject ?? (value as? EmbeddedObject?) ?? nil {
+                try setEmbedded(embedded, of: object, property: property)
+                return
+            }
+            try transaction.setValue(try value._toValue(in: self), of: object._key, property: property, in: object._handle!)
+        } catch let error as RealmError {
+            if error.kind == .objectNotFound {
+                preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+            }
+            preconditionFailure("Failed to set \(name): \(error)")
+        } catch {
+            preconditionFailure("Failed to set \(name): \(error)")
+        }
+    }
+
+    /// Whether a managed object's row exists at the version being read.
+    func objectExists(_ object: Object) -> Bool {
+        guard let handle = object._handle else { return false }
+        return objectExists(key: object._key, handle: handle)
+    }
+
+    func objectExists(key: ObjectKey, handle: ClassHandle) -> Bool {
+        (try? transaction.objectExists(key, in: handle)) ?? false
+    }
+
+    func objectExists(key: ObjectKey, className: String) -> Bool {
+        guard let handle = state.handleIfStored(className) else { return false }
+        return objectExists(key: key, handle: handle)
+    }
+
+    func className(of handle: ClassHandle) -> String {
+        handle.className
+    }
+
+    func propertyName(_ index: Int, of handle: ClassHandle) -> String {
+        perform("read the schema") { try $0.objectSchema(handle).properties[index].name }
+    }
+
+    /// The key to store for a link to `object`: its own key when it is
+    /// managed by this Realm, or the key of a copy added now when it is
+    /// unmanaged (as Realm adds linked objects on assignment).
+    func linkKey(for object: Object) throws -> ObjectKey {
+        if let realm = object._realm {
+            guard realm.configuration.identity == configuration.identity else {
+                throw Realm.Error(.fail, "Object of class '\(Swift.type(of: object).className())' is managed by another Realm ('\(realm.configuration.identity)'); use create(_:value:) to copy it.")
+            }
+            guard !object.isInvalidated else {
+                throw Realm.Error(.fail, "Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+            }
+            return object._key
+        }
+        precondition(!(object is EmbeddedObject), "Embedded objects are created through their parent.")
+        try ObjectWriter(realm: self).add(object, update: .error)
+        return object._key
+    }
+
+    /// Replaces the embedded object in a to-one property with a copy of
+    /// `embedded` (or deletes it for nil).
+    func setEmbedded(_ embedded: EmbeddedObject?, of owner: Object, property: Int) throws {
+        guard let embedded else {
+            try transaction.setValue(.null, of: owner._key, property: property, in: owner._handle!)
+            return
+        }
+        try ObjectWriter(realm: self).setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property)
+    }
+
+    /// Inserts a copy of `embedded` into a list of embedded objects.
+    func insertEmbedded(_ embedded: EmbeddedObject, at index: Int, in list: ListHandle) throws {
+        try ObjectWriter(realm: self).insertEmbedded(embedded, at: index, in: list)
+    }
+
+    // MARK: Queries
+
+    /// Parses a predicate for a class; a malformed or ill-typed predicate
+    /// stops with the parser's message, which quotes it and points at the
+    /// offending token.
+    func parsePredicate(_ format: String, arguments: [Any], className: String) -> RealmQuery.Predicate {
+        do {
+            let converted = try QueryArguments.convert(arguments, format: format, realm: self)
+            return try PredicateParser.parse(format, arguments: converted)
+        } catch {
+            preconditionFailure("Invalid predicate for class '\(className)': \(error)")
+        }
+    }
+
+    /// `query` type-checked against the Realm's schema.
+    func validated(_ query: Query, format: String) -> Query {
+        guard transaction.schema[query.className] != nil else { return query }
+        do {
+            return try query.validated(against: transaction.schema)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import RealmCore
+
+extension Realm {
+    // MARK: Adding
+
+    /// Adds an unmanaged object, and every object it links to, to the Realm
+    /// (inside a write transaction). With `update: true`, an existing object
+    /// with the same primary key is updated instead.
+    ///
+    /// - Precondition: in a write transaction; the object is not managed by
+    ///   another Realm; `update` only for classes with a primary key. A
+    ///   duplicate primary key stops with a message; use the throwing
+    ///   ``add(_:update:)-(_,UpdatePolicy)`` to handle it.
+    public func add(_ object: Object, update: Bool = false) {
+        do {
+            try add(object, update: update ? .all : .error)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Adds or updates an object with an explicit ``UpdatePolicy``.
+    ///
+    /// - Throws: ``Realm/Error`` with code `duplicatePrimaryKey` when the
+    ///   key is taken and the policy is `.error`; nothing is added then.
+    public func add(_ object: Object, update: UpdatePolicy) throws {
+        verifyThread()
+        precondition(isInWriteTransaction, "Cannot add objects to a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        if update != .error {
+            precondition(Swift.type(of: object).primaryKey() != nil || object.objectSchema.primaryKeyProperty != nil,
+                         "'\(Swift.type(of: object).className())' does not have a primary key and can not be updated.")
+        }
+        // Registering may add the class to the file; it must not be undone
+        // with the add if the add fails.
+        state.register(Swift.type(of: object))
+        try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update) }
+    }
+
+    /// Adds every object of a sequence; see ``add(_:update:)-(_,Bool)``.
+    public func add<S: Sequence>(_ objects: S, update: Bool = false) where S.Element: Object {
+        for object in objects { add(object, update: update) }
+    }
+
+    /// Adds every object of a sequence with an explicit policy.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy) throws where S.Element: Object {
+        for object in objects { try add(object, update: update) }
+    }
+
+    // MARK: Creating
+
+    /// Creates an object from a dictionary of values by name, an array of
+    /// values in property order, another object of the same class (copying
+    /// it, even from another Realm), or nested mixes of them, including the
+    /// output of `JSONSerialization`. With `update: true`, an existing
+    /// object with the same primary key gets only the given values (nil
+    /// included).
+    ///
+    /// As in the seeds, this variant does not throw: a value of the wrong
+    /// type, `null` for a required property or a taken primary key stops the
+    /// program with a message naming the class, property and value. Use
+    /// ``create(_:value:update:)-(_,_,UpdatePolicy)`` to handle them as
+    /// errors.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: Bool = false) -> T {
+        do {
+            return try create(type, value: value, update: update ? UpdatePolicy.all : .error)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Creates or updates an object with an explicit ``UpdatePolicy``.
+    ///
+    /// - Throws: ``Realm/Error`` naming the class, property and value for a
+    ///   value of the wrong type, `null` for a required property, or (code
+    ///   `duplicatePrimaryKey`) a taken key. Nothing is created then.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy) throws -> T {
+        verifyThread()
+        precondition(isInWriteTransaction, "Cannot create objects in a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        precondition(!type.isEmbedded, "Embedded objects of type '\(type.className())' cannot be created on their own.")
+        if update != .error {
+            precondition(type.primaryKey() != nil || ClassInfo.of(type).objectSchema.primaryKeyProperty != nil,
+                         "'\(type.className())' does not have a primary key and can not be updated.")
+        }
+        state.register(type)
+        let object = type.init()
+        try ValueImporter.fill(object, from: value)
+        let partial = object._providedProperties
+        try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update, partial: partial) }
+        return object
+    }
+
+    // MARK: Deleting
+
+    /// Deletes an object: links to it become nil, lists drop it, and its
+    /// embedded objects are deleted too.
+    ///
+    /// - Precondition: in a write transaction; the object is managed by this
+    ///   Realm and not already deleted.
+    public func delete(_ object: Object) {
+        verifyThread()
+        precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        precondition(object._realm?.configuration.identity == configuration.identity,
+                     "Can only delete an object from the Realm it belongs to.")
+        precondition(!object.isInvalidated, "Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+        perform("delete an object of '\(Swift.type(of: object).className())'") { try $0.deleteObject(object._key, in: object._handle!) }
+        object._deletedThroughThisInstance = true
+    }
+
+    /// Deletes every object of a sequence (a `Results`, a `List`, an array).
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        verifyThread()
+        // A snapshot first: deleting changes live collections.
+        let snapshot = Array(objects)
+        var byClass: [String: (ClassHandle, [ObjectKey])] = [:]
+        for object in snapshot {
+            precondition(object._realm?.configuration.identity == configuration.identity,
+                         "Can only delete an object from the Realm it belongs to.")
+            guard let handle = object._handle, !object.isInvalidated else { continue }
+            byClass[handle.className, default: (handle, [])].1.append(object._key)
+        }
+        precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        perform("delete objects") { transaction in
+            for (handle, keys) in byClass.values {
+                try transaction.deleteObjects(Array(Set(keys)).sorted(), in: handle)
+            }
+        }
+        for object in snapshot { object._deletedThroughThisInstance = true }
+    }
+
+    /// Deletes every object of the Realm.
+    public func deleteAll() {
+        verifyThread()
+        precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        perform("delete all objects") { try $0.deleteAll() }
+    }
+
+    /// Runs a multi-step change so that a failure leaves nothing of it.
+    func atomically(_ body: () throws -> Void) throws {
+        do {
+            try transaction.atomicallyRethrowing(body)
+        } catch let error as RealmError {
+            throw Realm.Error(error)
+        }
+    }
+}

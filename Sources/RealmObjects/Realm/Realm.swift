@@ -1,0 +1,301 @@
+import Foundation
+import RealmCore
+import RealmQuery
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A Realm: the database, as seen by one thread.
+///
+/// ```swift
+/// let realm = try Realm()
+/// try realm.write {
+///     realm.add(myDog)
+/// }
+/// let puppies = realm.objects(Dog.self).filter("age < 2")
+/// ```
+///
+/// A Realm reads a consistent snapshot of the file (a version) and moves to
+/// the newest version on `refresh()`, at the start of each write, and on its
+/// own when `autorefresh` is on and its thread runs a run loop. Realms, and
+/// the objects and collections they produce, are confined to the thread
+/// that opened them: `Realm(configuration:)` on the same thread returns the
+/// same Realm, and using one from another thread stops with a message; pass
+/// objects between threads with ``ThreadSafeReference``.
+public struct Realm: Equatable {
+    let state: RealmState
+
+    /// Opens the default Realm (``Configuration/defaultConfiguration``).
+    ///
+    /// - Throws: ``Realm/Error`` when the file cannot be opened, is not a
+    ///   Realm, or needs a migration.
+    public init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens the Realm at `fileURL` with the default configuration's other
+    /// settings.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// Opens a Realm, or returns this thread's open instance for the same
+    /// file.
+    public init(configuration: Configuration) throws {
+        state = try RealmCache.realm(for: configuration)
+    }
+
+    init(state: RealmState) {
+        self.state = state
+    }
+
+    public static func == (lhs: Realm, rhs: Realm) -> Bool {
+        lhs.state === rhs.state
+    }
+
+    // MARK: Properties
+
+    /// The configuration the Realm was opened with.
+    public var configuration: Configuration { state.configuration }
+
+    /// The schema of the classes this Realm holds.
+    public var schema: Schema {
+        verifyThread()
+        return transaction.schema
+    }
+
+    /// Whether the Realm moves to the newest version on its own, at the
+    /// start of each run-loop iteration of its thread. Without a run loop,
+    /// call ``refresh()``.
+    public var autorefresh: Bool {
+        get { state.autorefresh }
+        nonmutating set { state.autorefresh = newValue }
+    }
+
+    /// Whether the Realm is read-only.
+    public var isReadOnly: Bool { configuration.readOnly }
+
+    var transaction: Transaction { state.transaction }
+
+    // MARK: Versions
+
+    /// Moves to the newest version. Returns whether there was anything new.
+    @discardableResult
+    public func refresh() -> Bool {
+        verifyThread()
+        guard !isInWriteTransaction else { return false }
+        return perform("refresh") { try $0.refresh() }
+    }
+
+    /// Releases the version being read: every object and collection of
+    /// this Realm reads the newest version on next access. Inside a write
+    /// transaction, cancels it.
+    public func invalidate() {
+        verifyThread()
+        transaction.invalidate()
+    }
+
+    // MARK: Write transactions
+
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool {
+        transaction.isInWriteTransaction
+    }
+
+    /// Runs `block` in a write transaction and commits it. If `block`
+    /// throws, the transaction is cancelled and the error rethrown.
+    ///
+    /// - Throws: the block's error, or ``Realm/Error`` when the commit
+    ///   fails (a full disk).
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite() }
+        return result
+    }
+
+    /// Begins a write transaction, first moving to the newest version; waits
+    /// while another thread or process writes.
+    ///
+    /// - Precondition: not already in a write transaction, and not a
+    ///   read-only Realm.
+    public func beginWrite() {
+        verifyThread()
+        precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
+        precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
+        perform("begin a write transaction") { try $0.beginWrite() }
+    }
+
+    /// Commits the write transaction.
+    ///
+    /// - Throws: ``Realm/Error`` when the changes could not be written; they
+    ///   are then discarded.
+    public func commitWrite() throws {
+        verifyThread()
+        precondition(isInWriteTransaction, "Can't commit a non-existing write transaction.")
+        do {
+            try transaction.commitWrite()
+        } catch {
+            state.forgetSchemaChanges()
+            throw Realm.Error(error)
+        }
+    }
+
+    /// Discards every change of the write transaction. Objects added in it
+    /// become invalidated; deleted objects' data is restored.
+    public func cancelWrite() {
+        verifyThread()
+        precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction.")
+        transaction.cancelWrite()
+        state.forgetSchemaChanges()
+    }
+
+    // MARK: Reading objects
+
+    /// Every object of a class, as a live ``Results``.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        verifyThread()
+        precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
+        state.register(type)
+        return Results(realm: self, query: Query(className: type.className()))
+    }
+
+    /// The object of a class with the given primary key, or nil.
+    ///
+    /// - Precondition: the class has a primary key of the key's type.
+    public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
+        verifyThread()
+        state.register(type)
+        guard let handle = state.handleIfStored(type.className()) else { return nil }
+        let value = ValueImporter.primaryKeyValue(key, className: type.className())
+        let found = perform("find '\(type.className())' by primary key") { try $0.object(withPrimaryKey: value, in: handle) }
+        return found.map { makeObject(type, key: $0) }
+    }
+
+    // MARK: Thread confinement
+
+    /// Stops unless called on the Realm's thread.
+    @inline(__always)
+    func verifyThread() {
+        if !state.isOnOwningThread() {
+            preconditionFailure("Realm accessed from incorrect thread. A Realm, its objects and collections can only be used on the thread that opened it; pass objects to another thread with ThreadSafeReference.")
+        }
+    }
+
+    /// Runs a RealmCore operation; errors here are programming errors or
+    /// broken files, which stop with the error's message, as in Realm.
+    @discardableResult
+    func perform<Result>(_ action: @autoclosure () -> String, _ body: (Transaction) throws -> Result) -> Result {
+        do {
+            return try body(transaction)
+        } catch {
+            preconditionFailure("Failed to \(action()): \(error)")
+        }
+    }
+}
+
+/// The state behind every `Realm` value of one thread and configuration.
+final class RealmState {
+    let configuration: Realm.Configuration
+    let coordinator: Coordinator
+    let transaction: Transaction
+    var autorefresh = true
+    private let owningThread: pthread_t
+    /// Class handles by class name, for the classes the file has.
+    private var handles: [String: ClassHandle] = [:]
+    /// Classes whose schema this Realm has checked against the file.
+    private var registered: Set<ObjectIdentifier> = []
+
+    /// The classes registered when the Realm opened.
+    private let initiallyRegistered: Set<ObjectIdentifier>
+
+    init(configuration: Realm.Configuration, coordinator: Coordinator, transaction: Transaction, registered types: [Object.Type]) {
+        self.configuration = configuration
+        self.coordinator = coordinator
+        self.transaction = transaction
+        self.owningThread = pthread_self()
+        initiallyRegistered = Set(types.map(ObjectIdentifier.init))
+        registered = initiallyRegistered
+    }
+
+    /// After a cancelled write: classes added to the file inside it are gone
+    /// again, so forget what was learned of the schema since opening.
+    func forgetSchemaChanges() {
+        registered = initiallyRegistered
+        handles.removeAll()
+        dynamicInfos.removeAll()
+    }
+
+    @inline(__always)
+    func isOnOwningThread() -> Bool {
+        pthread_equal(owningThread, pthread_self()) != 0
+    }
+
+    private var dynamicInfos: [String: ClassInfo] = [:]
+
+    /// The info of a stored class for dynamic access.
+    func dynamicInfo(_ className: String) -> ClassInfo {
+        if let info = dynamicInfos[className] { return info }
+        guard let objectSchema = transaction.schema[className] else {
+            preconditionFailure("The Realm at '\(configuration.identity)' has no class named '\(className)'.")
+        }
+        let info = ClassInfo.dynamic(objectSchema)
+        dynamicInfos[className] = info
+        return info
+    }
+
+    /// The handle of a stored class, or nil when the file does not have it.
+    func handleIfStored(_ className: String) -> ClassHandle? {
+        if let handle = handles[className] { return handle }
+        guard let handle = try? transaction.classHandle(named: className) else { return nil }
+        handles[className] = handle
+        return handle
+    }
+
+    /// Makes sure a class used for the first time is known to the file:
+    /// checks a stored class against the model, and adds a missing one
+    /// (inside the current write transaction, or in one of its own).
+    func register(_ type: Object.Type) {
+        guard !registered.contains(ObjectIdentifier(type)) else { return }
+        let types = SchemaDiscovery.closure(of: [type])
+        do {
+            let wanted = try SchemaDiscovery.schema(of: types)
+            let stored = transaction.schema
+            let changes = stored.changes(to: wanted).filter(\.requiresMigration)
+            guard changes.isEmpty else {
+                throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n"
+                    + changes.map { "- \($0)" }.joined(separator: "\n")
+                    + "\nList the model classes in Realm.Configuration.objectTypes, with a higher schemaVersion and a migrationBlock, so that the migration runs when the Realm opens.")
+            }
+            let missing = wanted.objectSchemas.filter { stored[$0.name] == nil }
+            if !missing.isEmpty {
+                precondition(!configuration.readOnly, "The read-only Realm at '\(configuration.identity)' has no class '\(missing[0].name)'.")
+                let ownWrite = !transaction.isInWriteTransaction
+                if ownWrite { try transaction.beginWrite() }
+                do {
+                    try transaction.applySchema(Schema(missing), schemaVersion: transaction.schemaVersion)
+                    if ownWrite { try transaction.commitWrite() }
+                } catch {
+                    if ownWrite { transaction.cancelWrite() }
+                    throw error
+                }
+            }
+        } catch {
+            preconditionFailure("Cannot use class '\(type.className())' in the Realm at '\(configuration.identity)': \(error)")
+        }
+        for type in types { registered.insert(ObjectIdentifier(type)) }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import RealmCore
+
+/// Opens a Realm file for a configuration: resolves the models' schema,
+/// compacts when asked, and migrates (or deletes, when allowed) a file whose
+/// schema is older.
+enum RealmOpener {
+    static func open(_ configuration: Realm.Configuration) throws -> RealmState {
+        if let key = configuration.encryptionKey {
+            guard key.count == 64 else {
+                throw Realm.Error(.fail, "Encryption key must be exactly 64 bytes long; it is \(key.count) bytes.")
+            }
+            throw Realm.Error(.fail, "Encrypted Realms are not available in this build: the encryption layer is not implemented yet (opening '\(configuration.identity)').")
+        }
+        let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? [])
+        let schema = types.isEmpty ? nil : try SchemaDiscovery.schema(of: types)
+        if let block = configuration.shouldCompactOnLaunch, configuration.inMemoryIdentifier == nil, !configuration.readOnly {
+            try Compaction.compactIfNeeded(configuration, block)
+        }
+        do {
+            let coordinator = try openCoordinator(configuration, schema: schema)
+            let transaction = try coordinator.makeTransaction()
+            return RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction, registered: types)
+        } catch {
+            throw Realm.Error(error)
+        }
+    }
+
+    /// Opens the file; when a migration is needed and the configuration
+    /// allows it, deletes the file and opens a new one instead.
+    private static func openCoordinator(_ configuration: Realm.Configuration, schema: Schema?) throws(RealmError) -> Coordinator {
+        do {
+            return try Coordinator.open(coreConfiguration(configuration, schema: schema))
+        } catch {
+            guard error.kind == .schemaMismatch, configuration.deleteRealmIfMigrationNeeded,
+                  configuration.inMemoryIdentifier == nil else { throw error }
+            try AuxiliaryFiles.deleteFiles(for: (configuration.fileURL ?? Realm.Configuration.defaultFileURL).path)
+            return try Coordinator.open(coreConfiguration(configuration, schema: schema))
+        }
+    }
+
+    private static func coreConfiguration(_ configuration: Realm.Configuration, schema: Schema?) -> Coordinator.Configuration {
+        var core = Coordinator.Configuration(
+            location: configuration.location,
+            isReadOnly: configuration.readOnly,
+            schema: schema,
+            schemaVersion: configuration.schemaVersion)
+        if let block = configuration.migrationBlock {
+            let box = MigrationBlockBox(block: block, configuration: configuration)
+            core.migration = { context in try box.run(context) }
+        }
+        return core
+    }
+}
+
+/// Carries the user's migration block into the coordinator.
+///
+/// `@unchecked Sendable`: the block runs synchronously on the thread that
+/// opens the Realm, inside `Coordinator.open`, and is not kept afterwards.
+private struct MigrationBlockBox: @unchecked Sendable {
+    let block: MigrationBlock
+    let configuration: Realm.Configuration
+
+    func run(_ context: MigrationContext) throws {
+        let migration = Migration(context: context, configuration: configuration)
+        try block(migration, context.oldSchemaVersion)
+        try migration.finish()
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import RealmCore
+import Synchronization
+
+/// What Realm knows of one `Object` subclass: its schema, discovered by
+/// reflecting over an instance made with `init()`, in declaration order
+/// (inherited properties first), and how to reach its properties.
+///
+/// Computed once per class and cached for the life of the process.
+final class ClassInfo: @unchecked Sendable {
+    // @unchecked: every stored property is immutable except `keyPathCache`
+    // and `probe`, which are only touched while holding `lock`.
+
+    let type: Object.Type
+    let className: String
+    let objectSchema: ObjectSchema
+    /// The kind of each property, by schema index.
+    let kinds: [PropertyKind]
+    /// The `let` properties (lists, optionals, linking objects) that must be
+    /// bound to their Realm when an object is managed: reflection labels and
+    /// schema indices.
+    let boundProperties: [(label: String, index: Int)]
+    /// The classes this class links to, directly or through linking objects.
+    let linkedTypes: [Object.Type]
+    private let indexByName: [String: Int]
+
+    private let lock = NSLock()
+    private var keyPathCache: [AnyKeyPath: Int] = [:]
+    private var probe: Object?
+
+    enum PropertyKind {
+        case persisted(_Persistable.Type)
+        case list(any ListFactory.Type)
+        case optional(_Persistable.Type)
+        case linkingObjects
+    }
+
+    private init(type: Object.Type, className: String, objectSchema: ObjectSchema, kinds: [PropertyKind],
+                 boundProperties: [(String, Int)], linkedTypes: [Object.Type]) {
+        self.type = type
+        self.className = className
+        self.objectSchema = objectSchema
+        self.kinds = kinds
+        self.boundProperties = boundProperties
+        self.linkedTypes = linkedTypes
+        var byName: [String: Int] = [:]
+        for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
+        self.indexByName = byName
+    }
+
+    func propertyIndex(named name: String) -> Int? {
+        indexByName[name]
+    }
+
+    // MARK: Cache
+
+    private static let cache = Mutex<[ObjectIdentifier: ClassInfo]>([:])
+
+    /// The info of a class; stops with the reflection error for an invalid
+    /// model (``Realm/init(configuration:)`` reports it as an error first).
+    static func of(_ type: Object.Type) -> ClassInfo {
+        do {
+            return try reflecting(type)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The info of a class, reflecting over it on first use.
+    static func reflecting(_ type: Object.Type) throws(Realm.Error) -> ClassInfo {
+        if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        let info = try reflect(type)
+        return cache.withLock { cache in
+            if let raced = cache[ObjectIdentifier(type)] { return raced }
+            cache[ObjectIdentifier(type)] = info
+            return info
+        }
+    }
+
+    // MARK: Key paths
+
+    /// The schema index of the `@Persisted` property whose storage is at
+    /// `keyPath`. Resolved once per class and property: `mark` sets (true)
+    /// or clears (false) a marker in that storage of a probe instance, and
+    /// reflection finds which property carries it.
+    func propertyIndex(forStorage keyPath: AnyKeyPath, mark: (Object, Bool) -> Void) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let index = keyPathCache[keyPath] { return index }
+        let probe = self.probe ?? type.init()
+        self.probe = probe
+        mark(probe, true)
+        defer { mark(probe, false) }
+        for (label, value) in Self.children(of: probe) {
+            if let persisted = value as? PersistedProperty, persisted.isProbe {
+                let name = String(label.dropFirst())
+                guard let index = indexByName[name] else {
+                    preconditionFailure("Property '\(className).\(name)' is not stored by Realm (it is ignored); it cannot be read from a managed object.")
+                }
+                keyPathCache[keyPath] = index
+                return index
+            }
+        }
+        preconditionFailure("Could not find the @Persisted property of class '\(className)' for \(keyPath).")
+    }
+
+    // MARK: Reflection
+
+    /// The stored properties of an instance, inherited ones first.
+    static func children(of object: Object) -> [(String, Any)] {
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            mirrors.append(current)
+            mirror = current.superclassMirror
+        }
+        return mirrors.reversed().flatMap { mirror in
+            mirror.children.compactMap { child in child.label.map { ($0, child.value) } }
+        }
+    }
+
+    private static func reflect(_ objectType: Object.Type) throws(Realm.Error) -> ClassInfo {
+        let className = objectType.className()
+        let instance = objectType.init()
+        let ignored = Set(objectType.ignoredProperties())
+        let indexed = Set(objectType.indexedProperties())
+        let declaredPrimaryKey = objectType.primaryKey()
+
+        var properties: [Property] = []
+        var kinds: [PropertyKind] = []
+        var bound: [(String, Int)] = []
+        var linked: [Object.Type] = []
+        for (label, value) in children(of: instance) {
+            var property: Property
+            let kind: PropertyKind
+            if let persisted = value as? PersistedProperty {
+                let name = String(label.dropFirst())
+                let valueType = Swift.type(of: persisted).valueType
+                property = Property(
+                    name: name, type: valueType._propertyType,
+                    isOptional: valueType._isOptional,
+                    objectClassName: valueType._objectType?.className(),
+                    isIndexed: persisted.isIndexed, isPrimaryKey: persisted.isPrimaryKey)
+                if let target = valueType._objectType {
+                    linked.append(target)
+                    if !valueType._isOptional {
+                        throw Realm.Error(.fail, "Property '\(className).\(name)' links to '\(target.className())' and must be optional ('\(target.className())?').")
+                    }
+                }
+                kind = .persisted(valueType)
+            } else if let list = value as? ListFactory {
+                let element = Swift.type(of: list).elementType
+                property = Property(
+                    name: label, type: element._propertyType,
+                    isOptional: element._isOptional && element._objectType == nil,
+                    isList: true, objectClassName: element._objectType?.className())
+                if let target = element._objectType {
+                    linked.append(target)
+                    if element._isOptional {
+                        throw Realm.Error(.fail, "Property '\(className).\(label)' is a list of optional '\(target.className())' objects; lists of objects cannot hold nil.")
+                    }
+                }
+                kind = .list(Swift.type(of: list))
+                bound.append((label, properties.count))
+            } else if let optional = value as? RealmOptionalBase {
+                let wrapped = Swift.type(of: optional).wrappedType
+                property = Property(name: label, type: wrapped._propertyType, isOptional: true)
+                kind = .optional(wrapped)
+                bound.append((label, properties.count))
+            } else if let linking = value as? LinkingObjectsBase {
+                let origin = Swift.type(of: linking).originType
+                property = Property(
+                    name: label, type: .linkingObjects,
+                    objectClassName: origin.className(), linkOriginPropertyName: linking.originProperty)
+                linked.append(origin)
+                kind = .linkingObjects
+                bound.append((label, properties.count))
+            } else {
+                continue
+            }
+            guard !ignored.contains(property.name) else { continue }
+            if indexed.contains(property.name) { property.isIndexed = true }
+            if property.name == declaredPrimaryKey { property.isPrimaryKey = true }
+            properties.append(property)
+            kinds.append(kind)
+        }
+        let names = Set(properties.map(\.name))
+        if let declaredPrimaryKey, !names.contains(declaredPrimaryKey) {
+            throw Realm.Error(.fail, "Primary key property '\(declaredPrimaryKey)' does not exist on object '\(className)'.")
+        }
+        if let missing = indexed.first(where: { !names.contains($0) }) {
+            throw Realm.Error(.fail, "Indexed property '\(missing)' does not exist on object '\(className)'.")
+        }
+        let objectSchema = ObjectSchema(
+            name: className, properties: properties, isEmbedded: objectType.isEmbedded,
+            swiftTypeName: String(reflecting: objectType))
+        return ClassInfo(type: objectType, className: className, objectSchema: objectSchema, kinds: kinds,
+                         boundProperties: bound, linkedTypes: linked)
+    }
+}
+
+extension ClassInfo {
+    /// The info of a class known only by its stored schema, for dynamic
+    /// objects.
+    static func dynamic(_ objectSchema: ObjectSchema) -> ClassInfo {
+        let kinds: [PropertyKind] = objectSchema.properties.map { property in
+            if property.type == .linkingObjects { return .linkingObjects }
+            if property.isList { return .list(listType(property)) }
+            return .persisted(valueType(property.type, optional: property.isOptional || property.type == .object))
+        }
+        return ClassInfo(type: DynamicObject.self, className: objectSchema.name, objectSchema: objectSchema,
+                         kinds: kinds, boundProperties: [], linkedTypes: [])
+    }
+
+    private static func valueType(_ type: PropertyType, optional: Bool) -> _Persistable.Type {
+        switch (type, optional) {
+        case (.bool, false): Bool.self
+        case (.bool, true): Bool?.self
+        case (.int, false): Int.self
+        case (.int, true): Int?.self
+        case (.float, false): Float.self
+        case (.float, true): Float?.self
+        case (.double, false): Double.self
+        case (.double, true): Double?.self
+        case (.string, false): String.self
+        case (.string, true): String?.self
+        case (.data, false): Data.self
+        case (.data, true): Data?.self
+        case (.date, false): Date.self
+        case (.date, true): Date?.self
+        case (.objectId, false): ObjectId.self
+        case (.objectId, true): ObjectId?.self
+        case (.uuid, false): UUID.self
+        case (.uuid, true): UUID?.self
+        case (.decimal, false): Decimal.self
+        case (.decimal, true): Decimal?.self
+        case (.object, _), (.linkingObjects, _): DynamicObject?.self
+        }
+    }
+
+    private static func listType(_ property: Property) -> any ListFactory.Type {
+        switch (property.type, property.isOptional) {
+        case (.bool, false): List<Bool>.self
+        case (.bool, true): List<Bool?>.self
+        case (.int, false): List<Int>.self
+        case (.int, true): List<Int?>.self
+        case (.float, false): List<Float>.self
+        case (.float, true): List<Float?>.self
+        case (.double, false): List<Double>.self
+        case (.double, true): List<Double?>.self
+        case (.string, false): List<String>.self
+        case (.string, true): List<String?>.self
+        case (.data, false): List<Data>.self
+        case (.data, true): List<Data?>.self
+        case (.date, false): List<Date>.self
+        case (.date, true): List<Date?>.self
+        case (.objectId, false): List<ObjectId>.self
+        case (.objectId, true): List<ObjectId?>.self
+        case (.uuid, false): List<UUID>.self
+        case (.uuid, true): List<UUID?>.self
+        case (.decimal, false): List<Decimal>.self
+        case (.decimal, true): List<Decimal?>.self
+        case (.object, _), (.linkingObjects, _): List<DynamicObject>.self
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import RealmCore
+import RealmQuery
+import Synchronization
+
+/// Carries a managed object, `Results` or `List` to another thread, where
+/// ``Realm/resolve(_:)`` turns it back into a live one.
+///
+/// ```swift
+/// let personRef = ThreadSafeReference(to: person)
+/// DispatchQueue(label: "background").async {
+///     let realm = try! Realm()
+///     guard let person = realm.resolve(personRef) else { return } // deleted
+///     try! realm.write { person.name = "Jane Doe" }
+/// }
+/// ```
+///
+/// A reference can be resolved once. The destination Realm is first moved
+/// to at least the version the reference was made at, so it sees what the
+/// source saw.
+public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
+    let payload: ThreadConfinedPayload
+    let configurationIdentity: String
+    let version: UInt64
+    private let resolved = Mutex(false)
+
+    /// Makes a reference to a managed object or collection.
+    ///
+    /// - Precondition: `value` is managed by a Realm.
+    public init(to value: Confined) {
+        guard let realm = value.realm else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged \(Confined.self); unmanaged objects can be passed between threads directly.")
+        }
+        realm.verifyThread()
+        payload = value.threadConfinedPayload
+        configurationIdentity = realm.configuration.identity
+        version = (try? realm.transaction.version) ?? 0
+    }
+
+    /// Marks the reference resolved; false if it already was.
+    func claim() -> Bool {
+        resolved.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+}
+
+/// What a ``ThreadSafeReference`` can carry: managed objects, `Results`
+/// and `List`s.
+public protocol ThreadConfined {
+    /// The Realm managing the value.
+    var realm: Realm? { get }
+    var threadConfinedPayload: ThreadConfinedPayload { get }
+    static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Self?
+}
+
+/// The thread-independent description of a confined value.
+public enum ThreadConfinedPayload: Sendable {
+    case object(className: String, key: ObjectKey)
+    case results(Query)
+    case list(className: String, owner: ObjectKey, property: String)
+}
+
+extension Object: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        precondition(!isInvalidated, "Cannot construct a ThreadSafeReference to a deleted or invalidated object.")
+        return .object(className: _handle!.className, key: _key)
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Self? {
+        guard case .object(let className, let key) = payload,
+              realm.objectExists(key: key, className: className) else { return nil }
+        return realm.makeObject(Self.self, key: key, className: className)
+    }
+}
+
+extension Results: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload { .results(query) }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Self? {
+        guard case .results(let query) = payload else { return nil }
+        return Self(realm: realm, query: query)
+    }
+}
+
+extension List: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard case .some(let query) = _managedHandle else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged List.")
+        }
+        return .list(className: query.handle.owningClass.className, owner: query.handle.owner,
+                     property: query.realm.propertyName(query.handle.property, of: query.handle.owningClass))
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> List<Element>? {
+        guard case .list(let className, let owner, let property) = payload,
+              let handle = realm.state.handleIfStored(className),
+              realm.objectExists(key: owner, handle: handle) else { return nil }
+        let list = List<Element>()
+        let index = realm.perform("resolve a list") { try $0.propertyIndex(named: property, in: handle) }
+        list.bind(to: realm, owner: owner, ownerHandle: handle, property: index)
+        return list
+    }
+}
+
+extension Realm {
+    /// Resolves a reference made on another thread: the object (nil if it
+    /// was deleted since), `Results` or `List`, live in this Realm.
+    ///
+    /// - Precondition: the reference was not resolved before, and was made
+    ///   from a Realm of the same file.
+    public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        verifyThread()
+        precondition(reference.claim(), "Can only resolve a ThreadSafeReference once.")
+        precondition(reference.configurationIdentity == configuration.identity,
+                     "Cannot resolve a ThreadSafeReference made from the Realm at '\(reference.configurationIdentity)' in the Realm at '\(configuration.identity)'.")
+        if !isInWriteTransaction, let current = try? transaction.version, current < reference.version {
+            refresh()
+        }
+        return Confined.resolve(reference.payload, in: self)
+    }
+}

@@ -1,0 +1,25 @@
+/// One criterion of a sort: a key path and a direction.
+///
+/// The key path names a property of the objects or, through to-one links,
+/// of objects they link to (`"dog.age"`). Lists, links and linking objects
+/// themselves cannot be sorted on. See `Docs/Queries.md` for the order of
+/// each type (strings: by code point, which is UTF-8 byte order; nil first).
+public struct SortDescriptor: Hashable, Sendable {
+    public var keyPath: String
+    public var ascending: Bool
+
+    public init(keyPath: String, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+
+    /// The same key path in the opposite direction.
+    public var reversed: SortDescriptor {
+        SortDescriptor(keyPath: keyPath, ascending: !ascending)
+    }
+}
+
+/// Another name for ``SortDescriptor``, for files that also import
+/// Foundation, whose own generic `SortDescriptor` makes the bare name
+/// ambiguous there.
+public typealias QuerySortDescriptor = SortDescriptor

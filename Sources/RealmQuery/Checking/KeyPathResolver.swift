@@ -1,0 +1,119 @@
+import RealmCore
+
+/// Resolves key paths against a schema, reporting the first component that
+/// does not resolve.
+struct KeyPathResolver {
+    let schema: Schema
+
+    /// A failure at component `index` of the path.
+    struct Failure: Error {
+        let message: String
+        let component: Int
+    }
+
+    /// Resolves `text` from `className`. Inside a SUBQUERY, `variable` is its
+    /// variable and the path must start with it.
+    func resolve(_ text: String, from className: String, variable: String? = nil) throws(Failure) -> ResolvedPath {
+        var components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var componentIndex = 0
+        if let variable {
+            guard components.first == "$" + variable else {
+                throw Failure(
+                    message: "Key paths inside SUBQUERY must start with its variable $\(variable); '\(text)' refers to the enclosing object, and correlated subqueries are not supported",
+                    component: 0)
+            }
+            components.removeFirst()
+            componentIndex = 1
+        } else if let first = components.first, first.hasPrefix("$") {
+            throw Failure(message: "Unknown variable '\(first)'; variables exist only inside SUBQUERY", component: 0)
+        }
+        if components.first == "SELF", objectSchema(className)?[propertyNamed: "SELF"] == nil {
+            components.removeFirst()
+            componentIndex += 1
+        }
+        var current = className
+        var steps: [PathStep] = []
+        for (offset, name) in components.enumerated() {
+            let index = componentIndex + offset
+            let isLast = offset == components.count - 1
+            guard let objectSchema = objectSchema(current) else {
+                throw Failure(message: "The schema has no class named '\(current)'", component: index)
+            }
+            guard let propertyIndex = objectSchema.propertyIndex(named: name) else {
+                throw Failure(message: "\(current) has no property '\(name)'", component: index)
+            }
+            let property = objectSchema.properties[propertyIndex]
+            switch property.type {
+            case .object:
+                let target = property.objectClassName ?? ""
+                steps.append(PathStep(kind: property.isList ? .list : .link, ownerClass: current, property: name,
+                                      propertyIndex: propertyIndex, targetClass: target))
+                current = target
+            case .linkingObjects:
+                guard let origin = property.objectClassName, let originProperty = property.linkOriginPropertyName,
+                      let originSchema = self.objectSchema(origin), let originIndex = originSchema.propertyIndex(named: originProperty) else {
+                    throw Failure(message: "Linking objects property '\(current).\(name)' names an origin that is not in the schema", component: index)
+                }
+                steps.append(PathStep(kind: .backlink(originIsList: originSchema.properties[originIndex].isList), ownerClass: origin,
+                                      property: originProperty, propertyIndex: originIndex, targetClass: origin))
+                current = origin
+            default:
+                guard isLast else {
+                    throw Failure(
+                        message: "'\(name)' is a \(property.typeDescription) property of \(current), so key path '\(text)' cannot continue past it",
+                        component: index)
+                }
+                let terminal: PathTerminal = property.isList ? .primitiveList(property, index: propertyIndex) : .column(property, index: propertyIndex)
+                return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
+            }
+        }
+        return ResolvedPath(rootClass: className, steps: steps, terminal: .object, text: text)
+    }
+
+    func objectSchema(_ className: String) -> ObjectSchema? {
+        schema[className]
+    }
+
+    /// A path for sorting, distinct or an aggregate: to-one links only,
+    /// ending at a column whose type `allowed` accepts.
+    func resolveColumnPath(_ text: String, from className: String, purpose: String,
+                           allowed: (PropertyType) -> Bool, allowedDescription: String) throws(QueryError) -> ResolvedPath {
+        let path: ResolvedPath
+        do {
+            path = try resolve(text, from: className)
+        } catch {
+            throw QueryError(error.message, predicate: text, offset: Self.componentOffset(text, error.component),
+                             length: Self.componentLength(text, error.component))
+        }
+        if let step = path.steps.first(where: \.isToMany) {
+            throw QueryError("Cannot \(purpose) key path '\(text)': '\(step.kind == .list ? step.property : "linking objects")' is a collection; only to-one links can be followed here", predicate: text, offset: 0, length: text.count)
+        }
+        guard case .column(let property, _) = path.terminal else {
+            let reason: String
+            switch path.terminal {
+            case .primitiveList(let property, _): reason = "'\(property.name)' is a list"
+            default: reason = "it ends at an object, not a property value"
+            }
+            throw QueryError("Cannot \(purpose) key path '\(text)': \(reason)", predicate: text, offset: 0, length: text.count)
+        }
+        guard allowed(property.type) else {
+            throw QueryError("Cannot \(purpose) key path '\(text)' of type \(property.type): only \(allowedDescription) properties can be used", predicate: text, offset: 0, length: text.count)
+        }
+        return path
+    }
+
+    /// The Character offset of component `index` within the dotted `text`.
+    static func componentOffset(_ text: String, _ index: Int) -> Int {
+        var offset = 0
+        for (position, component) in text.split(separator: ".", omittingEmptySubsequences: false).enumerated() {
+            if position == index { return offset }
+            offset += component.count + 1
+        }
+        return 0
+    }
+
+    static func componentLength(_ text: String, _ index: Int) -> Int {
+        let components = text.split(separator: ".", omittingEmptySubsequences: false)
+        return index < components.count ? components[index].count : 1
+    }
+}

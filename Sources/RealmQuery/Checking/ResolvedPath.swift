@@ -1,0 +1,95 @@
+import RealmCore
+
+/// One step of a key path from an object to the objects it reaches.
+struct PathStep: Hashable, Sendable {
+    enum Kind: Hashable, Sendable {
+        /// A to-one link: at most one object.
+        case link
+        /// A list of objects: its elements, in list order.
+        case list
+        /// Linking objects: the objects of `targetClass` whose property
+        /// `property` links here, once per link.
+        case backlink(originIsList: Bool)
+    }
+
+    let kind: Kind
+    /// The class that owns `property`: the class stepped from for links and
+    /// lists, the class stepped to (the origin) for backlinks.
+    let ownerClass: String
+    /// The link or list property followed (for backlinks, the origin's link
+    /// property).
+    let property: String
+    /// `property`'s index in `ownerClass`'s schema.
+    let propertyIndex: Int
+    /// The class of the objects reached.
+    let targetClass: String
+
+    var isToMany: Bool {
+        if case .link = kind { return false }
+        return true
+    }
+}
+
+/// What a key path yields at its end.
+enum PathTerminal: Hashable, Sendable {
+    /// The object reached (its identity).
+    case object
+    /// A column property of the object reached.
+    case column(Property, index: Int)
+    /// The elements of a list of primitive values.
+    case primitiveList(Property, index: Int)
+}
+
+/// A key path resolved against a schema.
+struct ResolvedPath: Hashable, Sendable {
+    /// The class the path starts from.
+    let rootClass: String
+    let steps: [PathStep]
+    let terminal: PathTerminal
+    /// The path as written, for messages.
+    let text: String
+
+    /// Whether the path can yield several values: it goes through a list or
+    /// linking objects, or ends in a list of primitives.
+    var isMultiValued: Bool {
+        if case .primitiveList = terminal { return true }
+        return steps.contains(where: \.isToMany)
+    }
+
+    /// The class of the object reached.
+    var endClass: String { steps.last?.targetClass ?? rootClass }
+
+    /// The type of the values yielded: `.object` for identities.
+    var valueType: PropertyType {
+        switch terminal {
+        case .object: .object
+        case .column(let property, _), .primitiveList(let property, _): property.type
+        }
+    }
+
+    /// Whether a yielded value can be nil: an optional property, or a to-one
+    /// link after the last list on the way (a nil link yields nil, as in
+    /// Realm; a nil link before a list yields no element at all).
+    var mayBeNull: Bool {
+        let tail = steps.lastIndex(where: \.isToMany).map { steps[($0 + 1)...] } ?? steps[...]
+        let throughLink = tail.contains { $0.kind == .link }
+        switch terminal {
+        case .object:
+            return throughLink
+        case .column(let property, _):
+            return property.isOptional || throughLink
+        case .primitiveList(let property, _):
+            // The list is the last collection: a nil link before it means no
+            // elements, not a nil one.
+            return property.isOptional
+        }
+    }
+
+    /// Whether the path is a column or the object of the root class, with
+    /// no step.
+    var isRootOnly: Bool {
+        guard steps.isEmpty else { return false }
+        if case .primitiveList = terminal { return false }
+        return true
+    }
+}

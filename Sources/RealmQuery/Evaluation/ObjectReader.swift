@@ -1,0 +1,53 @@
+import RealmCore
+
+/// Reads objects for the post-filter through the transaction's public
+/// object API, resolving each class once and caching the rows of the
+/// objects one root object's evaluation touches.
+final class ObjectReader {
+    let transaction: Transaction
+    private var handles: [String: ClassHandle] = [:]
+    private var rows: [RowKey: [Value]] = [:]
+
+    private struct RowKey: Hashable {
+        let className: String
+        let key: ObjectKey
+    }
+
+    init(transaction: Transaction) {
+        self.transaction = transaction
+    }
+
+    func handle(_ className: String) throws -> ClassHandle {
+        if let handle = handles[className] { return handle }
+        let handle = try transaction.classHandle(named: className)
+        handles[className] = handle
+        return handle
+    }
+
+    /// The value of column property `index` of an object.
+    func column(_ index: Int, of key: ObjectKey, in className: String) throws -> Value {
+        let rowKey = RowKey(className: className, key: key)
+        if let row = rows[rowKey] { return row[index] }
+        let row = try transaction.values(of: key, in: handle(className))
+        rows[rowKey] = row
+        return row[index]
+    }
+
+    /// The elements of list property `index` of an object.
+    func list(_ index: Int, of key: ObjectKey, in className: String) throws -> [Value] {
+        let handle = try handle(className)
+        return try transaction.values(of: transaction.list(index, of: key, in: handle))
+    }
+
+    /// The objects of `originClass` linking to `key` through property
+    /// `index`, once per link.
+    func linkingObjects(to key: ObjectKey, from originClass: String, property index: Int) throws -> [ObjectKey] {
+        try transaction.linkingObjects(to: key, from: handle(originClass), property: index)
+    }
+
+    /// Forgets cached rows; called between root objects so that memory stays
+    /// bounded by what one object's evaluation reads.
+    func clearRows() {
+        rows.removeAll(keepingCapacity: true)
+    }
+}

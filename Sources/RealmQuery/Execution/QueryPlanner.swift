@@ -1,0 +1,153 @@
+import RealmCore
+
+/// Turns a ``Query`` into a ``QueryPlan`` for a schema: checks it, resolves
+/// its key paths, chooses the FROM clause for its source and compiles its
+/// predicate, sort and distinct into SQL.
+///
+/// A query whose every key path is a column of its class, on a whole
+/// class, compiles without table aliases (`SELECT count(*) FROM "class_X"
+/// WHERE "stringCol" = ?`); others alias the class table `t0`.
+struct QueryPlanner {
+    let query: Query
+    let schema: Schema
+
+    /// Whether to skip SQL filtering and test every object in Swift (the
+    /// reference path of the tests).
+    var forcesPostFilter = false
+
+    init(_ query: Query, schema: Schema) {
+        self.query = query
+        self.schema = schema
+        self.forcesPostFilter = query.evaluation == .postFilterOnly
+    }
+
+    /// The resolved parts of a query, before SQL.
+    struct Checked {
+        let condition: Condition
+        let sort: [(SortDescriptor, ResolvedPath)]
+        let distinct: [ResolvedPath]
+        let sourceProperty: Property?
+    }
+
+    func check() throws(QueryError) -> Checked {
+        let className = query.className
+        guard let objectSchema = schema[className] else {
+            throw QueryError("The schema has no class named '\(className)'", predicate: query.predicate.description)
+        }
+        var sourceProperty: Property?
+        switch query.source {
+        case .table:
+            if objectSchema.isEmbedded {
+                throw QueryError("Embedded class '\(className)' cannot be queried on its own; query it through the list of its parent", predicate: query.predicate.description)
+            }
+        case .list(let ownerClass, let property, _):
+            guard let owner = schema[ownerClass], let list = owner[propertyNamed: property] else {
+                throw QueryError("The source list '\(ownerClass).\(property)' does not exist", predicate: query.predicate.description)
+            }
+            guard list.isList, list.type == .object, list.objectClassName == className else {
+                throw QueryError("The source '\(ownerClass).\(property)' is not a list of \(className) objects", predicate: query.predicate.description)
+            }
+        case .linkingObjects(let property, _):
+            guard let link = objectSchema[propertyNamed: property], link.type == .object else {
+                throw QueryError("\(className) has no link property '\(property)' to follow back", predicate: query.predicate.description)
+            }
+            sourceProperty = link
+        }
+        let checker = TypeChecker(schema: schema, fallbackText: query.predicate.description)
+        let condition = try checker.check(query.predicate, className: className)
+        let resolver = KeyPathResolver(schema: schema)
+        var sort: [(SortDescriptor, ResolvedPath)] = []
+        for descriptor in query.sort {
+            sort.append((descriptor, try resolver.resolveColumnPath(
+                descriptor.keyPath, from: className, purpose: "sort on", allowed: Self.isSortable,
+                allowedDescription: "bool, int, float, double, string, data, date, objectId, uuid and decimal")))
+        }
+        var distinct: [ResolvedPath] = []
+        for keyPath in query.distinct {
+            distinct.append(try resolver.resolveColumnPath(
+                keyPath, from: className, purpose: "apply distinct to", allowed: Self.isSortable,
+                allowedDescription: "bool, int, float, double, string, data, date, objectId, uuid and decimal"))
+        }
+        return Checked(condition: condition, sort: sort, distinct: distinct, sourceProperty: sourceProperty)
+    }
+
+    static func isSortable(_ type: PropertyType) -> Bool {
+        type != .object && type != .linkingObjects
+    }
+
+    func plan(aggregating aggregatePath: ResolvedPath? = nil) throws(QueryError) -> QueryPlan {
+        let checked = try check()
+        let className = query.className
+        let table = SQLNames.table(className)
+        let isFlat = query.source == .table && checked.condition.isRootOnly
+            && checked.sort.allSatisfy { $0.1.isRootOnly } && checked.distinct.allSatisfy(\.isRootOnly)
+            && (aggregatePath?.isRootOnly ?? true)
+        let names = AliasNames()
+        let from: FromClause
+        let root: SQLObject
+        var constraint = SQLFragment.constant(true)
+        let tieBreak: [String]
+        switch query.source {
+        case .table:
+            from = FromClause(isFlat ? table : "\(table) AS t0", names: names)
+            root = SQLObject(className: className, key: isFlat ? "_key" : "t0._key", alias: isFlat ? "" : "t0", nullable: false, from: from)
+            tieBreak = [root.key]
+        case .list(let ownerClass, let property, let owner):
+            from = FromClause("\(SQLNames.list(ownerClass, property)) AS s", names: names)
+            from.append("JOIN \(table) AS t0 ON t0._key = s.value")
+            root = SQLObject(className: className, key: "t0._key", alias: "t0", nullable: false, from: from)
+            constraint = SQLFragment("s.owner = ?", [.int(owner.rawValue)], isNullable: false)
+            tieBreak = ["s.position"]
+        case .linkingObjects(let property, let target):
+            if checked.sourceProperty?.isList == true {
+                from = FromClause("\(SQLNames.list(className, property)) AS s", names: names)
+                from.append("JOIN \(table) AS t0 ON t0._key = s.owner")
+                constraint = SQLFragment("s.value = ?", [.int(target.rawValue)], isNullable: false)
+                tieBreak = ["s.owner", "s.position"]
+            } else {
+                from = FromClause("\(table) AS t0", names: names)
+                constraint = SQLFragment("t0.\(FileLayout.quote(property)) = ?", [.int(target.rawValue)], isNullable: false)
+                tieBreak = ["t0._key"]
+            }
+            root = SQLObject(className: className, key: "t0._key", alias: "t0", nullable: false, from: from)
+        }
+
+        let compiler = SQLCompiler(names: names)
+        let predicate = forcesPostFilter ? SQLFragment.constant(true, isExact: false) : compiler.compile(checked.condition, on: root)
+        let filter = SQLFragment.and([constraint, predicate])
+        let sortTerms = checked.sort.map { descriptor, path in
+            QueryPlan.SortTerm(sql: compiler.value(of: path, from: root).sql, ascending: descriptor.ascending, type: path.valueType)
+        }
+        let distinctTerms = checked.distinct.map { path in
+            QueryPlan.SortTerm(sql: compiler.value(of: path, from: root).sql, ascending: true, type: path.valueType)
+        }
+        let aggregateValue = aggregatePath.map { compiler.value(of: $0, from: root) }
+        return QueryPlan(
+            className: className, condition: checked.condition, from: from, filter: filter, key: root.key,
+            tieBreak: tieBreak, sortTerms: sortTerms, distinctTerms: distinctTerms,
+            distinctBeforeSort: query.distinctBeforeSort, needsPostFilter: !filter.isExact, aggregateValue: aggregateValue)
+    }
+}
+
+extension Condition {
+    /// Whether every key path is a column (or the object itself) of the
+    /// root class, with no aggregate or subquery: SQL then needs no alias.
+    var isRootOnly: Bool {
+        switch self {
+        case .constant: true
+        case .and(let operands), .or(let operands): operands.allSatisfy(\.isRootOnly)
+        case .not(let operand): operand.isRootOnly
+        case .comparison(let comparison): comparison.left.isRootOnly && comparison.right.isRootOnly
+        }
+    }
+}
+
+extension Operand {
+    var isRootOnly: Bool {
+        switch self {
+        case .constant, .constants: true
+        case .path(let path): path.isRootOnly
+        case .aggregate, .subqueryCount: false
+        }
+    }
+}

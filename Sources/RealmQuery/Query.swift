@@ -1,0 +1,120 @@
+import RealmCore
+
+/// A query over the objects of one class: which objects (the source and a
+/// predicate), in which order (sort descriptors), and which to keep of
+/// duplicates (distinct key paths).
+///
+/// A query is a plain value: building, filtering and sorting it does no
+/// work. Each execution (``objectKeys(in:)``, ``count(in:)``,
+/// ``aggregate(_:keyPath:in:)``) checks it against the transaction's schema,
+/// compiles it to SQL (microseconds) and runs it at the transaction's
+/// version, as SQLite statements cached per connection.
+///
+/// Everything runs in SQL that SQL can say exactly, including sorting and
+/// distinct. What it cannot (`[c]`/`[d]` folding beyond what SQLite's LIKE
+/// does, ordering of decimals, aggregates of decimals) compiles to SQL that
+/// narrows the candidates, and a Swift post-filter finishes; both give the
+/// same answers. `Docs/Queries.md` lists which forms need the post-filter.
+public struct Query: Sendable {
+    /// Where the objects come from.
+    public enum Source: Hashable, Sendable {
+        /// All objects of ``Query/className``, in key (creation) order.
+        case table
+        /// The elements of a list of objects of `ownerClass`, in list order
+        /// (an object appears as often as the list holds it).
+        case list(ownerClass: String, property: String, owner: ObjectKey)
+        /// The objects of ``Query/className`` whose link property
+        /// `sourceProperty` (to-one or list) points at `target`, an object of
+        /// the class that property links to; once per link, in key order.
+        case linkingObjects(sourceProperty: String, target: ObjectKey)
+    }
+
+    /// How a query filters: for tests that hold the SQL path against the
+    /// Swift evaluator.
+    package enum Evaluation: Sendable {
+        /// SQL wherever it is exact, the post-filter elsewhere.
+        case automatic
+        /// No SQL filtering at all: the Swift evaluator tests every object
+        /// of the source.
+        case postFilterOnly
+    }
+
+    public var className: String
+    public var source: Source
+    public var predicate: Predicate
+    public var sort: [SortDescriptor]
+    /// Key paths whose values identify duplicates: of each group of objects
+    /// with equal values, the first in the current order is kept.
+    public var distinct: [String]
+    /// Whether distinct applies before sorting (keeping the first object of
+    /// each group in source order, then sorting what is left) rather than
+    /// after it (keeping the first in sorted order), for a collection that
+    /// called `distinct(by:)` before `sorted(by:)`.
+    public var distinctBeforeSort: Bool = false
+    package var evaluation: Evaluation = .automatic
+
+    public init(className: String, source: Source = .table, predicate: Predicate = .truePredicate,
+                sort: [SortDescriptor] = [], distinct: [String] = []) {
+        self.className = className
+        self.source = source
+        self.predicate = predicate
+        self.sort = sort
+        self.distinct = distinct
+    }
+
+    /// The query further filtered by `predicate` (both must match).
+    public func filtered(by predicate: Predicate) -> Query {
+        var query = self
+        query.predicate = self.predicate.and(predicate)
+        return query
+    }
+
+    /// The query sorted by `descriptors`, replacing any previous sort (as
+    /// Realm's `sorted` does).
+    public func sorted(by descriptors: [SortDescriptor]) -> Query {
+        var query = self
+        query.sort = descriptors
+        return query
+    }
+
+    /// The query keeping one object per distinct combination of the values
+    /// at `keyPaths`.
+    public func distinct(by keyPaths: [String]) -> Query {
+        var query = self
+        query.distinct = keyPaths
+        query.distinctBeforeSort = sort.isEmpty
+        return query
+    }
+
+    /// Checks the query against `schema`: the class and source exist, every
+    /// key path of the predicate, sort and distinct resolves, and every
+    /// operator and constant fits the types it meets. Returns the query
+    /// unchanged.
+    ///
+    /// Costs one walk over the predicate; no SQL runs.
+    ///
+    /// - Throws: ``QueryError`` quoting the predicate (the format string it
+    ///   was parsed from, when it was) and pointing at the offending token,
+    ///   as in `"agee > 5": Dog has no property 'agee'`.
+    public func validated(against schema: Schema) throws(QueryError) -> Query {
+        _ = try QueryPlanner(self, schema: schema).check()
+        return self
+    }
+
+    /// The SQL that selects the matching objects' keys, and its arguments:
+    /// for tests, logging and `EXPLAIN QUERY PLAN`. When the query needs the
+    /// post-filter (or sorts by decimals), this is the statement that
+    /// selects the candidates, with their sort and distinct values.
+    ///
+    /// - Throws: ``QueryError`` as ``validated(against:)``.
+    public func compiledSQL(schema: Schema) throws -> (sql: String, arguments: [Value]) {
+        let plan = try QueryPlanner(self, schema: schema).plan()
+        return plan.isPureSQL ? plan.keysStatement() : plan.candidatesStatement()
+    }
+
+    /// Whether SQL alone answers the query, with no Swift post-filter or
+    /// sorting, for `schema`.
+    public func runsEntirelyInSQL(schema: Schema) throws -> Bool {
+        try QueryPlanner(self, schema: schema).plan().isPureSQL
+    }
+}

@@ -1,0 +1,77 @@
+import RealmCore
+
+/// The tables of one SELECT (the main query, or an EXISTS or scalar
+/// subquery): a first table and the joins after it. Joins that reach the
+/// same object by the same link are made once and shared.
+final class FromClause {
+    private(set) var items: [String]
+    private var joinedAliases: [String: String] = [:]
+    let names: AliasNames
+
+    init(_ first: String, names: AliasNames) {
+        self.items = [first]
+        self.names = names
+    }
+
+    var sql: String { items.joined(separator: " ") }
+
+    func append(_ join: String) {
+        items.append(join)
+    }
+
+    /// The alias of the row of `className` whose key is `key`, joining it
+    /// (LEFT, when the key can be NULL) the first time.
+    func row(of className: String, key: String, nullable: Bool) -> String {
+        let cacheKey = className + "\u{0}" + key
+        if let alias = joinedAliases[cacheKey] { return alias }
+        let alias = names.next("t")
+        append("\(nullable ? "LEFT JOIN" : "JOIN") \(SQLNames.table(className)) AS \(alias) ON \(alias)._key = \(key)")
+        joinedAliases[cacheKey] = alias
+        return alias
+    }
+}
+
+/// Hands out table aliases unique within one statement.
+final class AliasNames {
+    private var counter = 0
+
+    func next(_ prefix: String) -> String {
+        counter += 1
+        return prefix + String(counter)
+    }
+}
+
+/// An object reached while compiling a key path: the SQL of its key and,
+/// once its table is joined, the alias of its row.
+struct SQLObject {
+    var className: String
+    var key: String
+    /// The row's alias; `""` for the root of a query that needs no
+    /// qualification (its columns are written bare).
+    var alias: String?
+    var nullable: Bool
+    let from: FromClause
+
+    /// The SQL of a column of the object, joining its row if needed.
+    mutating func column(_ property: String) -> String {
+        if alias == nil { alias = from.row(of: className, key: key, nullable: nullable) }
+        let quoted = FileLayout.quote(property)
+        return alias!.isEmpty ? quoted : alias! + "." + quoted
+    }
+
+    /// The object a to-one link of this one leads to.
+    mutating func following(link property: String, to target: String) -> SQLObject {
+        SQLObject(className: target, key: column(property), alias: nil, nullable: true, from: from)
+    }
+}
+
+/// The quoted SQL names of the file's tables (Docs/FileFormat.md).
+enum SQLNames {
+    static func table(_ className: String) -> String {
+        FileLayout.quote(FileLayout.tableName(forClass: className))
+    }
+
+    static func list(_ className: String, _ property: String) -> String {
+        FileLayout.quote(FileLayout.listTableName(forClass: className, property: property))
+    }
+}

@@ -1,0 +1,83 @@
+import RealmCore
+
+/// BEGINSWITH, CONTAINS, ENDSWITH, LIKE and folded equality on strings and
+/// data.
+///
+/// Exact (case- and diacritic-sensitive) string operations with a constant
+/// needle use GLOB, which compares code points exactly and lets an index
+/// serve BEGINSWITH; CONTAINS uses `instr`. Data and key-path needles use
+/// `instr`, `substr` and `length`, which work on bytes for BLOBs and on code
+/// points for TEXT. Folded operations (`[c]`, `[d]`) use LIKE, exact for
+/// `[c]` with needles whose letters are ASCII, else a narrowing superset.
+extension SQLCompiler {
+    func substringMatch(_ op: ComparisonOperator, subject: SQLOperand, needle: SQLOperand, type: PropertyType) -> SQLFragment {
+        if type == .string, subject.constant == nil, case .string(let text)? = needle.constant {
+            let x = subject.sql
+            switch op {
+            case .beginsWith:
+                let pattern = SQLPatterns.globLiteral(text) + "*"
+                if SQLPatterns.fits(pattern) {
+                    return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
+                }
+                return SQLFragment("substr(\(x), 1, ?) = ?", subject.arguments + [.int(Int64(text.unicodeScalars.count)), .string(text)],
+                                   isNullable: subject.isNullable)
+            case .endsWith:
+                let pattern = "*" + SQLPatterns.globLiteral(text)
+                if SQLPatterns.fits(pattern) {
+                    return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
+                }
+                // Long needles only: substr(x, -n) is all of x when x is
+                // shorter, which then differs from the needle.
+                return SQLFragment("substr(\(x), ?) = ?", subject.arguments + [.int(-Int64(text.unicodeScalars.count)), .string(text)],
+                                   isNullable: subject.isNullable)
+            case .contains:
+                return SQLFragment("instr(\(x), ?) > 0", subject.arguments + [.string(text)], isNullable: subject.isNullable)
+            case .like:
+                let pattern = SQLPatterns.glob(like: text)
+                guard SQLPatterns.fits(pattern) else { return .constant(true, isExact: false) }
+                return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
+            default:
+                break
+            }
+        }
+        let (x, n) = (subject, needle)
+        let nullable = x.isNullable || n.isNullable
+        switch op {
+        case .beginsWith:
+            // instr rather than substr: SQLite's substr of an empty BLOB is
+            // NULL, not an empty BLOB.
+            return SQLFragment("instr(\(x.sql), \(n.sql)) = 1", x.arguments + n.arguments, isNullable: nullable)
+        case .endsWith:
+            return SQLFragment(
+                "\(x.sql) IS NOT NULL AND (length(\(n.sql)) = 0 OR length(\(x.sql)) >= length(\(n.sql)) AND substr(\(x.sql), length(\(x.sql)) - length(\(n.sql)) + 1) = \(n.sql))",
+                x.arguments + n.arguments + x.arguments + n.arguments + x.arguments + x.arguments + n.arguments + n.arguments,
+                precedence: .and, isNullable: nullable)
+        case .contains:
+            return SQLFragment("instr(\(x.sql), \(n.sql)) > 0", x.arguments + n.arguments, isNullable: nullable)
+        default:
+            return SQLFragment("\(x.sql) GLOB replace(\(n.sql), '[', '[[]')", x.arguments + n.arguments, isNullable: nullable)
+        }
+    }
+
+    func foldedMatch(_ op: ComparisonOperator, subject: SQLOperand, needle: SQLOperand, folding: Folding) -> SQLFragment {
+        var (subject, needle) = (subject, needle)
+        if op == .equal {
+            if subject.constant?.isNull == true || needle.constant?.isNull == true {
+                return equality(subject, needle, negated: false)
+            }
+            if subject.constant != nil { swap(&subject, &needle) }
+        }
+        if subject.constant == nil, case .string(let text)? = needle.constant {
+            let (pattern, isExact) = SQLPatterns.like(text, op, folding: folding)
+            guard SQLPatterns.fits(pattern) else { return .constant(true, isExact: false) }
+            return SQLFragment("\(subject.sql) LIKE ? ESCAPE '\\'", subject.arguments + [.string(pattern)],
+                               isExact: isExact, isNullable: subject.isNullable)
+        }
+        if op == .equal && subject.constant == nil && needle.constant == nil {
+            // Folding keeps the length in code points.
+            return SQLFragment("length(\(subject.sql)) = length(\(needle.sql))", subject.arguments + needle.arguments,
+                               isExact: false, isNullable: true)
+        }
+        return .constant(true, isExact: false)
+    }
+}

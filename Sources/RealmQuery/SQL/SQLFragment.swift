@@ -1,0 +1,126 @@
+import RealmCore
+
+/// A piece of SQL with the values bound to its `?` parameters, in text order.
+///
+/// A boolean fragment also records what the compiler knows about it:
+///
+/// - `isExact`: whether it selects exactly the objects the condition
+///   matches. An inexact fragment is an approximation the post-filter must
+///   finish: a superset where the condition is not negated, a subset where
+///   it is (the compiler tracks which with its polarity), so that the final
+///   SQL `WHERE` always selects a superset of the matches.
+/// - `isNullable`: whether it can evaluate to NULL. Realm's logic has two
+///   values; SQL's has three. Where NULL only ever stands for false
+///   (outside a NOT), that changes nothing; under NOT, a nullable fragment
+///   is wrapped in `ifnull(…, 0)` so that `NOT` inverts it as Realm does.
+/// - `constant`: a truth value known at compile time, folded away by AND,
+///   OR and NOT.
+struct SQLFragment {
+    /// How tightly the text binds, for parenthesizing.
+    enum Precedence: Int, Comparable {
+        case or = 1, and, not, comparison
+        static func < (lhs: Precedence, rhs: Precedence) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    var sql: String
+    var arguments: [Value]
+    var precedence: Precedence
+    var isExact: Bool
+    var isNullable: Bool
+    var constant: Bool?
+
+    init(_ sql: String, _ arguments: [Value] = [], precedence: Precedence = .comparison, isExact: Bool = true, isNullable: Bool) {
+        self.sql = sql
+        self.arguments = arguments
+        self.precedence = precedence
+        self.isExact = isExact
+        self.isNullable = isNullable
+        self.constant = nil
+    }
+
+    static func constant(_ value: Bool, isExact: Bool = true) -> SQLFragment {
+        var fragment = SQLFragment(value ? "1" : "0", isExact: isExact, isNullable: false)
+        fragment.constant = value
+        return fragment
+    }
+
+    /// The text, parenthesized when it binds more loosely than `context`.
+    func text(in context: Precedence) -> String {
+        precedence < context ? "(" + sql + ")" : sql
+    }
+
+    static func and(_ operands: [SQLFragment]) -> SQLFragment {
+        var kept: [SQLFragment] = []
+        var isExact = true
+        for operand in operands {
+            if operand.constant == false { return .constant(false, isExact: operand.isExact) }
+            isExact = isExact && operand.isExact
+            if operand.constant == true { continue }
+            kept.append(operand)
+        }
+        if kept.isEmpty { return .constant(true, isExact: isExact) }
+        if kept.count == 1 {
+            var only = kept[0]
+            only.isExact = isExact
+            return only
+        }
+        return SQLFragment(
+            kept.map { $0.text(in: .and) }.joined(separator: " AND "), kept.flatMap(\.arguments),
+            precedence: .and, isExact: isExact, isNullable: kept.contains(where: \.isNullable))
+    }
+
+    static func or(_ operands: [SQLFragment]) -> SQLFragment {
+        var kept: [SQLFragment] = []
+        var isExact = true
+        for operand in operands {
+            if operand.constant == true { return .constant(true, isExact: operand.isExact) }
+            isExact = isExact && operand.isExact
+            if operand.constant == false { continue }
+            kept.append(operand)
+        }
+        if kept.isEmpty { return .constant(false, isExact: isExact) }
+        if kept.count == 1 {
+            var only = kept[0]
+            only.isExact = isExact
+            return only
+        }
+        return SQLFragment(
+            kept.map { $0.text(in: .or) }.joined(separator: " OR "), kept.flatMap(\.arguments),
+            precedence: .or, isExact: isExact, isNullable: kept.contains(where: \.isNullable))
+    }
+
+    /// The two-valued negation: NULL (false) becomes true.
+    static func not(_ operand: SQLFragment) -> SQLFragment {
+        if let constant = operand.constant { return .constant(!constant, isExact: operand.isExact) }
+        let inner = operand.isNullable ? "ifnull(" + operand.sql + ", 0)" : operand.text(in: .not)
+        return SQLFragment("NOT " + inner, operand.arguments, precedence: .not, isExact: operand.isExact, isNullable: false)
+    }
+
+    /// The fragment made two-valued (never NULL), for contexts that need a
+    /// definite 0 or 1.
+    var twoValued: SQLFragment {
+        guard isNullable, constant == nil else { return self }
+        return SQLFragment("ifnull(" + sql + ", 0)", arguments, isExact: isExact, isNullable: false)
+    }
+}
+
+/// A value-producing piece of SQL: a column, a parameter, a scalar subquery.
+struct SQLOperand {
+    var sql: String
+    var arguments: [Value]
+    /// The constant it binds, when it is a parameter.
+    var constant: Value?
+    /// Whether it can be a float or double NaN, which the file stores as a
+    /// BLOB that SQLite orders after every number.
+    var mayBeNaNBlob: Bool
+    /// Whether it can be NULL.
+    var isNullable: Bool
+
+    static func parameter(_ value: Value) -> SQLOperand {
+        SQLOperand(sql: "?", arguments: [value], constant: value, mayBeNaNBlob: false, isNullable: value.isNull)
+    }
+
+    static func expression(_ sql: String, arguments: [Value] = [], mayBeNaNBlob: Bool = false, isNullable: Bool) -> SQLOperand {
+        SQLOperand(sql: sql, arguments: arguments, constant: nil, mayBeNaNBlob: mayBeNaNBlob, isNullable: isNullable)
+    }
+}
