@@ -4,6 +4,7 @@
 // nor CI builds them. Run in release mode:
 //
 //   swift run -c release --package-path Benchmarks core-operations
+//   swift run -c release --package-path Benchmarks object-operations
 
 import PackageDescription
 
@@ -13,6 +14,11 @@ let package = Package(
         .package(name: "realm-swift-sqlite", path: ".."),
     ],
     targets: [
+        .executableTarget(
+            name: "object-operations",
+            dependencies: [.product(name: "RealmObjects", package: "realm-swift-sqlite")],
+            path: "Sources/ObjectOperations"
+        ),
         .executableTarget(
             name: "core-operations",
             dependencies: [.product(name: "RealmCore", package: "realm-swift-sqlite")],

@@ -39,9 +39,15 @@ public struct Query: Sendable {
         case postFilterOnly
     }
 
+    /// The class of the objects the query returns.
     public var className: String
+    /// Where the objects come from: the whole class, a list, or linking
+    /// objects.
     public var source: Source
+    /// Which objects match; `.truePredicate` for all of them.
     public var predicate: Predicate
+    /// The order of the results, first descriptor first; ties keep the
+    /// source order. Empty for the source order.
     public var sort: [SortDescriptor]
     /// Key paths whose values identify duplicates: of each group of objects
     /// with equal values, the first in the current order is kept.
@@ -53,6 +59,9 @@ public struct Query: Sendable {
     public var distinctBeforeSort: Bool = false
     package var evaluation: Evaluation = .automatic
 
+    /// A query for the objects of `className` in `source` matching
+    /// `predicate`, in the order of `sort`, keeping the first object of each
+    /// group of equal `distinct` values. Does no work until run.
     public init(className: String, source: Source = .table, predicate: Predicate = .truePredicate,
                 sort: [SortDescriptor] = [], distinct: [String] = []) {
         self.className = className
@@ -104,12 +113,23 @@ public struct Query: Sendable {
     /// The SQL that selects the matching objects' keys, and its arguments:
     /// for tests, logging and `EXPLAIN QUERY PLAN`. When the query needs the
     /// post-filter (or sorts by decimals), this is the statement that
-    /// selects the candidates, with their sort and distinct values.
+    /// selects the candidates, with their sort and distinct values and the
+    /// columns the post-filter reads.
     ///
     /// - Throws: ``QueryError`` as ``validated(against:)``.
     public func compiledSQL(schema: Schema) throws -> (sql: String, arguments: [Value]) {
         let plan = try QueryPlanner(self, schema: schema).plan()
         return plan.isPureSQL ? plan.keysStatement() : plan.candidatesStatement()
+    }
+
+    /// The `SELECT count(*)` statement ``count(in:)`` runs, and its
+    /// arguments; nil when the count needs the post-filter.
+    ///
+    /// - Throws: ``QueryError`` as ``validated(against:)``.
+    public func compiledCountSQL(schema: Schema) throws -> (sql: String, arguments: [Value])? {
+        var unsorted = self
+        unsorted.sort = []
+        return try QueryPlanner(unsorted, schema: schema).plan().countStatement()
     }
 
     /// Whether SQL alone answers the query, with no Swift post-filter or

@@ -121,10 +121,22 @@ enum AllTypes {
         return (try coordinator.makeTransaction(), keys)
     }
 
+    /// Removes the fixtures of test processes that ended without running
+    /// their exit handlers.
+    private static func removeLeftovers() {
+        let directory = FileManager.default.temporaryDirectory
+        let prefix = "RealmQueryTests-AllTypes-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
     private static let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("RealmQueryTests-AllTypes-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
 
     private static func build() throws -> (Coordinator, [ObjectKey]) {
+        removeLeftovers()
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: AllTypes.path) }
         let coordinator = try Coordinator.open(.file(path + "/fixture.realm", schema: schema))

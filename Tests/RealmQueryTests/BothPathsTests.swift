@@ -167,7 +167,8 @@ enum Matrix {
     }
 
     static let needles = ["", "a", "A", "é", "E", "e", "mile", "émile", "ÉMILE", "ÅSA", "asa", "STRASSE", "ß", "%", "_", "*", "?",
-                          "a*", "?s?", "*e", "[", "[br]", "ø", "O", "İ", "i", "日本", "ǆ", "Ǆ", "lodz", "łódź", "\\", "'", "\""]
+                          "a*", "?s?", "*e", "[", "[br]", "ø", "O", "İ", "i", "日本", "ǆ", "Ǆ", "lodz", "łódź", "\\", "'", "\"",
+                          "*a*b*", "?*?", "**", "*?", "a*a*a", "*mile", "É*e", "*s*s*", "?????", "*%*", "*_*"]
 
     static var strings: [PredicateGroup] {
         var groups: [PredicateGroup] = []
@@ -199,9 +200,11 @@ enum Matrix {
                                 .data(Data("a%b".utf8)), .string("abc"), .string("B")]
         var cases: [(String, [QueryArgument])] = []
         for column in ["dataCol", "optData"] {
-            for op in ["==", "!=", "BEGINSWITH", "CONTAINS", "ENDSWITH"] {
+            for op in ["==", "!=", "BEGINSWITH", "CONTAINS", "ENDSWITH", "LIKE"] {
                 cases += needles.map { ("\(column) \(op) %@", [.value($0)]) }
             }
+            cases += [("\(column) LIKE '*'", []), ("\(column) LIKE '?'", []), ("\(column) LIKE 'a*c'", []),
+                      ("\(column) LIKE %@", [.value(.data(Data([0, 0x3F])))]), ("\(column) LIKE %@", [.value(.data(Data([0x2A, 0])))])]
             cases += [("\(column) IN %@", [.values([.data(Data()), .data(Data([0, 1, 2]))])])]
         }
         cases += [("optData == nil", []), ("dataCol == optData", []), ("dataCol BEGINSWITH optData", []),

@@ -95,4 +95,26 @@ import Testing
         }
         #expect(try puppies.count(in: realm.transaction) == 3)
     }
+
+    @Test func eachTransactionSeesItsOwnVersion() throws {
+        let other = try realm.coordinator.makeTransaction()
+        let puppies = try realm.query("Dog", "age < 2")
+        #expect(try puppies.count(in: other) == 2)
+        try realm.transaction.write {
+            try realm.create("Dog", ["name": .string("Pup"), "color": .string("grey"), "age": .int(0)])
+        }
+        // `other` still reads the version it started on, until it refreshes.
+        #expect(try puppies.count(in: other) == 2)
+        #expect(try puppies.count(in: realm.transaction) == 3)
+        try other.refresh()
+        #expect(try puppies.objectKeys(in: other) == puppies.objectKeys(in: realm.transaction))
+    }
+
+    @Test func queriesInsideAWriteSeeItsChanges() throws {
+        try realm.transaction.write {
+            let handle = try realm.transaction.classHandle(named: "Dog")
+            try realm.transaction.setValue(.int(0), of: keys.dogs["Rex"]!, property: realm.transaction.propertyIndex(named: "age", in: handle), in: handle)
+            #expect(try realm.names("Dog", "age < 2") == ["Buster", "Rex", "Fido"])
+        }
+    }
 }

@@ -62,7 +62,7 @@ import Testing
         ("Person", "ANY age > 1", [], "ANY needs a key path through a list or linking objects, but 'age' (int) is a single value", 4),
         ("Dog", "owner == SELF", [], "Cannot compare 'owner' (a link to Person) with 'SELF' (an object of Dog): they are objects of different classes", 6),
         ("Dog", "name == owner", [], "Cannot compare 'name' (string) with 'owner' (a link to Person): their types differ", 5),
-        ("AllTypes", "dataCol LIKE 'a'", [], "'LIKE' is not supported for 'dataCol' (data)", 8),
+        ("AllTypes", "dataCol > 'a'", [], "'>' is not supported for 'dataCol' (data); data supports ==, !=, IN, BEGINSWITH, CONTAINS, ENDSWITH and LIKE", 8),
         ("AllTypes", "dataCol CONTAINS[c] 'a'", [], "String options [c] apply only to string comparisons", 8),
         ("AllTypes", "boolCol < true", [], "'<' is not supported for 'boolCol' (bool); bool values support ==, != and IN", 8),
         ("AllTypes", "dateCol == 5", [], "Expected a date to compare with 'dateCol' (date), but got the integer 5", 11),

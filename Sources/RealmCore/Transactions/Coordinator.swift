@@ -37,6 +37,9 @@ public final class Coordinator: Sendable {
         /// Per class, the next object key no transaction of this process has
         /// handed out, not even one that was rolled back.
         var keyHighWater: [String: Int64] = [:]
+        /// Called after every commit this process learns of.
+        var commitListeners: [Int: @Sendable (UInt64) -> Void] = [:]
+        var nextListenerID = 0
         /// How many of this process's transactions read at each version.
         var pinnedVersions: [UInt64: Int] = [:]
     }
@@ -246,14 +249,35 @@ public final class Coordinator: Sendable {
     }
 
     func didCommit(_ changeSet: ChangeSet, catalog: Catalog) {
-        state.withLock { state in
+        let listeners = state.withLock { state in
             state.latestVersion = max(state.latestVersion, changeSet.version)
             if catalog.generation > state.catalog.generation { state.catalog = catalog }
             state.recentChanges.append(changeSet)
             if state.recentChanges.count > Self.recentChangeLimit {
                 state.recentChanges.removeFirst(state.recentChanges.count - Self.recentChangeLimit)
             }
+            return Array(state.commitListeners.values)
         }
+        for listener in listeners { listener(changeSet.version) }
+    }
+
+    // MARK: Commit listeners
+
+    /// Calls `listener` with the new version after every commit to the file
+    /// by this process, on the committing thread; keep it short (schedule
+    /// work elsewhere). Returns an identifier for
+    /// ``removeCommitListener(_:)``.
+    public func addCommitListener(_ listener: @escaping @Sendable (UInt64) -> Void) -> Int {
+        state.withLock { state in
+            state.nextListenerID += 1
+            state.commitListeners[state.nextListenerID] = listener
+            return state.nextListenerID
+        }
+    }
+
+    /// Stops calling a listener.
+    public func removeCommitListener(_ identifier: Int) {
+        _ = state.withLock { $0.commitListeners.removeValue(forKey: identifier) }
     }
 
     /// The change sets of this process's commits after `version`, oldest

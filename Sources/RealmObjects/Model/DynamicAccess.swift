@@ -100,26 +100,40 @@ enum DynamicAccess {
         if let override = object._override(index) {
             return override.flatMap(unwrapped)
         }
-        let name = info.objectSchema.properties[index].name
-        for (label, value) in ClassInfo.children(of: object) {
-            if let persisted = value as? PersistedProperty, label == "_" + name {
-                return persisted.unmanagedValue.flatMap(unwrapped)
-            }
-            if label == name {
-                if let optional = value as? RealmOptionalBase { return optional.unmanagedValue.flatMap(unwrapped) }
-                return value
-            }
+        if let reference = info.reference(index, of: object) {
+            if let optional = reference as? RealmOptionalBase { return optional.unmanagedValue.flatMap(unwrapped) }
+            return reference
         }
-        return nil
+        return info.unmanagedValues(of: object)[index].flatMap { $0 }.flatMap(unwrapped)
     }
 
     private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
-        let label = info.boundProperties.first { $0.index == index }?.label
-        return ClassInfo.children(of: object).first { $0.0 == label }?.1
+        info.reference(index, of: object)
     }
 
     /// An optional held in an existential, as `Any?` (nil for none).
     private static func unwrapped(_ value: _Persistable) -> Any? {
         ValueImporter.isNull(value) ? nil : value
+    }
+}
+
+extension DynamicAccess {
+    /// A stored value as the Swift value a property of its type holds
+    /// (`Int` for integers, `DynamicObject` for links, nil for null).
+    static func swiftValue(_ value: Value, property: Property, realm: Realm) -> Any? {
+        switch value {
+        case .null: nil
+        case .bool(let bool): bool
+        case .int(let int): Int(int)
+        case .float(let float): float
+        case .double(let double): double
+        case .string(let string): string
+        case .data(let data): data
+        case .date(let date): date
+        case .objectId(let id): id
+        case .uuid(let uuid): uuid
+        case .decimal(let decimal): decimal
+        case .object(let key): property.objectClassName.map { realm.makeObject(DynamicObject.self, key: key, className: $0) }
+        }
     }
 }

@@ -21,6 +21,9 @@ public protocol _Persistable {
     /// Converts to a stored value; for links into `realm`, adding an
     /// unmanaged object first.
     func _toValue(in realm: Realm?) throws -> Value
+    /// Converts untyped input (from a dictionary, array or JSON), or nil
+    /// when it is not a value of this type.
+    static func _convert(from any: Any) -> Self?
 }
 
 extension _Persistable {

@@ -67,44 +67,44 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            guard let realm = object._realm else {
-                if object._unmanagedOverrides != nil, let entry = object._override(unmanagedIndex(object, storageKeyPath)) {
+            // Ignored properties stay plain stored values even on managed
+            // objects, as the seeds say.
+            guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
+                if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath),
+                   let entry = object._override(index) {
                     return (entry as? Value) ?? Value._fromValue(.null, in: nil)
                 }
                 if case .unmanaged(let value) = object[keyPath: storageKeyPath].storage { return value }
                 return Value._defaultValue
             }
-            let index = managedIndex(object, storageKeyPath)
             return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
         }
         set {
-            guard let realm = object._realm else {
-                if object._unmanagedOverrides != nil {
-                    object._unmanagedOverrides![unmanagedIndex(object, storageKeyPath)] = nil
+            guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
+                if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath) {
+                    object._unmanagedOverrides![index] = nil
                 }
                 object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
                 return
             }
-            let index = managedIndex(object, storageKeyPath)
             realm.writeValue(newValue, of: object, property: index)
         }
     }
 
     /// The property's index for an unmanaged object, without changing its
     /// storage.
-    private static func unmanagedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int {
+    private static func unmanagedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
         object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
             (probe as! EnclosingSelf)[keyPath: keyPath].storage = marked ? .probe : .unmanaged(Value._defaultValue)
         }
     }
 
-    /// The property's index, resolved on first access and kept in storage.
+    /// The property's index on a managed object, resolved on first access
+    /// and kept in storage; nil for an ignored property.
     @inline(__always)
-    private static func managedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int {
+    private static func managedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
         if case .managed(let index) = object[keyPath: keyPath].storage { return index }
-        let index = object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
-            (probe as! EnclosingSelf)[keyPath: keyPath].storage = marked ? .probe : .unmanaged(Value._defaultValue)
-        }
+        guard object._realm != nil, let index = unmanagedIndex(object, keyPath) else { return nil }
         object[keyPath: keyPath].storage = .managed(index)
         return index
     }
@@ -119,6 +119,8 @@ protocol PersistedProperty {
     static var valueType: _Persistable.Type { get }
     /// The unmanaged value, for copying an unmanaged object into a Realm.
     var unmanagedValue: _Persistable? { get }
+    /// The unmanaged value of the storage at `pointer` (inside an object).
+    static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable?
 }
 
 extension Persisted: PersistedProperty {
@@ -132,5 +134,9 @@ extension Persisted: PersistedProperty {
     var unmanagedValue: _Persistable? {
         if case .unmanaged(let value) = storage { return value }
         return nil
+    }
+
+    static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable? {
+        pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue
     }
 }

@@ -120,8 +120,7 @@ enum ValueImporter {
     }
 
     private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
-        let label = info.boundProperties.first { $0.index == index }?.label
-        return ClassInfo.children(of: object).first { $0.0 == label }?.1
+        info.reference(index, of: object)
     }
 
     static func isNull(_ entry: Any) -> Bool {

@@ -37,13 +37,11 @@ struct ObjectWriter {
 
     func snapshot(of object: Object, info: ClassInfo) -> Snapshot {
         var snapshot = Snapshot()
-        for (label, value) in ClassInfo.children(of: object) {
-            if let persisted = value as? PersistedProperty {
-                guard let index = info.propertyIndex(named: String(label.dropFirst())) else { continue }
-                snapshot.scalars[index] = object._override(index) ?? persisted.unmanagedValue
-            } else if let list = value as? ListFactory, let index = info.propertyIndex(named: label) {
+        snapshot.scalars = info.unmanagedValues(of: object)
+        for (index, reference) in info.references(of: object) {
+            if let list = reference as? ListFactory {
                 snapshot.lists[index] = list.unmanagedElements ?? []
-            } else if let optional = value as? RealmOptionalBase, let index = info.propertyIndex(named: label) {
+            } else if let optional = reference as? RealmOptionalBase {
                 snapshot.scalars[index] = optional.unmanagedValue
             }
         }
@@ -186,8 +184,13 @@ struct ObjectWriter {
     }
 
     private func insertEmbedded(_ embedded: EmbeddedObject, create: ([Value]) throws -> ObjectKey) throws {
-        guard embedded._realm == nil else {
-            throw Realm.Error(.fail, "Cannot set an embedded object of type '\(Swift.type(of: embedded).className())' that already has a parent; create a new one.")
+        if embedded._realm != nil {
+            // A managed embedded object already has its parent: store a copy
+            // of its values (as copying an object between Realms does).
+            let copy = Swift.type(of: embedded).init()
+            try ValueImporter.fill(copy, from: embedded)
+            try insertEmbedded(copy, create: create)
+            return
         }
         let info = embedded._classInfo
         realm.state.register(Swift.type(of: embedded))

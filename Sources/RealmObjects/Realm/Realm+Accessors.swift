@@ -28,12 +28,8 @@ extension Realm {
     /// Switches the `let` properties of a (newly) managed object to the
     /// database.
     func bindProperties(of object: Object, info: ClassInfo, handle: ClassHandle) {
-        var remaining = info.boundProperties
-        for (label, value) in ClassInfo.children(of: object) {
-            guard let position = remaining.firstIndex(where: { $0.label == label }) else { continue }
-            (value as? ManagedProperty)?.bind(to: self, owner: object._key, ownerHandle: handle, property: remaining[position].index)
-            remaining.remove(at: position)
-            if remaining.isEmpty { break }
+        for (index, reference) in info.references(of: object) {
+            (reference as? ManagedProperty)?.bind(to: self, owner: object._key, ownerHandle: handle, property: index)
         }
     }
 

@@ -90,7 +90,10 @@ public struct Realm: Equatable {
     public func refresh() -> Bool {
         verifyThread()
         guard !isInWriteTransaction else { return false }
-        return perform("refresh") { try $0.refresh() }
+        let changed = perform("refresh") { try $0.refresh() }
+        // Pending notifications arrive now, on this thread.
+        state.deliverNotifications(versionChanged: changed)
+        return changed
     }
 
     /// Releases the version being read: every object and collection of
@@ -136,6 +139,14 @@ public struct Realm: Equatable {
         verifyThread()
         precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
+        precondition(!(state.notifiersIfAny?.isDelivering ?? false),
+                     "Cannot begin a write transaction from inside a notification handler that refresh() or beginWrite() is delivering; write after it returns, or deliver on a run loop.")
+        if let notifiers = state.notifiersIfAny, !notifiers.isEmpty {
+            // Advancing to the newest version delivers what it brings first,
+            // as the seeds describe.
+            let changed = perform("refresh") { try $0.refresh() }
+            state.deliverNotifications(versionChanged: changed)
+        }
         perform("begin a write transaction") { try $0.beginWrite() }
     }
 
@@ -152,6 +163,7 @@ public struct Realm: Equatable {
             state.forgetSchemaChanges()
             throw Realm.Error(error)
         }
+        state.notifiersIfAny?.notifyRealmObservers(.didChange)
     }
 
     /// Discards every change of the write transaction. Objects added in it
@@ -199,6 +211,7 @@ public struct Realm: Equatable {
     /// broken files, which stop with the error's message, as in Realm.
     @discardableResult
     func perform<Result>(_ action: @autoclosure () -> String, _ body: (Transaction) throws -> Result) -> Result {
+        verifyThread()
         do {
             return try body(transaction)
         } catch {
@@ -246,6 +259,22 @@ final class RealmState {
 
     private var dynamicInfos: [String: ClassInfo] = [:]
 
+    /// Notification registrations, made on first use.
+    private(set) var notifiersIfAny: NotifierSet?
+
+    var notifiers: NotifierSet {
+        if let notifiers = notifiersIfAny { return notifiers }
+        let notifiers = NotifierSet(state: self)
+        notifiersIfAny = notifiers
+        return notifiers
+    }
+
+    /// Delivers collection and object notifications for the version the
+    /// Realm reads now (Realm observers hear `didChange` when it moved).
+    func deliverNotifications(versionChanged: Bool) {
+        notifiersIfAny?.deliver(versionChanged: versionChanged, synchronous: true)
+    }
+
     /// The info of a stored class for dynamic access.
     func dynamicInfo(_ className: String) -> ClassInfo {
         if let info = dynamicInfos[className] { return info }
@@ -270,6 +299,10 @@ final class RealmState {
     /// (inside the current write transaction, or in one of its own).
     func register(_ type: Object.Type) {
         guard !registered.contains(ObjectIdentifier(type)) else { return }
+        if configuration.objectTypes != nil {
+            // A class subset is fixed when the Realm opens.
+            preconditionFailure("Object type '\(type.className())' is not managed by the Realm at '\(configuration.identity)'; add it to Realm.Configuration.objectTypes.")
+        }
         let types = SchemaDiscovery.closure(of: [type])
         do {
             let wanted = try SchemaDiscovery.schema(of: types)
@@ -282,16 +315,12 @@ final class RealmState {
             }
             let missing = wanted.objectSchemas.filter { stored[$0.name] == nil }
             if !missing.isEmpty {
+                // Adding a class needs a write; outside one, a class the
+                // file lacks simply has no objects yet (reads must never
+                // wait for a writer), and registration is retried later.
+                guard transaction.isInWriteTransaction else { return }
                 precondition(!configuration.readOnly, "The read-only Realm at '\(configuration.identity)' has no class '\(missing[0].name)'.")
-                let ownWrite = !transaction.isInWriteTransaction
-                if ownWrite { try transaction.beginWrite() }
-                do {
-                    try transaction.applySchema(Schema(missing), schemaVersion: transaction.schemaVersion)
-                    if ownWrite { try transaction.commitWrite() }
-                } catch {
-                    if ownWrite { transaction.cancelWrite() }
-                    throw error
-                }
+                try transaction.applySchema(Schema(missing), schemaVersion: transaction.schemaVersion)
             }
         } catch {
             preconditionFailure("Cannot use class '\(type.className())' in the Realm at '\(configuration.identity)': \(error)")

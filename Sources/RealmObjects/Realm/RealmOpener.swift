@@ -20,7 +20,11 @@ enum RealmOpener {
         do {
             let coordinator = try openCoordinator(configuration, schema: schema)
             let transaction = try coordinator.makeTransaction()
-            return RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction, registered: types)
+            let state = RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction, registered: types)
+            // Autorefresh: a thread that runs a run loop moves to each new
+            // version on its own.
+            state.notifiers.startListening()
+            return state
         } catch {
             throw Realm.Error(error)
         }

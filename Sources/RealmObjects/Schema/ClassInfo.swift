@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import Foundation
 import RealmCore
 import Synchronization
@@ -22,10 +23,25 @@ final class ClassInfo: @unchecked Sendable {
     let boundProperties: [(label: String, index: Int)]
     /// The classes this class links to, directly or through linking objects.
     let linkedTypes: [Object.Type]
+    /// Where each `@Persisted` property's storage sits in an instance.
+    let persistedFields: [PersistedField]
+    /// Where each `let` property (list, optional, linking objects) sits.
+    let referenceFields: [ReferenceField]
     private let indexByName: [String: Int]
 
+    struct PersistedField {
+        let index: Int
+        let offset: Int
+        let type: any PersistedProperty.Type
+    }
+
+    struct ReferenceField {
+        let index: Int
+        let offset: Int
+    }
+
     private let lock = NSLock()
-    private var keyPathCache: [AnyKeyPath: Int] = [:]
+    private var keyPathCache: [AnyKeyPath: Int?] = [:]
     private var probe: Object?
 
     enum PropertyKind {
@@ -46,6 +62,63 @@ final class ClassInfo: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
+        (persistedFields, referenceFields) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
+    }
+
+    /// The storage offsets of the Realm properties, found once through the
+    /// runtime's field metadata, so that copying an object into a Realm or
+    /// binding its lists needs no `Mirror` (which costs microseconds per
+    /// object).
+    private static func fields(of type: Object.Type, indexByName: [String: Int], bound: [(String, Int)])
+        -> ([PersistedField], [ReferenceField]) {
+        guard type != DynamicObject.self else { return ([], []) }
+        var persisted: [PersistedField] = []
+        var references: [ReferenceField] = []
+        let boundByLabel = Dictionary(bound.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+        // `_EachFieldOptions.classType` is a mutable static in the standard
+        // library, which Swift 6 refuses to read; its raw value is 1.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
+            let label = String(cString: name)
+            if let persistedType = fieldType as? any PersistedProperty.Type {
+                if let index = indexByName[String(label.dropFirst())] {
+                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType))
+                }
+            } else if let index = boundByLabel[label] {
+                references.append(ReferenceField(index: index, offset: offset))
+            }
+            return true
+        }
+        return (persisted, references)
+    }
+
+    /// The unmanaged value of every `@Persisted` property of an unmanaged
+    /// object, by schema index (overrides set by name included).
+    func unmanagedValues(of object: Object) -> [Int: _Persistable?] {
+        var values: [Int: _Persistable?] = [:]
+        withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for field in persistedFields {
+                values[field.index] = object._override(field.index) ?? field.type.unmanagedValue(at: base + field.offset)
+            }
+        }
+        return values
+    }
+
+    /// The object held by a `let` property (a `List`, `RealmOptional` or
+    /// `LinkingObjects`) of an instance.
+    func reference(_ index: Int, of object: Object) -> AnyObject? {
+        guard let field = referenceFields.first(where: { $0.index == index }) else { return nil }
+        return withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: field.offset, as: AnyObject.self)
+        }
+    }
+
+    /// Every `let` property's object of an instance, with its schema index.
+    func references(of object: Object) -> [(index: Int, object: AnyObject)] {
+        withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            return referenceFields.map { ($0.index, base.load(fromByteOffset: $0.offset, as: AnyObject.self)) }
+        }
     }
 
     func propertyIndex(named name: String) -> Int? {
@@ -80,10 +153,11 @@ final class ClassInfo: @unchecked Sendable {
     // MARK: Key paths
 
     /// The schema index of the `@Persisted` property whose storage is at
-    /// `keyPath`. Resolved once per class and property: `mark` sets (true)
-    /// or clears (false) a marker in that storage of a probe instance, and
-    /// reflection finds which property carries it.
-    func propertyIndex(forStorage keyPath: AnyKeyPath, mark: (Object, Bool) -> Void) -> Int {
+    /// `keyPath`, or nil for an ignored property. Resolved once per class
+    /// and property: `mark` sets (true) or clears (false) a marker in that
+    /// storage of a probe instance, and reflection finds which property
+    /// carries it.
+    func propertyIndex(forStorage keyPath: AnyKeyPath, mark: (Object, Bool) -> Void) -> Int? {
         lock.lock()
         defer { lock.unlock() }
         if let index = keyPathCache[keyPath] { return index }
@@ -93,11 +167,8 @@ final class ClassInfo: @unchecked Sendable {
         defer { mark(probe, false) }
         for (label, value) in Self.children(of: probe) {
             if let persisted = value as? PersistedProperty, persisted.isProbe {
-                let name = String(label.dropFirst())
-                guard let index = indexByName[name] else {
-                    preconditionFailure("Property '\(className).\(name)' is not stored by Realm (it is ignored); it cannot be read from a managed object.")
-                }
-                keyPathCache[keyPath] = index
+                let index = indexByName[String(label.dropFirst())]
+                keyPathCache[keyPath] = .some(index)
                 return index
             }
         }

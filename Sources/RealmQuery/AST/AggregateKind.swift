@@ -9,8 +9,12 @@
 /// nil values are skipped, and so are NaN values of float and double
 /// properties.
 public enum AggregateKind: String, Hashable, Sendable, CaseIterable {
+    /// The smallest value.
     case min
+    /// The largest value.
     case max
+    /// The sum of the values.
     case sum
+    /// The mean of the values.
     case average
 }

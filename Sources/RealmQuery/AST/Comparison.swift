@@ -7,8 +7,12 @@ import RealmCore
 /// `SUBQUERY(…).@count`; at least one must depend on the object (a key path,
 /// an aggregate or a subquery), which ``Query/validated(against:)`` checks.
 public struct Comparison: Hashable, Sendable {
+    /// The left operand.
     public var left: QueryExpression
+    /// The operator.
     public var op: ComparisonOperator
+    /// The right operand (`{low, high}` for `BETWEEN`; a list, collection
+    /// argument or list key path for `IN`).
     public var right: QueryExpression
     /// `ANY`/`SOME`, `ALL` or `NONE`; `.direct` when none was written (a
     /// comparison on a key path through a list then means `ANY`).
@@ -19,6 +23,8 @@ public struct Comparison: Hashable, Sendable {
     /// predicates built in code. Ignored by `==` and hashing.
     public var location: PredicateLocation?
 
+    /// A comparison; `location` is for parsers, which record where it was
+    /// written.
     public init(
         _ left: QueryExpression, _ op: ComparisonOperator, _ right: QueryExpression,
         modifier: ComparisonModifier = .direct, options: StringOptions = [], location: PredicateLocation? = nil
@@ -31,11 +37,13 @@ public struct Comparison: Hashable, Sendable {
         self.location = location
     }
 
+    /// Equal when everything but ``location`` is.
     public static func == (lhs: Comparison, rhs: Comparison) -> Bool {
         lhs.left == rhs.left && lhs.op == rhs.op && lhs.right == rhs.right
             && lhs.modifier == rhs.modifier && lhs.options == rhs.options
     }
 
+    /// Hashes everything but ``location``.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(left)
         hasher.combine(op)
@@ -51,14 +59,21 @@ public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case equal = "=="
     /// `!=` or `<>`: not equal; a nil value differs from every non-nil one.
     case notEqual = "!="
+    /// `<`; false when either side is nil or NaN (as for the other orderings).
     case lessThan = "<"
+    /// `<=` or `=<`.
     case lessThanOrEqual = "<="
+    /// `>`.
     case greaterThan = ">"
+    /// `>=` or `=>`.
     case greaterThanOrEqual = ">="
     /// `BETWEEN {low, high}`: both bounds inclusive.
     case between = "BETWEEN"
+    /// `BEGINSWITH`: the string (or data) starts with the other.
     case beginsWith = "BEGINSWITH"
+    /// `CONTAINS`: the string (or data) contains the other.
     case contains = "CONTAINS"
+    /// `ENDSWITH`: the string (or data) ends with the other.
     case endsWith = "ENDSWITH"
     /// `LIKE`: `?` matches one character, `*` zero or more.
     case like = "LIKE"
@@ -101,7 +116,9 @@ public enum ComparisonModifier: String, Hashable, Sendable, CaseIterable {
 /// Latin, Latin-1 Supplement, Latin Extended-A and -B); other characters
 /// compare exactly. `Docs/Queries.md` lists the rules.
 public struct StringOptions: OptionSet, Hashable, Sendable {
+    /// The option bits.
     public let rawValue: UInt8
+    /// The options of `rawValue`'s bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `[c]`: letters compare without regard to case.

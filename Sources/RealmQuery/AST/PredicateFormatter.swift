@@ -24,6 +24,7 @@ extension Predicate: CustomStringConvertible {
 }
 
 extension QueryExpression: CustomStringConvertible {
+    /// The expression in format-string syntax, values written inline.
     public var description: String {
         var formatter = PredicateFormatter(inlineValues: true)
         return formatter.format(self)

@@ -23,6 +23,7 @@ public struct PredicateLocation: Hashable, Sendable {
     /// The same for the right operand.
     public var rightComponents: [Int]
 
+    /// A location; offsets in `Character`s of `format`.
     public init(
         format: String, comparison: Range<Int>, left: Range<Int>, op: Range<Int>, right: Range<Int>,
         leftComponents: [Int] = [], rightComponents: [Int] = []

@@ -17,6 +17,8 @@ public struct QueryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// How many `Character`s the offending token spans, at least 1.
     public var length: Int
 
+    /// An error about `predicate`, pointing at `length` characters from
+    /// `offset` when given.
     public init(_ message: String, predicate: String, offset: Int? = nil, length: Int = 1) {
         self.message = message
         self.predicate = predicate

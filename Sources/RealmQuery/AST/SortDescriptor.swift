@@ -5,9 +5,13 @@
 /// themselves cannot be sorted on. See `Docs/Queries.md` for the order of
 /// each type (strings: by code point, which is UTF-8 byte order; nil first).
 public struct SortDescriptor: Hashable, Sendable {
+    /// The key path sorted on: a property, or one reached through to-one
+    /// links.
     public var keyPath: String
+    /// Whether smaller values come first (nil is smallest).
     public var ascending: Bool
 
+    /// A descriptor sorting on `keyPath`, ascending unless told otherwise.
     public init(keyPath: String, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending

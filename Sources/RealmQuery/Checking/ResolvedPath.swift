@@ -85,11 +85,17 @@ struct ResolvedPath: Hashable, Sendable {
         }
     }
 
-    /// Whether the path is a column or the object of the root class, with
-    /// no step.
+    /// Whether the path is a column or the object of the root class, or
+    /// the object a to-one link of it points at (whose key is the link
+    /// column): SQL reads it from the root's row without a join.
     var isRootOnly: Bool {
-        guard steps.isEmpty else { return false }
-        if case .primitiveList = terminal { return false }
-        return true
+        switch terminal {
+        case .primitiveList:
+            return false
+        case .column:
+            return steps.isEmpty
+        case .object:
+            return steps.isEmpty || (steps.count == 1 && steps[0].kind == .link)
+        }
     }
 }

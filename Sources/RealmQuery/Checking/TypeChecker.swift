@@ -225,8 +225,8 @@ struct TypeChecker {
             allowed = [.equal, .notEqual, .in, .beginsWith, .contains, .endsWith, .like]
             summary = "strings support ==, !=, IN, BEGINSWITH, CONTAINS, ENDSWITH and LIKE"
         case .data:
-            allowed = [.equal, .notEqual, .in, .beginsWith, .contains, .endsWith]
-            summary = "data supports ==, !=, IN, BEGINSWITH, CONTAINS and ENDSWITH"
+            allowed = [.equal, .notEqual, .in, .beginsWith, .contains, .endsWith, .like]
+            summary = "data supports ==, !=, IN, BEGINSWITH, CONTAINS, ENDSWITH and LIKE"
         case .object:
             allowed = [.equal, .notEqual, .in]
             summary = "objects support == and != (identity) and IN"
@@ -308,41 +308,5 @@ struct TypeChecker {
         case .primitiveList(let property, _):
             return "a list of \(property.type)\(property.isOptional ? "?" : "")"
         }
-    }
-}
-
-/// Builds errors for one comparison: quoting its format string and pointing
-/// at a part of it, or quoting the predicate built in code.
-struct Reporter {
-    enum Place {
-        case whole, left, op, right
-        case leftComponent(Int)
-        case rightComponent(Int)
-    }
-
-    let comparison: Comparison
-    let fallbackText: String
-
-    func error(_ message: String, at place: Place) -> QueryError {
-        guard let location = comparison.location else {
-            return QueryError(message, predicate: fallbackText)
-        }
-        let range: Range<Int>
-        switch place {
-        case .whole: range = location.comparison
-        case .left: range = location.left
-        case .op: range = location.op
-        case .right: range = location.right
-        case .leftComponent(let index): range = Self.component(index, starts: location.leftComponents, side: location.left)
-        case .rightComponent(let index): range = Self.component(index, starts: location.rightComponents, side: location.right)
-        }
-        return QueryError(message, predicate: location.format, offset: range.lowerBound, length: range.count)
-    }
-
-    private static func component(_ index: Int, starts: [Int], side: Range<Int>) -> Range<Int> {
-        guard index < starts.count else { return side }
-        let start = starts[index]
-        let end = index + 1 < starts.count ? starts[index + 1] - 1 : side.upperBound
-        return start..<max(start + 1, end)
     }
 }

@@ -2,15 +2,12 @@ import Foundation
 import RealmCore
 
 /// Aggregates computed in Swift, with SQLite's arithmetic where SQL computes
-/// the same aggregate (so that both paths agree): integers sum exactly and
-/// fail on overflow, reals sum in order as doubles, averages divide the
-/// double sum by the count. Decimals, which SQL cannot add, sum exactly.
-/// nil values, and NaN of floats, doubles and decimals, are skipped.
+/// the same aggregate (so that both paths agree): integers sum exactly (a
+/// sum that does not fit 64 bits is an error, whatever the order of the
+/// values), reals sum in order as doubles, averages divide the double sum by
+/// the count. Decimals, which SQL cannot add, sum exactly. nil values, and
+/// NaN of floats, doubles and decimals, are skipped.
 enum Aggregation {
-    struct Overflow: Error, CustomStringConvertible {
-        var description: String { "integer overflow while summing" }
-    }
-
     /// `op` over `values` of `type`; `.count` counts every value, nil
     /// included.
     static func compute(_ op: CollectionOperation, of values: [Value], type: PropertyType) throws -> Value {
@@ -60,11 +57,17 @@ enum Aggregation {
     private static func sum(_ values: [Value], type: PropertyType) throws -> Value {
         switch type {
         case .int:
+            // The wrapped sum plus a count of wraps: the exact sum fits 64
+            // bits exactly when the wraps cancel out.
             var total: Int64 = 0
+            var wraps = 0
             for case .int(let number) in values {
                 let (result, overflow) = total.addingReportingOverflow(number)
-                if overflow { throw Overflow() }
+                if overflow { wraps += number > 0 ? 1 : -1 }
                 total = result
+            }
+            if wraps != 0 {
+                throw RealmError(.invalidValue, "Integer overflow: the sum of the values does not fit in 64 bits.")
             }
             return .int(total)
         case .decimal:

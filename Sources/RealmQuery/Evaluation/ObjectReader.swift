@@ -45,6 +45,11 @@ final class ObjectReader {
         try transaction.linkingObjects(to: key, from: handle(originClass), property: index)
     }
 
+    /// Caches the values of an object read elsewhere.
+    func remember(_ row: [Value], of key: ObjectKey, in className: String) {
+        rows[RowKey(className: className, key: key)] = row
+    }
+
     /// Forgets cached rows; called between root objects so that memory stays
     /// bounded by what one object's evaluation reads.
     func clearRows() {

@@ -15,9 +15,11 @@ struct PostFilter {
         self.reader = ObjectReader(transaction: transaction)
     }
 
-    /// Whether the object `key` of `className` matches `condition`.
-    func matches(_ condition: Condition, _ key: ObjectKey, of className: String) throws -> Bool {
+    /// Whether the object `key` of `className` matches `condition`; `row`
+    /// holds the object's values when the caller has read them already.
+    func matches(_ condition: Condition, _ key: ObjectKey, of className: String, row: [Value]? = nil) throws -> Bool {
         defer { reader.clearRows() }
+        if let row { reader.remember(row, of: key, in: className) }
         return try evaluate(condition, key, className)
     }
 
@@ -89,6 +91,9 @@ struct PostFilter {
         case .constants:
             return .null
         case .path(let path):
+            if path.steps.isEmpty, case .column(_, let index) = path.terminal {
+                return try reader.column(index, of: key, in: className)
+            }
             return try values(of: path, from: key).first ?? .null
         case .aggregate(let op, let path):
             return try Aggregation.compute(op, of: values(of: path, from: key), type: path.valueType)

@@ -13,15 +13,16 @@ enum StringMatching {
         case (.string(let text), .string(let needle)):
             let a = folding.map { $0.fold(text) } ?? text.unicodeScalars.map(\.value)
             let b = folding.map { $0.fold(needle) } ?? needle.unicodeScalars.map(\.value)
-            return op == .like ? like(a, b) : substring(op, a, b)
+            return op == .like ? like(a, b, star: 0x2A, question: 0x3F) : substring(op, a, b)
         case (.data(let text), .data(let needle)):
-            return substring(op, Array(text), Array(needle))
+            let a = Array(text), b = Array(needle)
+            return op == .like ? like(a, b, star: 0x2A, question: 0x3F) : substring(op, a, b)
         default:
             return false
         }
     }
 
-    static func substring<Unit: Equatable>(_ op: ComparisonOperator, _ text: [Unit], _ needle: [Unit]) -> Bool {
+    static func substring<Unit: FixedWidthInteger>(_ op: ComparisonOperator, _ text: [Unit], _ needle: [Unit]) -> Bool {
         switch op {
         case .equal:
             return text == needle
@@ -30,41 +31,84 @@ enum StringMatching {
         case .endsWith:
             return text.count >= needle.count && text[(text.count - needle.count)...].elementsEqual(needle)
         case .contains:
-            if needle.isEmpty { return true }
-            guard text.count >= needle.count else { return false }
-            for start in 0...(text.count - needle.count) where text[start..<(start + needle.count)].elementsEqual(needle) {
-                return true
-            }
-            return false
+            return firstIndex(of: needle[...], in: text, from: 0) != nil
         default:
             return false
         }
     }
 
-    /// `*` matches any run of code points, `?` exactly one. Linear in the
-    /// common case: a mismatch after a `*` retries from one position later.
-    static func like(_ text: [UInt32], _ pattern: [UInt32]) -> Bool {
-        let star = UInt32(("*" as Unicode.Scalar).value)
-        let question = UInt32(("?" as Unicode.Scalar).value)
-        var t = 0, p = 0
-        var starPattern = -1, starText = 0
-        while t < text.count {
-            if p < pattern.count && (pattern[p] == question || (pattern[p] != star && pattern[p] == text[t])) {
-                t += 1
-                p += 1
-            } else if p < pattern.count && pattern[p] == star {
-                starPattern = p
-                starText = t
-                p += 1
-            } else if starPattern >= 0 {
-                p = starPattern + 1
-                starText += 1
-                t = starText
-            } else {
-                return false
-            }
+    /// `star` matches any run of units (code points, or bytes for data),
+    /// `question` exactly one.
+    ///
+    /// The pattern splits at its stars into segments: the first must match
+    /// at the start, the last at the end, and each one between at its
+    /// leftmost place after the previous one (which is always a correct
+    /// choice for `*`), so the cost is that of a few searches, not of
+    /// backtracking.
+    static func like<Unit: FixedWidthInteger>(_ text: [Unit], _ pattern: [Unit], star: Unit, question: Unit) -> Bool {
+        let segments = pattern.split(separator: star, omittingEmptySubsequences: false)
+        guard segments.count > 1 else {
+            return text.count == pattern.count && matches(segments[0], in: text, at: 0, question: question)
         }
-        while p < pattern.count && pattern[p] == star { p += 1 }
-        return p == pattern.count
+        let first = segments[0], last = segments[segments.count - 1]
+        guard text.count >= first.count + last.count,
+              matches(first, in: text, at: 0, question: question),
+              matches(last, in: text, at: text.count - last.count, question: question) else { return false }
+        var position = first.count
+        let end = text.count - last.count
+        for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
+            guard let found = firstIndex(of: segment, in: text, from: position, before: end, question: question) else { return false }
+            position = found + segment.count
+        }
+        return true
+    }
+
+    private static func matches<Unit: FixedWidthInteger>(_ segment: ArraySlice<Unit>, in text: [Unit], at start: Int, question: Unit) -> Bool {
+        guard start >= 0, start + segment.count <= text.count else { return false }
+        var index = start
+        for unit in segment {
+            if unit != question && unit != text[index] { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The leftmost place from `start` where `segment` (with `question`
+    /// matching any unit) fits entirely before `end`.
+    private static func firstIndex<Unit: FixedWidthInteger>(of segment: ArraySlice<Unit>, in text: [Unit], from start: Int,
+                                                            before end: Int, question: Unit) -> Int? {
+        if !segment.contains(question) {
+            guard let found = firstIndex(of: segment, in: text, from: start), found + segment.count <= end else { return nil }
+            return found
+        }
+        guard end - start >= segment.count else { return nil }
+        for index in start...(end - segment.count) where matches(segment, in: text, at: index, question: question) {
+            return index
+        }
+        return nil
+    }
+
+    /// The leftmost occurrence of `needle` in `text` from `start`, found by
+    /// Knuth–Morris–Pratt in time linear in both lengths.
+    static func firstIndex<Unit: Equatable>(of needle: ArraySlice<Unit>, in text: [Unit], from start: Int) -> Int? {
+        let pattern = Array(needle)
+        if pattern.isEmpty { return start <= text.count ? start : nil }
+        // failure[i]: the length of the longest proper border of pattern[0...i].
+        var failure = [Int](repeating: 0, count: pattern.count)
+        var border = 0
+        for index in 1..<max(1, pattern.count) {
+            while border > 0 && pattern[index] != pattern[border] { border = failure[border - 1] }
+            if pattern[index] == pattern[border] { border += 1 }
+            failure[index] = border
+        }
+        var matched = 0
+        var index = start
+        while index < text.count {
+            while matched > 0 && text[index] != pattern[matched] { matched = failure[matched - 1] }
+            if text[index] == pattern[matched] { matched += 1 }
+            if matched == pattern.count { return index - pattern.count + 1 }
+            index += 1
+        }
+        return nil
     }
 }

@@ -6,12 +6,19 @@ extension Query {
     /// (key order for a class, list order for a list).
     ///
     /// Runs one SQL statement and allocates only the key array when SQL
-    /// answers the query alone; otherwise reads the candidates SQL selects
-    /// and tests each in Swift (reading its values through the object API).
+    /// answers the query alone; otherwise reads the candidates SQL selects,
+    /// with their own columns, and tests each in Swift (linked objects and
+    /// lists are read through the object API, a query each).
     ///
     /// - Throws: ``QueryError`` for a query that does not fit the schema;
-    ///   `RealmError` when SQLite fails.
+    ///   `RealmError` when SQLite fails, or (`invalidValue`) when an integer
+    ///   `@sum` the predicate needs does not fit 64 bits.
     public func objectKeys(in transaction: Transaction) throws -> [ObjectKey] {
+        try withExactIntegerSums { query in try query.keys(in: transaction) }
+    }
+
+    private func keys(in transaction: Transaction) throws -> [ObjectKey] {
+        try Self.beginReading(transaction)
         let plan = try QueryPlanner(self, schema: transaction.schema).plan()
         if plan.isPureSQL {
             let (sql, arguments) = plan.keysStatement()
@@ -32,7 +39,16 @@ extension Query {
     /// One `SELECT count(*)` when SQL answers the query alone (no object is
     /// read); otherwise the length of ``objectKeys(in:)``.
     public func count(in transaction: Transaction) throws -> Int {
-        let plan = try QueryPlanner(self, schema: transaction.schema).plan()
+        try withExactIntegerSums { query in try query.matchCount(in: transaction) }
+    }
+
+    private func matchCount(in transaction: Transaction) throws -> Int {
+        try Self.beginReading(transaction)
+        // The order does not change a count; leaving it out spares the
+        // joins of sorting by links.
+        var unsorted = self
+        unsorted.sort = []
+        let plan = try QueryPlanner(unsorted, schema: transaction.schema).plan()
         guard let (sql, arguments) = plan.countStatement() else {
             return try finishInSwift(plan, in: transaction).count
         }
@@ -52,9 +68,14 @@ extension Query {
     /// Swift (decimals exactly).
     ///
     /// - Throws: ``QueryError`` when `keyPath` does not resolve or its type
-    ///   does not support `kind`; `RealmError` when SQLite fails (an integer
-    ///   sum that overflows).
+    ///   does not support `kind`; `RealmError` when SQLite fails, or
+    ///   (`invalidValue`) when an integer sum does not fit 64 bits.
     public func aggregate(_ kind: AggregateKind, keyPath: String, in transaction: Transaction) throws -> Value {
+        try withExactIntegerSums { query in try query.aggregateValue(kind, keyPath: keyPath, in: transaction) }
+    }
+
+    private func aggregateValue(_ kind: AggregateKind, keyPath: String, in transaction: Transaction) throws -> Value {
+        try Self.beginReading(transaction)
         let schema = transaction.schema
         let allowed: Set<PropertyType> = kind == .min || kind == .max
             ? [.int, .float, .double, .date, .decimal] : [.int, .float, .double, .decimal]
@@ -62,7 +83,11 @@ extension Query {
             keyPath, from: className, purpose: "compute \(kind) of", allowed: allowed.contains,
             allowedDescription: kind == .min || kind == .max ? "int, float, double, date and decimal" : "int, float, double and decimal")
         let type = path.valueType
-        let plan = try QueryPlanner(self, schema: schema).plan(aggregating: path)
+        // Which object of each distinct group is kept depends on the order;
+        // otherwise the order does not change an aggregate.
+        var unsorted = self
+        if distinct.isEmpty { unsorted.sort = [] }
+        let plan = try QueryPlanner(unsorted, schema: schema).plan(aggregating: path)
         if let (sql, arguments) = plan.aggregateStatement(kind, type: type) {
             let statement = try transaction.queryStatement(sql)
             defer { statement.reset() }
@@ -81,6 +106,7 @@ extension Query {
 
     private static func aggregateResult(_ statement: Statement, kind: AggregateKind, type: PropertyType) -> Value {
         if statement.isNull(at: 0) {
+            if statement.int64(at: 1) > 0 { return .double(.nan) }
             guard kind == .sum else { return .null }
             return type == .int ? .int(0) : .double(0)
         }
@@ -92,6 +118,26 @@ extension Query {
         case .min, .max:
             return statement.value(at: 0, as: type)
         }
+    }
+
+    /// Runs `body`; if SQLite fails because a partial sum of integers
+    /// overflowed (which depends on the order SQLite reads the rows in),
+    /// runs it again with every sum computed in Swift, which fails only when
+    /// the exact sum does not fit 64 bits. Both paths then agree.
+    private func withExactIntegerSums<Result>(_ body: (Query) throws -> Result) throws -> Result {
+        do {
+            return try body(self)
+        } catch let error as RealmError where evaluation != .postFilterOnly && error.message.contains("integer overflow") {
+            var exact = self
+            exact.evaluation = .postFilterOnly
+            return try body(exact)
+        }
+    }
+
+    /// Makes an idle transaction begin its read, which loads the schema of
+    /// the version it reads, before the query is planned against it.
+    private static func beginReading(_ transaction: Transaction) throws {
+        _ = try transaction.version
     }
 
     static func bind(_ arguments: [Value], to statement: Statement) {
@@ -107,6 +153,8 @@ extension Query {
             let key: ObjectKey
             let sortValues: [Value]
             let distinctValues: [Value]
+            /// The object's own properties, when the post-filter will test it.
+            let values: [Value]
         }
         let (sql, arguments) = plan.candidatesStatement()
         var rows: [Row] = []
@@ -122,12 +170,22 @@ extension Query {
                 let distinctValues = plan.distinctTerms.enumerated().map { index, term in
                     statement.value(at: Int32(1 + sortCount + index), as: term.type)
                 }
-                rows.append(Row(key: ObjectKey(statement.int64(at: 0)), sortValues: sortValues, distinctValues: distinctValues))
+                var values: [Value] = []
+                if !plan.prefetchedColumns.isEmpty {
+                    values = Array(repeating: .null, count: plan.propertyCount)
+                    let first = 1 + sortCount + plan.distinctTerms.count
+                    for (offset, column) in plan.prefetchedColumns.enumerated() {
+                        values[column.property] = statement.value(at: Int32(first + offset), as: column.type)
+                    }
+                }
+                rows.append(Row(key: ObjectKey(statement.int64(at: 0)), sortValues: sortValues, distinctValues: distinctValues, values: values))
             }
         }
         if plan.needsPostFilter {
             let evaluator = PostFilter(transaction: transaction)
-            rows = try rows.filter { try evaluator.matches(plan.condition, $0.key, of: plan.className) }
+            rows = try rows.filter { row in
+                try evaluator.matches(plan.condition, row.key, of: plan.className, row: row.values.isEmpty ? nil : row.values)
+            }
         }
         func removeDuplicates() {
             guard !plan.distinctTerms.isEmpty else { return }

@@ -27,6 +27,12 @@ struct QueryPlan {
     let needsPostFilter: Bool
     /// The value an aggregate asked for, compiled in the same FROM.
     let aggregateValue: SQLOperand?
+    /// The root object's columns (property index, SQL, type) that the
+    /// candidates statement also selects when the post-filter runs, so that
+    /// testing a candidate reads its own row without another query.
+    let prefetchedColumns: [(property: Int, sql: String, type: PropertyType)]
+    /// The number of properties of the root class.
+    let propertyCount: Int
 
     /// Whether Swift must sort: a decimal sort key, or distinct before a
     /// sort when Swift also filters or sorts.
@@ -73,7 +79,7 @@ struct QueryPlan {
     /// The candidates for Swift to finish: key, sort values, distinct
     /// values; ordered by SQL when Swift does not sort.
     func candidatesStatement() -> (sql: String, arguments: [Value]) {
-        let columns = [key] + sortTerms.map(\.sql) + distinctTerms.map(\.sql)
+        let columns = [key] + sortTerms.map(\.sql) + distinctTerms.map(\.sql) + prefetchedColumns.map(\.sql)
         let order = sortsInSwift ? tieBreak : orderTerms
         return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(order.joined(separator: ", "))", filter.arguments)
     }
@@ -104,6 +110,8 @@ struct QueryPlan {
         case .average: function = "avg(\(value.sql))"
         }
         let whereClause = filter.constant == true ? "" : " WHERE " + filter.sql
-        return ("SELECT \(function) FROM \(from.sql)\(whereClause)", filter.arguments)
+        // The count tells an empty aggregate (NULL) from a NaN one (which
+        // SQLite also returns as NULL).
+        return ("SELECT \(function), count(\(value.sql)) FROM \(from.sql)\(whereClause)", filter.arguments)
     }
 }

@@ -106,7 +106,7 @@ struct QueryPlanner {
                 tieBreak = ["s.owner", "s.position"]
             } else {
                 from = FromClause("\(table) AS t0", names: names)
-                constraint = SQLFragment("t0.\(FileLayout.quote(property)) = ?", [.int(target.rawValue)], isNullable: false)
+                constraint = SQLFragment("t0.\(SQLNames.quote(property)) = ?", [.int(target.rawValue)], isNullable: false)
                 tieBreak = ["t0._key"]
             }
             root = SQLObject(className: className, key: "t0._key", alias: "t0", nullable: false, from: from)
@@ -122,10 +122,19 @@ struct QueryPlanner {
             QueryPlan.SortTerm(sql: compiler.value(of: path, from: root).sql, ascending: true, type: path.valueType)
         }
         let aggregateValue = aggregatePath.map { compiler.value(of: $0, from: root) }
+        let properties = schema[className]?.properties ?? []
+        var prefetched: [(property: Int, sql: String, type: PropertyType)] = []
+        if !filter.isExact {
+            var row = root
+            for (index, property) in properties.enumerated() where property.isColumn {
+                prefetched.append((index, row.column(property.name), property.type))
+            }
+        }
         return QueryPlan(
             className: className, condition: checked.condition, from: from, filter: filter, key: root.key,
             tieBreak: tieBreak, sortTerms: sortTerms, distinctTerms: distinctTerms,
-            distinctBeforeSort: query.distinctBeforeSort, needsPostFilter: !filter.isExact, aggregateValue: aggregateValue)
+            distinctBeforeSort: query.distinctBeforeSort, needsPostFilter: !filter.isExact, aggregateValue: aggregateValue,
+            prefetchedColumns: prefetched, propertyCount: properties.count)
     }
 }
 

@@ -6,11 +6,25 @@
 struct Lexer {
     private let scalars: [Unicode.Scalar]
     private let format: String
+    /// The UTF-8 bytes, and where each scalar starts in them (one more entry
+    /// for the end), so that token texts are copies of byte ranges.
+    private let utf8: [UInt8]
+    private let utf8Offsets: [Int]
     private var position = 0
 
     init(_ format: String) {
         self.format = format
         self.scalars = Array(format.unicodeScalars)
+        self.utf8 = Array(format.utf8)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(scalars.count + 1)
+        var offset = 0
+        for scalar in scalars {
+            offsets.append(offset)
+            offset += UTF8.width(scalar)
+        }
+        offsets.append(offset)
+        self.utf8Offsets = offsets
     }
 
     /// Every token, ending with `.end`.
@@ -29,9 +43,7 @@ struct Lexer {
     }
 
     private func text(_ start: Int, _ end: Int) -> String {
-        var result = ""
-        result.unicodeScalars.append(contentsOf: scalars[start..<end])
-        return result
+        String(decoding: utf8[utf8Offsets[start]..<utf8Offsets[min(end, scalars.count)]], as: UTF8.self)
     }
 
     private func error(_ message: String, at start: Int, _ end: Int? = nil) -> QueryError {
@@ -43,7 +55,7 @@ struct Lexer {
     }
 
     private mutating func next() throws(QueryError) -> Token {
-        while let scalar = peek(), scalar.properties.isWhitespace { position += 1 }
+        while let scalar = peek(), Self.isWhitespace(scalar) { position += 1 }
         let start = position
         guard let scalar = peek() else { return Token(kind: .end, start: start, end: start, text: "") }
         position += 1
@@ -98,7 +110,7 @@ struct Lexer {
             guard !name.isEmpty else { throw error("Expected a name after '#'", at: start) }
             return token(.identifier(name), from: start)
         default:
-            if scalar.properties.numericType == .decimal && scalar.isASCII {
+            if Self.isDigit(scalar) {
                 position -= 1
                 return try number(start: start)
             }
@@ -114,12 +126,26 @@ struct Lexer {
         }
     }
 
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x30 && scalar.value <= 0x39
+    }
+
+    // ASCII answers first: Unicode property lookups cost far more, and
+    // predicates are mostly ASCII.
+
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
+    }
+
     static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic
+        if scalar.isASCII { return scalar == "_" || (scalar.value | 0x20 >= 0x61 && scalar.value | 0x20 <= 0x7A) }
+        return scalar.properties.isAlphabetic
     }
 
     static func isIdentifierContinuation(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        if scalar.isASCII { return isIdentifierStart(scalar) || (scalar.value >= 0x30 && scalar.value <= 0x39) }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
             || scalar.properties.generalCategory == .nonspacingMark
             || scalar.properties.generalCategory == .spacingMark
     }
@@ -139,14 +165,14 @@ struct Lexer {
             return token(.number(text(start, position)), from: start)
         }
         skipDigits()
-        if peek() == ".", let after = peek(1), after.properties.numericType == .decimal, after.isASCII {
+        if peek() == ".", let after = peek(1), Self.isDigit(after) {
             position += 1
             skipDigits()
         }
         if let marker = peek(), marker == "e" || marker == "E" {
             var ahead = 1
             if let sign = peek(1), sign == "+" || sign == "-" { ahead = 2 }
-            if let digit = peek(ahead), digit.isASCII, digit.properties.numericType == .decimal {
+            if let digit = peek(ahead), Self.isDigit(digit) {
                 position += ahead
                 skipDigits()
             }
@@ -158,7 +184,7 @@ struct Lexer {
     }
 
     private mutating func skipDigits() {
-        while let scalar = peek(), scalar.isASCII, scalar.properties.numericType == .decimal { position += 1 }
+        while let scalar = peek(), Self.isDigit(scalar) { position += 1 }
     }
 
     private mutating func placeholder(start: Int) throws(QueryError) -> Token {
@@ -179,7 +205,7 @@ struct Lexer {
     }
 
     private mutating func dollar(start: Int) throws(QueryError) -> Token {
-        if let scalar = peek(), scalar.isASCII, scalar.properties.numericType == .decimal {
+        if let scalar = peek(), Self.isDigit(scalar) {
             let digitsStart = position
             skipDigits()
             guard let index = Int(text(digitsStart, position)) else {
@@ -242,36 +268,5 @@ struct Lexer {
             throw error("Invalid Unicode escape '\(text(start, position))'", at: start, position)
         }
         return scalar
-    }
-}
-
-/// Converts offsets in Unicode scalars into offsets in `Character`s, which
-/// is what a user counts when looking at the predicate.
-struct CharacterOffsets {
-    let format: String
-    private let characterIndexOfScalar: [Int]
-
-    init(_ format: String) {
-        self.format = format
-        var map: [Int] = []
-        for (index, character) in format.enumerated() {
-            for _ in character.unicodeScalars { map.append(index) }
-        }
-        map.append(format.count)
-        self.characterIndexOfScalar = map
-    }
-
-    func character(_ scalarOffset: Int) -> Int {
-        characterIndexOfScalar[min(max(0, scalarOffset), characterIndexOfScalar.count - 1)]
-    }
-
-    func range(_ scalars: Range<Int>) -> Range<Int> {
-        let lower = character(scalars.lowerBound)
-        return lower..<max(lower, character(scalars.upperBound))
-    }
-
-    func error(_ message: String, scalarRange: Range<Int>) -> QueryError {
-        let range = range(scalarRange)
-        return QueryError(message, predicate: format, offset: range.lowerBound, length: range.count)
     }
 }

@@ -55,7 +55,7 @@ struct SQLObject {
     /// The SQL of a column of the object, joining its row if needed.
     mutating func column(_ property: String) -> String {
         if alias == nil { alias = from.row(of: className, key: key, nullable: nullable) }
-        let quoted = FileLayout.quote(property)
+        let quoted = SQLNames.quote(property)
         return alias!.isEmpty ? quoted : alias! + "." + quoted
     }
 
@@ -65,13 +65,19 @@ struct SQLObject {
     }
 }
 
-/// The quoted SQL names of the file's tables (Docs/FileFormat.md).
+/// The quoted SQL names of the file's tables and columns (Docs/FileFormat.md).
 enum SQLNames {
+    /// `name` as a quoted identifier, exactly as `FileLayout.quote` quotes
+    /// it, without its search-and-replace when there is no quote to double.
+    static func quote(_ name: String) -> String {
+        name.utf8.contains(0x22) ? FileLayout.quote(name) : "\"" + name + "\""
+    }
+
     static func table(_ className: String) -> String {
-        FileLayout.quote(FileLayout.tableName(forClass: className))
+        quote(FileLayout.tableName(forClass: className))
     }
 
     static func list(_ className: String, _ property: String) -> String {
-        FileLayout.quote(FileLayout.listTableName(forClass: className, property: property))
+        quote(FileLayout.listTableName(forClass: className, property: property))
     }
 }

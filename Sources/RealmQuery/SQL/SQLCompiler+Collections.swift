@@ -66,7 +66,7 @@ extension SQLCompiler {
         case .backlink(originIsList: false):
             let table = names.next("t")
             from = FromClause("\(SQLNames.table(step.ownerClass)) AS \(table)", names: names)
-            correlation = "\(table).\(FileLayout.quote(step.property)) = \(outer.key)"
+            correlation = "\(table).\(SQLNames.quote(step.property)) = \(outer.key)"
             current = SQLObject(className: step.targetClass, key: "\(table)._key", alias: table, nullable: false, from: from)
         case .backlink(originIsList: true):
             let list = names.next("l")
@@ -87,7 +87,7 @@ extension SQLCompiler {
                 current = SQLObject(className: step.targetClass, key: "\(list).value", alias: nil, nullable: false, from: from)
             case .backlink(originIsList: false):
                 let table = names.next("t")
-                from.append("JOIN \(SQLNames.table(step.ownerClass)) AS \(table) ON \(table).\(FileLayout.quote(step.property)) = \(current.key)")
+                from.append("JOIN \(SQLNames.table(step.ownerClass)) AS \(table) ON \(table).\(SQLNames.quote(step.property)) = \(current.key)")
                 current = SQLObject(className: step.targetClass, key: "\(table)._key", alias: table, nullable: false, from: from)
             case .backlink(originIsList: true):
                 let list = names.next("l")

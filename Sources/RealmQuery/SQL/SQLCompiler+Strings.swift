@@ -42,6 +42,12 @@ extension SQLCompiler {
         }
         let (x, n) = (subject, needle)
         let nullable = x.isNullable || n.isNullable
+        if type == .data && op == .like {
+            // GLOB reads BLOBs as text, which bytes such as NUL or invalid
+            // UTF-8 break: only the post-filter matches data patterns.
+            return SQLFragment("\(x.sql) IS NOT NULL AND \(n.sql) IS NOT NULL", x.arguments + n.arguments,
+                               precedence: .and, isExact: false, isNullable: false)
+        }
         switch op {
         case .beginsWith:
             // instr rather than substr: SQLite's substr of an empty BLOB is

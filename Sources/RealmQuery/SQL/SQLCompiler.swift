@@ -94,8 +94,10 @@ struct SQLCompiler {
             var exact = comparison
             exact.options = []
             var subset = scalarTest(exact, left, right, folding: nil)
-            subset.isExact = false
-            return subset
+            if subset.isExact {
+                subset.isExact = false
+                return subset
+            }
         }
         return .constant(false, isExact: false)
     }
@@ -180,11 +182,13 @@ struct SQLCompiler {
         switch op {
         case .min: function = "min(\(value))"
         case .max: function = "max(\(value))"
-        case .sum: function = isReal ? "ifnull(sum(\(value)), 0.0)" : "ifnull(sum(\(value)), 0)"
+        // SQLite turns a NaN sum (of infinities of both signs) into NULL:
+        // only an empty sum is zero.
+        case .sum: function = isReal ? "CASE count(\(value)) WHEN 0 THEN 0.0 ELSE sum(\(value)) END" : "ifnull(sum(\(value)), 0)"
         case .average: function = "avg(\(value))"
         case .count: function = "count(*)"
         }
         return .expression("(SELECT \(function) FROM \(collection.from.sql) WHERE \(collection.correlation)\(guardNaN))",
-                           isNullable: op != .sum)
+                           isNullable: op != .sum || isReal)
     }
 }

@@ -95,13 +95,6 @@ struct SQLFragment {
         let inner = operand.isNullable ? "ifnull(" + operand.sql + ", 0)" : operand.text(in: .not)
         return SQLFragment("NOT " + inner, operand.arguments, precedence: .not, isExact: operand.isExact, isNullable: false)
     }
-
-    /// The fragment made two-valued (never NULL), for contexts that need a
-    /// definite 0 or 1.
-    var twoValued: SQLFragment {
-        guard isNullable, constant == nil else { return self }
-        return SQLFragment("ifnull(" + sql + ", 0)", arguments, isExact: isExact, isNullable: false)
-    }
 }
 
 /// A value-producing piece of SQL: a column, a parameter, a scalar subquery.

@@ -1,0 +1,91 @@
+import RealmCore
+
+/// What a collection notification reports, as in RealmSwift.
+public enum RealmCollectionChange<CollectionType> {
+    /// The first delivery: the collection as it is when observing began.
+    case initial(CollectionType)
+    /// The collection changed. `deletions` are indices in the collection as
+    /// it was at the previous delivery; `insertions` and `modifications` are
+    /// indices in the collection as it is now. Removing the deleted indices
+    /// (highest first) and then inserting at the inserted ones (lowest first)
+    /// turns the previous collection into this one.
+    case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    /// Computing the changes failed; no further notifications follow.
+    case error(Swift.Error)
+}
+
+/// Computes the change between two states of a collection from the
+/// identities of its elements (object keys, or values, numbered by
+/// occurrence so that duplicates stay distinct).
+enum CollectionDiff {
+    struct Identity: Hashable {
+        let value: Value
+        let occurrence: Int
+    }
+
+    /// Numbers repeated elements so that each identity is unique.
+    static func identities(_ values: [Value]) -> [Identity] {
+        var seen: [Value: Int] = [:]
+        return values.map { value in
+            let occurrence = seen[value, default: 0]
+            seen[value] = occurrence + 1
+            return Identity(value: value, occurrence: occurrence)
+        }
+    }
+
+    /// Deletions (old indices), insertions and modifications (new indices).
+    /// Elements kept but out of order are reported as a deletion plus an
+    /// insertion (the fewest such moves: those outside a longest increasing
+    /// run of old positions). `isModified` is asked for kept elements only.
+    static func changes(from old: [Identity], to new: [Identity], isModified: (Identity) -> Bool)
+        -> (deletions: [Int], insertions: [Int], modifications: [Int]) {
+        var oldIndex: [Identity: Int] = [:]
+        oldIndex.reserveCapacity(old.count)
+        for (index, identity) in old.enumerated() { oldIndex[identity] = index }
+        var kept: [(new: Int, old: Int)] = []
+        var insertions: [Int] = []
+        for (index, identity) in new.enumerated() {
+            if let previous = oldIndex[identity] {
+                kept.append((index, previous))
+            } else {
+                insertions.append(index)
+            }
+        }
+        let stationary = longestIncreasing(kept.map(\.old))
+        var keptOld = Set<Int>()
+        var modifications: [Int] = []
+        for (position, pair) in kept.enumerated() {
+            if stationary.contains(position) {
+                keptOld.insert(pair.old)
+                if isModified(new[pair.new]) { modifications.append(pair.new) }
+            } else {
+                insertions.append(pair.new)
+            }
+        }
+        let deletions = old.indices.filter { !keptOld.contains($0) }
+        return (deletions, insertions.sorted(), modifications)
+    }
+
+    /// Positions of a longest strictly increasing subsequence
+    /// (patience sorting, O(n log n)).
+    private static func longestIncreasing(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []          // positions, by subsequence length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0, high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result = Set<Int>()
+        var position = tails.last ?? -1
+        while position >= 0 {
+            result.insert(position)
+            position = previous[position]
+        }
+        return result
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import RealmCore
+import Synchronization
+
+/// The notification registrations of one Realm (one thread), and their
+/// delivery.
+///
+/// Notifications are delivered on the Realm's thread when it advances to a
+/// newer version: through its run loop after each commit (when the thread
+/// runs one and `autorefresh` is on), and otherwise when the thread calls
+/// `refresh()` or `beginWrite()`. Changes of several commits are coalesced
+/// into one notification.
+final class NotifierSet {
+    private unowned let state: RealmState
+    /// Kept for unsubscribing when the Realm (and this set) goes away.
+    private let coordinator: Coordinator
+    private var realmObservers: [Int: (Realm.Notification, Realm) -> Void] = [:]
+    private var collectionNotifiers: [Int: CollectionNotifier] = [:]
+    private var objectNotifiers: [Int: ObjectNotifier] = [:]
+    private var nextID = 0
+    private var listenerID: Int?
+    private var scheduler: DeliveryScheduler?
+    /// Set while handlers run from `refresh()` or `beginWrite()`.
+    private(set) var isDelivering = false
+    /// The version Realm observers last heard of.
+    private var observedVersion: UInt64 = 0
+
+    init(state: RealmState) {
+        self.state = state
+        self.coordinator = state.coordinator
+    }
+
+    deinit {
+        if let listenerID { coordinator.removeCommitListener(listenerID) }
+    }
+
+    var isEmpty: Bool {
+        realmObservers.isEmpty && collectionNotifiers.isEmpty && objectNotifiers.isEmpty
+    }
+
+    // MARK: Registering
+
+    func addRealmObserver(_ block: @escaping (Realm.Notification, Realm) -> Void) -> NotificationToken {
+        let id = register()
+        observedVersion = (try? state.transaction.version) ?? 0
+        realmObservers[id] = block
+        return token(id)
+    }
+
+    func addCollectionNotifier(_ notifier: CollectionNotifier) -> NotificationToken {
+        let id = register()
+        collectionNotifiers[id] = notifier
+        notifier.start(in: state)
+        return token(id)
+    }
+
+    func addObjectNotifier(_ notifier: ObjectNotifier) -> NotificationToken {
+        let id = register()
+        objectNotifiers[id] = notifier
+        notifier.start(in: state)
+        return token(id)
+    }
+
+    private func register() -> Int {
+        startListening()
+        nextID += 1
+        return nextID
+    }
+
+    private func token(_ id: Int) -> NotificationToken {
+        let box = UncheckedWeak(self)
+        let thread = UncheckedThread()
+        return NotificationToken {
+            // Tokens may be released on any thread; registrations belong to
+            // the Realm's thread, so only drop them there.
+            guard let set = box.value, thread.isCurrent else { return }
+            set.realmObservers[id] = nil
+            set.collectionNotifiers[id] = nil
+            set.objectNotifiers[id] = nil
+        }
+    }
+
+    /// Subscribes to the coordinator's commits, scheduling a delivery on
+    /// this thread's run loop after each (which also autorefreshes the
+    /// Realm when the thread runs its loop).
+    func startListening() {
+        guard listenerID == nil else { return }
+        let scheduler = DeliveryScheduler(runLoop: Thread.isMainThread ? nil : RunLoop.current, target: UncheckedWeak(self))
+        self.scheduler = scheduler
+        listenerID = state.coordinator.addCommitListener { _ in scheduler.schedule() }
+    }
+
+    // MARK: Delivering
+
+    /// Runs from the thread's run loop after a commit: moves to the newest
+    /// version (with autorefresh) and delivers.
+    func deliverFromRunLoop() {
+        guard !state.transaction.isInWriteTransaction else { return }
+        if state.autorefresh {
+            let before = try? state.transaction.version
+            _ = try? state.transaction.refresh()
+            let after = try? state.transaction.version
+            deliver(versionChanged: before != after)
+        } else {
+            notifyRealmObservers(.refreshRequired)
+        }
+    }
+
+    /// Delivers what changed since each registration last heard, to the
+    /// version the Realm now reads.
+    func deliver(versionChanged: Bool, synchronous: Bool = false) {
+        guard !isEmpty else { return }
+        isDelivering = synchronous
+        defer { isDelivering = false }
+        if versionChanged { notifyRealmObservers(.didChange) }
+        for id in collectionNotifiers.keys.sorted() {
+            collectionNotifiers[id]?.deliver(in: state)
+        }
+        for id in objectNotifiers.keys.sorted() {
+            guard let notifier = objectNotifiers[id] else { continue }
+            if notifier.deliver(in: state) == .finished { objectNotifiers[id] = nil }
+        }
+    }
+
+    func notifyRealmObservers(_ notification: Realm.Notification) {
+        if case .didChange = notification {
+            // Once per version, however the Realm got there.
+            guard let version = try? state.transaction.version, version > observedVersion else { return }
+            observedVersion = version
+        }
+        let realm = Realm(state: state)
+        for id in realmObservers.keys.sorted() {
+            realmObservers[id]?(notification, realm)
+        }
+    }
+
+    /// After a commit made with `withoutNotifying`: the given registrations
+    /// take the new state as their baseline without being called.
+    func skip(_ tokens: [NotificationToken]) {
+        for notifier in collectionNotifiers.values where tokens.contains(where: { $0 === notifier.token }) {
+            notifier.rebase(in: state)
+        }
+        for notifier in objectNotifiers.values where tokens.contains(where: { $0 === notifier.token }) {
+            notifier.rebase(in: state)
+        }
+    }
+}
+
+/// Schedules deliveries on the registering thread from the committing
+/// thread, one pending delivery at a time (a thread that never runs its
+/// loop then holds one, not one per commit): through the main queue on the
+/// main thread (served by `dispatchMain()` and by `RunLoop.main.run()`), and
+/// as a timer on another thread's run loop (a timer is also what keeps a
+/// Linux run loop running).
+final class DeliveryScheduler: Sendable {
+    // `runLoop` is only used to add timers, which CoreFoundation allows
+    // from any thread; `target` is only dereferenced inside the timer's or
+    // the main queue's block, on the registering thread.
+    private let runLoop: UncheckedSendable<RunLoop>?
+    private let target: UncheckedWeak<NotifierSet>
+    private let pending = Mutex(false)
+
+    init(runLoop: RunLoop?, target: UncheckedWeak<NotifierSet>) {
+        self.runLoop = runLoop.map(UncheckedSendable.init)
+        self.target = target
+    }
+
+    func schedule() {
+        let alreadyPending = pending.withLock { flag in
+            defer { flag = true }
+            return flag
+        }
+        guard !alreadyPending else { return }
+        let target = self.target
+        let deliver: @Sendable () -> Void = { [self] in
+            pending.withLock { $0 = false }
+            target.value?.deliverFromRunLoop()
+        }
+        if let runLoop {
+            runLoop.value.add(Timer(timeInterval: 0, repeats: false) { _ in deliver() }, forMode: .default)
+        } else {
+            DispatchQueue.main.async(execute: deliver)
+        }
+    }
+}
+
+/// A weak reference that may cross threads; only dereferenced where the
+/// referent lives.
+final class UncheckedWeak<T: AnyObject>: @unchecked Sendable {
+    weak var value: T?
+    init(_ value: T) { self.value = value }
+}
+
+/// A value that may cross threads because it is only used in ways its API
+/// allows from any thread (stated at each use).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// The thread a registration was made on.
+struct UncheckedThread: @unchecked Sendable {
+    private let thread = pthread_self()
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+}

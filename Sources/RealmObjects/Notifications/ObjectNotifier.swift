@@ -1,0 +1,91 @@
+import RealmCore
+
+/// What an object notification reports.
+public enum ObjectChange<T: Object> {
+    /// Properties of the object changed; each with its old and new value.
+    case change(T, [PropertyChange])
+    /// The object was deleted; no further notifications follow.
+    case deleted
+    /// Computing the change failed; no further notifications follow.
+    case error(Swift.Error)
+}
+
+/// One changed property of an object notification.
+public struct PropertyChange {
+    /// The property's name.
+    public let name: String
+    /// The value before the change (nil for lists).
+    public let oldValue: Any?
+    /// The value after the change.
+    public let newValue: Any?
+}
+
+/// One object registration: the values at the last delivery.
+final class ObjectNotifier {
+    enum Outcome { case continuing, finished }
+
+    private let className: String
+    private let key: ObjectKey
+    private let keyPaths: [String]?
+    private let deliverChange: (ObjectChangeReport) -> Void
+    private var lastValues: [Value] = []
+    private var lastVersion: UInt64 = 0
+    weak var token: NotificationToken?
+
+    enum ObjectChangeReport {
+        case change([(index: Int, old: Value, new: Value)])
+        case deleted
+        case error(Swift.Error)
+    }
+
+    init(className: String, key: ObjectKey, keyPaths: [String]?, deliver: @escaping (ObjectChangeReport) -> Void) {
+        self.className = className
+        self.key = key
+        self.keyPaths = keyPaths
+        self.deliverChange = deliver
+    }
+
+    func start(in state: RealmState) {
+        rebase(in: state)
+    }
+
+    func rebase(in state: RealmState) {
+        guard let handle = state.handleIfStored(className) else { return }
+        lastValues = (try? state.transaction.values(of: key, in: handle)) ?? lastValues
+        lastVersion = (try? state.transaction.version) ?? lastVersion
+    }
+
+    func deliver(in state: RealmState) -> Outcome {
+        let transaction = state.transaction
+        do {
+            let version = try transaction.version
+            guard version != lastVersion, let handle = state.handleIfStored(className) else { return .continuing }
+            guard try transaction.objectExists(key, in: handle) else {
+                deliverChange(.deleted)
+                return .finished
+            }
+            let inspector = ChangeInspector(try transaction.changeSets(after: lastVersion))
+            let properties = inspector.modifiedProperties(className, key)
+            let schema = transaction.schema
+            let filter = KeyPathFilter.make(keyPaths, className: className, schema: schema)
+            let current = try transaction.values(of: key, in: handle)
+            var changes: [(Int, Value, Value)] = []
+            for index in current.indices {
+                if let filter, !filter.includes(index) { continue }
+                let wasSet = properties?.contains(index) ?? !inspector.isComplete
+                let isList = schema[className]?.properties[index].isList ?? false
+                let old = index < lastValues.count ? lastValues[index] : .null
+                if isList ? wasSet : (wasSet && current[index] != old) {
+                    changes.append((index, old, current[index]))
+                }
+            }
+            lastValues = current
+            lastVersion = version
+            if !changes.isEmpty { deliverChange(.change(changes)) }
+            return .continuing
+        } catch {
+            deliverChange(.error(error))
+            return .finished
+        }
+    }
+}

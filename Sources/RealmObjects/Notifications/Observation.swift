@@ -1,0 +1,142 @@
+import Foundation
+import RealmCore
+
+extension Realm {
+    /// What a Realm notification says.
+    public enum Notification: Sendable {
+        /// The Realm moved to a newer version (after a commit in this or
+        /// another thread or process, once this Realm refreshed).
+        case didChange
+        /// Another commit happened but the Realm does not autorefresh; call
+        /// `refresh()` to see it.
+        case refreshRequired
+    }
+
+    /// Calls `block` on this thread after every commit this Realm sees:
+    /// its own commits, and those of other threads and processes once it
+    /// moves to them (on its run loop with autorefresh, or at `refresh()`).
+    /// Keep the token: releasing or invalidating it stops delivery.
+    public func observe(_ block: @escaping (_ notification: Notification, _ realm: Realm) -> Void) -> NotificationToken {
+        verifyThread()
+        return state.notifiers.addRealmObserver(block)
+    }
+
+    /// Commits the write transaction without notifying the given tokens of
+    /// its changes (for changes the interface already shows); other
+    /// registrations are notified as usual.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken]) throws {
+        try commitWrite()
+        state.notifiers.skip(tokens)
+    }
+}
+
+extension Results {
+    /// Calls `block` with `.initial` now, then with the indices that changed
+    /// after each commit that changed the results: objects entering or
+    /// leaving them, moving in the sort order, or changing (directly, or an
+    /// object they link to). `keyPaths` narrows which properties count as
+    /// modifications (for example `["name", "owner.name"]`).
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
+        realm.verifyThread()
+        let query = self.query
+        // The registration keeps the collection alive, as in Realm: observing
+        // a temporary `realm.objects(…).observe { … }` works.
+        let notifier = CollectionNotifier(className: query.className, keyPaths: keyPaths, snapshot: {
+            CollectionDiff.identities(self.keys().map { .object($0) })
+        }, deliver: { change in
+            block(change.map(self))
+        })
+        let token = realm.state.notifiers.addCollectionNotifier(notifier)
+        notifier.token = token
+        return token
+    }
+}
+
+extension List {
+    /// Calls `block` with `.initial` now, then after each commit that
+    /// changed the list (or, for lists of objects, an object in it).
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let (realm, handle) = _managedHandle else {
+            preconditionFailure("Only lists of managed objects can be observed.")
+        }
+        realm.verifyThread()
+        let notifier = CollectionNotifier(className: Element._objectType?.className(), keyPaths: keyPaths, snapshot: {
+            CollectionDiff.identities(try realm.transaction.values(of: handle))
+        }, deliver: { change in
+            block(change.map(self))
+        })
+        let token = realm.state.notifiers.addCollectionNotifier(notifier)
+        notifier.token = token
+        return token
+    }
+}
+
+extension LinkingObjects {
+    /// Calls `block` with `.initial` now, then after each commit that
+    /// changed which objects link here (or changed one of them).
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+        guard let realm else { preconditionFailure("Only linking objects of managed objects can be observed.") }
+        realm.verifyThread()
+        let notifier = CollectionNotifier(className: Element.className(), keyPaths: keyPaths, snapshot: {
+            CollectionDiff.identities(self.keys().map { .object($0) })
+        }, deliver: { change in
+            block(change.map(self))
+        })
+        let token = realm.state.notifiers.addCollectionNotifier(notifier)
+        notifier.token = token
+        return token
+    }
+}
+
+/// Gives every model class an `observe` whose change carries the class's
+/// own type.
+public protocol ObjectObservable {}
+
+extension Object: ObjectObservable {}
+
+extension ObjectObservable where Self: Object {
+    /// Calls `block` after each commit that changed the object's properties
+    /// (narrowed to `keyPaths`), with each property's old and new value,
+    /// and once with `.deleted` when it is deleted.
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        guard let realm = _realm, let handle = _handle, !isInvalidated else {
+            preconditionFailure("Only managed, valid objects can be observed.")
+        }
+        realm.verifyThread()
+        let schema = objectSchema
+        let notifier = ObjectNotifier(className: handle.className, key: _key, keyPaths: keyPaths) { report in
+            switch report {
+            case .deleted:
+                block(.deleted)
+            case .error(let error):
+                block(.error(error))
+            case .change(let changes):
+                let object = self
+                let described = changes.map { change in
+                    let property = schema.properties[change.index]
+                    return PropertyChange(
+                        name: property.name,
+                        oldValue: property.isList ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
+                        newValue: property.isList ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
+                }
+                block(.change(object, described))
+            }
+        }
+        let token = realm.state.notifiers.addObjectNotifier(notifier)
+        notifier.token = token
+        return token
+    }
+}
+
+extension RealmCollectionChange where CollectionType == Void {
+    /// The same change, carrying `collection`.
+    func map<C>(_ collection: C) -> RealmCollectionChange<C> {
+        switch self {
+        case .initial: .initial(collection)
+        case .update(_, let deletions, let insertions, let modifications):
+            .update(collection, deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): .error(error)
+        }
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import RealmObjects
+import Testing
+
+/// Seed 000 "Notifications": Realm, collection and object notifications,
+/// coalescing, key-path filters, interface-driven writes, and delivery on
+/// refresh and on a running run loop.
+@Suite struct NotificationTests {
+    final class StepCounter: Object {
+        @Persisted var steps = 0
+    }
+
+    /// Applies a collection change to an array the way a table view would.
+    static func apply<T>(_ deletions: [Int], _ insertions: [Int], _ modifications: [Int] = [], to old: [T], new: [T]) -> [T] {
+        var result = old
+        for index in deletions.sorted(by: >) { result.remove(at: index) }
+        for index in insertions.sorted() { result.insert(new[index], at: index) }
+        for index in modifications { result[index] = new[index] }
+        return result
+    }
+
+    @Test func realmNotificationsAfterEveryCommit() throws {
+        let configuration = inMemoryConfiguration()
+        let realm = try Realm(configuration: configuration)
+        var count = 0
+        let token = realm.observe { notification, _ in
+            if case .didChange = notification { count += 1 }
+        }
+        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        #expect(count == 1)
+        // A commit on another thread arrives when this thread refreshes.
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Dog(value: ["Fido", 2])) }
+            done.signal()
+        }.start()
+        done.wait()
+        realm.refresh()
+        #expect(count == 2)
+        token.invalidate()
+        try realm.write { realm.add(Dog()) }
+        #expect(count == 2)
+    }
+
+    @Test func collectionNotificationsReportIndices() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        try realm.write {
+            for age in [1, 6, 7, 3, 9] { realm.add(Dog(value: ["dog\(age)", age])) }
+        }
+        let results = realm.objects(Dog.self).filter("age > 5").sorted(byKeyPath: "age")
+        var previous: [String] = []
+        var updates: [(deletions: [Int], insertions: [Int], modifications: [Int])] = []
+        let token = results.observe { change in
+            switch change {
+            case .initial(let collection):
+                previous = collection.map(\.name)
+            case .update(let collection, let deletions, let insertions, let modifications):
+                let now = collection.map(\.name)
+                #expect(Self.apply(deletions, insertions, modifications, to: previous, new: now) == now)
+                previous = now
+                updates.append((deletions, insertions, modifications))
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        #expect(previous == ["dog6", "dog7", "dog9"])
+        try realm.write {
+            realm.add(Dog(value: ["dog8", 8]))                                   // enters at 2
+            realm.objects(Dog.self).filter("age == 7").first!.age = 2          // leaves
+            realm.objects(Dog.self).filter("age == 9").first!.name = "nine"    // modified
+        }
+        realm.refresh()
+        #expect(updates.count == 1)
+        #expect(updates.first?.deletions == [1])
+        #expect(updates.first?.insertions == [1])
+        #expect(updates.first?.modifications == [2])
+        #expect(previous == ["dog6", "dog8", "nine"])
+        _ = token
+    }
+
+    @Test func modificationsOfLinkedObjectsCount() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let person = Person(value: ["name": "Jim", "dogs": [["Rex", 1]]])
+        let other = Person(value: ["name": "Ann"])
+        try realm.write { realm.add([person, other]) }
+        let people = realm.objects(Person.self).sorted(byKeyPath: "name")  // Ann, Jim
+        var modifications: [[Int]] = []
+        let token = people.observe { change in
+            if case .update(_, _, _, let modified) = change { modifications.append(modified) }
+        }
+        // The person's name; a dog added to their list; a dog's age.
+        try realm.write { person.name = "Jimmy" }
+        realm.refresh()
+        try realm.write { person.dogs.append(Dog(value: ["Fido", 2])) }
+        realm.refresh()
+        try realm.write { person.dogs[0].age = 5 }
+        realm.refresh()
+        #expect(modifications == [[1], [1], [1]])
+        // Narrowed to the name, the dog's age no longer counts.
+        token.invalidate()
+        var narrowed: [[Int]] = []
+        let nameToken = people.observe(keyPaths: ["name"]) { change in
+            if case .update(_, _, _, let modified) = change { narrowed.append(modified) }
+        }
+        try realm.write { person.dogs[0].age = 6 }
+        realm.refresh()
+        try realm.write { other.name = "Anna" }
+        realm.refresh()
+        #expect(narrowed == [[0]])
+        _ = nameToken
+    }
+
+    @Test func listNotificationsWithDuplicates() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let person = Person(value: ["name": "Jim"])
+        let rex = Dog(value: ["Rex", 1])
+        try realm.write {
+            realm.add(person)
+            person.dogs.append(objectsIn: [rex, rex, Dog(value: ["Fido", 2])])
+        }
+        var previous: [String] = []
+        let token = person.dogs.observe { change in
+            switch change {
+            case .initial(let list): previous = list.map(\.name)
+            case .update(let list, let deletions, let insertions, _):
+                let now = list.map(\.name)
+                #expect(Self.apply(deletions, insertions, to: previous, new: now) == now)
+                previous = now
+            case .error(let error): Issue.record(error)
+            }
+        }
+        try realm.write {
+            person.dogs.remove(at: 0)
+            person.dogs.insert(rex, at: 2)
+            person.dogs.move(from: 0, to: 1)
+        }
+        realm.refresh()
+        #expect(previous == person.dogs.map(\.name))
+        _ = token
+    }
+
+    @Test func objectNotificationsWithOldAndNewValues() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let stepCounter = StepCounter()
+        try realm.write { realm.add(stepCounter) }
+        var seen: [(String, Int?, Int?)] = []
+        var deleted = false
+        var token: NotificationToken?
+        token = stepCounter.observe { change in
+            switch change {
+            case .change(let object, let properties):
+                #expect(object.isSameObject(as: stepCounter))
+                for property in properties {
+                    seen.append((property.name, property.oldValue as? Int, property.newValue as? Int))
+                    if property.name == "steps" && property.newValue as! Int > 1000 {
+                        token = nil  // invalidating from inside its own handler
+                    }
+                }
+            case .deleted:
+                deleted = true
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        try realm.write { stepCounter.steps = 500 }
+        realm.refresh()
+        try realm.write { stepCounter.steps = 1500 }
+        realm.refresh()
+        try realm.write { stepCounter.steps = 2000 }
+        realm.refresh()
+        #expect(seen.map(\.0) == ["steps", "steps"])
+        #expect(seen.map(\.1) == [0, 500])
+        #expect(seen.map(\.2) == [500, 1500])
+        #expect(token == nil)
+
+        let second = stepCounter.observe { change in
+            if case .deleted = change { deleted = true }
+        }
+        try realm.write { realm.delete(stepCounter) }
+        realm.refresh()
+        #expect(deleted)
+        _ = second
+    }
+
+    @Test func interfaceDrivenWritesSkipTheirToken() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let results = realm.objects(Dog.self)
+        var skippedUpdates = 0
+        var otherUpdates = 0
+        let token = results.observe { change in
+            if case .update = change { skippedUpdates += 1 }
+        }
+        let other = results.observe { change in
+            if case .update = change { otherUpdates += 1 }
+        }
+        realm.beginWrite()
+        realm.add(Dog(value: ["Rex", 1]))
+        try realm.commitWrite(withoutNotifying: [token])
+        realm.refresh()
+        #expect(skippedUpdates == 0)
+        #expect(otherUpdates == 1)
+        // Later commits notify both again.
+        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        realm.refresh()
+        #expect(skippedUpdates == 1)
+        #expect(otherUpdates == 2)
+        _ = other
+    }
+
+    @Test func commitsAreCoalesced() throws {
+        let configuration = inMemoryConfiguration()
+        let realm = try Realm(configuration: configuration)
+        let results = realm.objects(Dog.self)
+        var updates: [[Int]] = []
+        let token = results.observe { change in
+            if case .update(_, _, let insertions, _) = change { updates.append(insertions) }
+        }
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            for index in 0..<3 { try! other.write { other.add(Dog(value: ["dog\(index)", index])) } }
+            done.signal()
+        }.start()
+        done.wait()
+        realm.refresh()
+        #expect(updates == [[0, 1, 2]])
+        _ = token
+    }
+
+    @Test func beginningAWriteInsideADeliveredHandlerIsRefused() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "exit-test-write-in-handler"))
+            let token = realm.objects(Dog.self).observe { change in
+                if case .update = change { realm.beginWrite() }
+            }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let other = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "exit-test-write-in-handler"))
+                try! other.write { other.add(Dog()) }
+                done.signal()
+            }.start()
+            done.wait()
+            realm.refresh()
+            _ = token
+        }
+    }
+
+    @Test func deliveryOnARunningRunLoop() throws {
+        let configuration = inMemoryConfiguration()
+        let anchor = try Realm(configuration: configuration)
+        let received = Locked<[Int]>([])
+        let registered = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let realm = try! Realm(configuration: configuration)
+            let token = realm.objects(Dog.self).observe { change in
+                if case .update(let results, _, _, _) = change {
+                    received.value.append(results.count)
+                }
+            }
+            registered.signal()
+            // Run the loop until the second dog arrives (or time runs out).
+            let deadline = Date().addingTimeInterval(10)
+            while received.value.last != 2 && Date() < deadline {
+                _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.1))
+            }
+            _ = token
+            finished.signal()
+        }
+        thread.start()
+        registered.wait()
+        try anchor.write { anchor.add(Dog(value: ["Rex", 1])) }
+        try anchor.write { anchor.add(Dog(value: ["Fido", 2])) }
+        #expect(finished.wait(timeout: .now() + 15) == .success)
+        #expect(received.value.last == 2)
+    }
+
+    /// Random writes on a filtered, sorted Results; after each commit the
+    /// reported changes must turn the previous state into the new one.
+    @Test func randomizedChangesTransformOldIntoNew() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        var seed: UInt64 = 0x5eed
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        try realm.write {
+            for index in 0..<40 { realm.add(Dog(value: ["d\(index)", random(20)])) }
+        }
+        let results = realm.objects(Dog.self).filter("age >= 5").sorted(byKeyPath: "age")
+        var previous: [String] = []
+        var failures = 0
+        let token = results.observe { change in
+            switch change {
+            case .initial(let collection):
+                previous = collection.map(\.name)
+            case .update(let collection, let deletions, let insertions, let modifications):
+                let now = collection.map(\.name)
+                if Self.apply(deletions, insertions, modifications, to: previous, new: now) != now { failures += 1 }
+                if modifications.contains(where: { $0 >= now.count }) { failures += 1 }
+                previous = now
+            case .error:
+                failures += 1
+            }
+        }
+        var names = 40
+        for _ in 0..<60 {
+            try realm.write {
+                let all = realm.objects(Dog.self)
+                for _ in 0..<(1 + random(4)) {
+                    switch random(3) {
+                    case 0:
+                        realm.add(Dog(value: ["d\(names)", random(20)]))
+                        names += 1
+                    case 1 where !all.isEmpty:
+                        realm.delete(all[random(all.count)])
+                    default:
+                        if !all.isEmpty { all[random(all.count)].age = random(20) }
+                    }
+                }
+            }
+            realm.refresh()
+            #expect(previous == results.map(\.name))
+        }
+        #expect(failures == 0)
+        _ = token
+    }
+}
