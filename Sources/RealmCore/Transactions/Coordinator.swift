@@ -37,6 +37,8 @@ public final class Coordinator: Sendable {
         /// Per class, the next object key no transaction of this process has
         /// handed out, not even one that was rolled back.
         var keyHighWater: [String: Int64] = [:]
+        /// Wakes other processes after our commits and us after theirs.
+        var interprocess: InterprocessNotifier?
         /// Called after every commit this process learns of.
         var commitListeners: [Int: @Sendable (UInt64) -> Void] = [:]
         var nextListenerID = 0
@@ -66,6 +68,7 @@ public final class Coordinator: Sendable {
             try schema.validate()
         }
         let coordinator = try Registry.shared.coordinator(for: configuration)
+        coordinator.startInterprocessNotifications()
         if let schema = configuration.schema {
             try coordinator.prepareSchema(schema, version: configuration.schemaVersion, migration: configuration.migration)
         }
@@ -100,6 +103,7 @@ public final class Coordinator: Sendable {
     }
 
     deinit {
+        state.withLock { $0.interprocess?.close() }
         state.withLock { $0.idleConnections.removeAll() }
         AuxiliaryFiles.release(lockDescriptor)
         if isInMemory {
@@ -259,6 +263,40 @@ public final class Coordinator: Sendable {
             return Array(state.commitListeners.values)
         }
         for listener in listeners { listener(changeSet.version) }
+        state.withLock { $0.interprocess }?.notifyOthers()
+    }
+
+    /// Starts listening for other processes' commits (once; file Realms
+    /// only: an in-memory Realm belongs to one process).
+    func startInterprocessNotifications() {
+        guard !isInMemory else { return }
+        let alreadyStarted = state.withLock { $0.interprocess != nil }
+        guard !alreadyStarted else { return }
+        let weakSelf = WeakCoordinator(self)
+        guard let notifier = InterprocessNotifier(realmPath: path, onCommit: { weakSelf.value?.otherProcessCommitted() }) else { return }
+        let redundant = state.withLock { state -> InterprocessNotifier? in
+            if state.interprocess != nil { return notifier }
+            state.interprocess = notifier
+            return nil
+        }
+        redundant?.close()
+    }
+
+    /// Reads the file's version after another process woke us, and tells
+    /// the listeners when it moved.
+    private func otherProcessCommitted() {
+        guard let connection = try? checkoutConnection() else { return }
+        defer { returnConnection(connection) }
+        guard (try? connection.execute("BEGIN")) != nil else { return }
+        let version = (try? connection.scalar("SELECT version FROM realm_metadata WHERE id = 1")).flatMap { $0 }
+        try? connection.execute("COMMIT")
+        guard let version else { return }
+        let listeners = state.withLock { state -> [@Sendable (UInt64) -> Void] in
+            guard UInt64(version) > state.latestVersion else { return [] }
+            state.latestVersion = UInt64(version)
+            return Array(state.commitListeners.values)
+        }
+        for listener in listeners { listener(UInt64(version)) }
     }
 
     // MARK: Commit listeners
@@ -290,6 +328,14 @@ public final class Coordinator: Sendable {
             return wanted.count == expected ? wanted : nil
         }
     }
+}
+
+/// A weak reference to a coordinator for the interprocess thread, which
+/// must not keep it alive.
+private final class WeakCoordinator: Sendable {
+    // Safe: the weak reference is only read; Coordinator is Sendable.
+    nonisolated(unsafe) weak var value: Coordinator?
+    init(_ value: Coordinator) { self.value = value }
 }
 
 /// A connection waiting in the pool.

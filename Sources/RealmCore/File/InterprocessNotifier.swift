@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Tells the processes that have a Realm open about each other's commits,
+/// without polling.
+///
+/// Each process has a named pipe of its own in the Realm's `.management/`
+/// directory (`note-<pid>-<n>`), read by one thread that sleeps in `poll()`.
+/// A process that commits writes one byte into every other process's pipe;
+/// the byte wakes the reader, which reads the file's version and reports
+/// it. A pipe whose process died has no reader: writing to it fails with
+/// `ENXIO`, and the writer removes it.
+final class InterprocessNotifier: Sendable {
+    private let directory: String
+    private let ownPipe: String
+    private let readDescriptor: Int32
+    /// Kept open so the pipe always has a writer: otherwise `poll()` would
+    /// report end-of-file over and over once a writer closes it.
+    private let keepAliveDescriptor: Int32
+    private let wakeUp: (read: Int32, write: Int32)
+
+    /// Creates this process's pipe and starts the thread that waits on it;
+    /// `onCommit` is called from that thread after another process commits.
+    init?(realmPath: String, onCommit: @escaping @Sendable () -> Void) {
+        directory = realmPath + ".management"
+        ownPipe = directory + "/note-\(getpid())-\(Self.nextNumber())"
+        guard mkfifo(ownPipe, 0o600) == 0 else { return nil }
+        readDescriptor = open(ownPipe, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        keepAliveDescriptor = open(ownPipe, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        var pipeDescriptors: [Int32] = [0, 0]
+        guard readDescriptor >= 0, keepAliveDescriptor >= 0, pipe(&pipeDescriptors) == 0 else {
+            unlink(ownPipe)
+            return nil
+        }
+        wakeUp = (pipeDescriptors[0], pipeDescriptors[1])
+        let readDescriptor = self.readDescriptor
+        let stop = wakeUp.read
+        let thread = Thread {
+            Self.wait(on: readDescriptor, stop: stop, onCommit: onCommit)
+        }
+        thread.name = "realm.notes"
+        thread.start()
+    }
+
+    /// Stops the thread and removes the pipe.
+    func close() {
+        var byte: UInt8 = 1
+        _ = write(wakeUp.write, &byte, 1)
+        unlink(ownPipe)
+    }
+
+    /// Wakes every other process that has the Realm open.
+    func notifyOthers() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix("note-") {
+            let pipePath = directory + "/" + name
+            guard pipePath != ownPipe else { continue }
+            let descriptor = open(pipePath, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor < 0 {
+                // No reader: its process is gone.
+                if errno == ENXIO { unlink(pipePath) }
+                continue
+            }
+            var byte: UInt8 = 1
+            // A full pipe already holds a wake-up; nothing is lost.
+            _ = write(descriptor, &byte, 1)
+            closeDescriptor(descriptor)
+        }
+    }
+
+    private static func wait(on descriptor: Int32, stop: Int32, onCommit: @Sendable () -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 || descriptors[1].revents != 0 { break }
+            if descriptors[0].revents & Int16(POLLIN) != 0 {
+                while read(descriptor, &buffer, buffer.count) > 0 {}
+                onCommit()
+            }
+        }
+        closeDescriptor(descriptor)
+        closeDescriptor(stop)
+    }
+
+    private static let counter = Counter()
+
+    private static func nextNumber() -> Int { counter.next() }
+
+    private final class Counter: Sendable {
+        private let value = Mutex(0)
+        func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    }
+
+    deinit {
+        closeDescriptor(keepAliveDescriptor)
+        closeDescriptor(wakeUp.write)
+    }
+}
+
+import Synchronization
+
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}
