@@ -5,6 +5,7 @@
 //
 //   swift run -c release --package-path Benchmarks core-operations
 //   swift run -c release --package-path Benchmarks object-operations
+//   swift run -c release --package-path Benchmarks notification-latency
 
 import PackageDescription
 
@@ -18,6 +19,11 @@ let package = Package(
             name: "object-operations",
             dependencies: [.product(name: "RealmObjects", package: "realm-swift-sqlite")],
             path: "Sources/ObjectOperations"
+        ),
+        .executableTarget(
+            name: "notification-latency",
+            dependencies: [.product(name: "RealmObjects", package: "realm-swift-sqlite")],
+            path: "Sources/NotificationLatency"
         ),
         .executableTarget(
             name: "core-operations",

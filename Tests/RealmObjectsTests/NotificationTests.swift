@@ -327,3 +327,65 @@ import Testing
         _ = token
     }
 }
+
+/// Delivery on a dispatch queue and through an asynchronous sequence.
+@Suite struct QueueNotificationTests {
+    @Test func observingOnAQueue() throws {
+        let configuration = inMemoryConfiguration()
+        let realm = try Realm(configuration: configuration)
+        let queue = DispatchQueue(label: "observer")
+        let counts = Locked<[Int]>([])
+        let second = DispatchSemaphore(value: 0)
+        let token = realm.objects(Dog.self).observe(on: queue) { change in
+            switch change {
+            case .initial(let results):
+                counts.value.append(results.count)
+            case .update(let results, _, let insertions, _):
+                // The collection belongs to the queue.
+                counts.value.append(results.count)
+                if insertions == [1] { second.signal() }
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        queue.sync {}  // the registration is in place
+        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        #expect(second.wait(timeout: .now() + 10) == .success)
+        #expect(counts.value.first == 0)
+        #expect(counts.value.last == 2)
+        token.invalidate()
+    }
+
+    @Test func changesAsAnAsyncSequence() async throws {
+        let configuration = inMemoryConfiguration()
+        let startWriting = DispatchSemaphore(value: 0)
+        let writerDone = DispatchSemaphore(value: 0)
+        // The writer keeps the in-memory Realm alive, and adds a dog once the
+        // stream has delivered its initial state.
+        Thread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write { realm.add(Dog(value: ["anchor", 0])) }
+            if startWriting.wait(timeout: .now() + 10) == .success {
+                try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            }
+            writerDone.wait()
+        }.start()
+        while (try Realm(configuration: configuration).objects(Dog.self).count) == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let changes = try Realm(configuration: configuration).objects(Dog.self).changes
+        var seen: [CollectionChangeSummary] = []
+        for await change in changes {
+            seen.append(change)
+            if change.kind == .initial { startWriting.signal() }
+            if change.kind == .update { break }
+        }
+        writerDone.signal()
+        #expect(seen.first?.kind == .initial)
+        #expect(seen.first?.count == 1)
+        #expect(seen.last?.kind == .update)
+        #expect(seen.last?.insertions == [1])
+        #expect(seen.last?.count == 2)
+    }
+}

@@ -69,11 +69,10 @@ final class NotifierSet {
 
     private func token(_ id: Int) -> NotificationToken {
         let box = UncheckedWeak(self)
-        let thread = UncheckedThread()
         return NotificationToken {
             // Tokens may be released on any thread; registrations belong to
-            // the Realm's thread, so only drop them there.
-            guard let set = box.value, thread.isCurrent else { return }
+            // the Realm's thread (or queue), so only drop them there.
+            guard let set = box.value, set.state.isOnOwningThread() else { return }
             set.realmObservers[id] = nil
             set.collectionNotifiers[id] = nil
             set.objectNotifiers[id] = nil
@@ -85,7 +84,15 @@ final class NotifierSet {
     /// Realm when the thread runs its loop).
     func startListening() {
         guard listenerID == nil else { return }
-        let scheduler = DeliveryScheduler(runLoop: Thread.isMainThread ? nil : RunLoop.current, target: UncheckedWeak(self))
+        let scheduler: DeliveryScheduler
+        switch state.confinement {
+        case .queue(_, let queue):
+            scheduler = DeliveryScheduler(queue: queue, target: UncheckedWeak(self))
+        case .thread:
+            scheduler = Thread.isMainThread
+                ? DeliveryScheduler(queue: .main, target: UncheckedWeak(self))
+                : DeliveryScheduler(runLoop: RunLoop.current, target: UncheckedWeak(self))
+        }
         self.scheduler = scheduler
         listenerID = state.coordinator.addCommitListener { _ in scheduler.schedule() }
     }
@@ -157,11 +164,19 @@ final class DeliveryScheduler: Sendable {
     // from any thread; `target` is only dereferenced inside the timer's or
     // the main queue's block, on the registering thread.
     private let runLoop: UncheckedSendable<RunLoop>?
+    private let queue: DispatchQueue?
     private let target: UncheckedWeak<NotifierSet>
     private let pending = Mutex(false)
 
-    init(runLoop: RunLoop?, target: UncheckedWeak<NotifierSet>) {
-        self.runLoop = runLoop.map(UncheckedSendable.init)
+    init(runLoop: RunLoop, target: UncheckedWeak<NotifierSet>) {
+        self.runLoop = UncheckedSendable(runLoop)
+        self.queue = nil
+        self.target = target
+    }
+
+    init(queue: DispatchQueue, target: UncheckedWeak<NotifierSet>) {
+        self.runLoop = nil
+        self.queue = queue
         self.target = target
     }
 
@@ -178,8 +193,8 @@ final class DeliveryScheduler: Sendable {
         }
         if let runLoop {
             runLoop.value.add(Timer(timeInterval: 0, repeats: false) { _ in deliver() }, forMode: .default)
-        } else {
-            DispatchQueue.main.async(execute: deliver)
+        } else if let queue {
+            queue.async(execute: deliver)
         }
     }
 }
@@ -196,10 +211,4 @@ final class UncheckedWeak<T: AnyObject>: @unchecked Sendable {
 struct UncheckedSendable<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
-}
-
-/// The thread a registration was made on.
-struct UncheckedThread: @unchecked Sendable {
-    private let thread = pthread_self()
-    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
 }

@@ -51,6 +51,21 @@ public struct Realm: Equatable {
         state = try RealmCache.realm(for: configuration)
     }
 
+    /// Opens a Realm confined to a serial dispatch queue instead of a
+    /// thread: it may be used from any block running on `queue` (whatever
+    /// thread runs it), and its notifications arrive on `queue`.
+    ///
+    /// - Precondition: called from a block running on `queue`.
+    public init(configuration: Configuration, queue: DispatchQueue) throws {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let marker = queue.getSpecific(key: QueueMarker.key) ?? {
+            let marker = QueueMarker()
+            queue.setSpecific(key: QueueMarker.key, value: marker)
+            return marker
+        }()
+        state = try RealmOpener.open(configuration, confinement: .queue(marker, queue))
+    }
+
     init(state: RealmState) {
         self.state = state
     }
@@ -220,13 +235,25 @@ public struct Realm: Equatable {
     }
 }
 
+/// Marks a queue as the one a queue-confined Realm belongs to.
+final class QueueMarker: Sendable {
+    static let key = DispatchSpecificKey<QueueMarker>()
+}
+
 /// The state behind every `Realm` value of one thread and configuration.
 final class RealmState {
     let configuration: Realm.Configuration
     let coordinator: Coordinator
     let transaction: Transaction
     var autorefresh = true
-    private let owningThread: pthread_t
+    let confinement: Confinement
+
+    /// What a Realm belongs to: the thread that opened it, or a serial
+    /// queue (identified by a marker set as the queue's specific value).
+    enum Confinement {
+        case thread(pthread_t)
+        case queue(QueueMarker, DispatchQueue)
+    }
     /// Class handles by class name, for the classes the file has.
     private var handles: [String: ClassHandle] = [:]
     /// Classes whose schema this Realm has checked against the file.
@@ -235,11 +262,12 @@ final class RealmState {
     /// The classes registered when the Realm opened.
     private let initiallyRegistered: Set<ObjectIdentifier>
 
-    init(configuration: Realm.Configuration, coordinator: Coordinator, transaction: Transaction, registered types: [Object.Type]) {
+    init(configuration: Realm.Configuration, coordinator: Coordinator, transaction: Transaction, registered types: [Object.Type],
+         confinement: Confinement = .thread(pthread_self())) {
         self.configuration = configuration
         self.coordinator = coordinator
         self.transaction = transaction
-        self.owningThread = pthread_self()
+        self.confinement = confinement
         initiallyRegistered = Set(types.map(ObjectIdentifier.init))
         registered = initiallyRegistered
     }
@@ -254,7 +282,10 @@ final class RealmState {
 
     @inline(__always)
     func isOnOwningThread() -> Bool {
-        pthread_equal(owningThread, pthread_self()) != 0
+        switch confinement {
+        case .thread(let thread): pthread_equal(thread, pthread_self()) != 0
+        case .queue(let marker, _): DispatchQueue.getSpecific(key: QueueMarker.key) === marker
+        }
     }
 
     private var dynamicInfos: [String: ClassInfo] = [:]

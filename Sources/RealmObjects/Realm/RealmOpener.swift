@@ -1,11 +1,14 @@
 import Foundation
 import RealmCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Opens a Realm file for a configuration: resolves the models' schema,
 /// compacts when asked, and migrates (or deletes, when allowed) a file whose
 /// schema is older.
 enum RealmOpener {
-    static func open(_ configuration: Realm.Configuration) throws -> RealmState {
+    static func open(_ configuration: Realm.Configuration, confinement: RealmState.Confinement = .thread(pthread_self())) throws -> RealmState {
         if let key = configuration.encryptionKey {
             guard key.count == 64 else {
                 throw Realm.Error(.fail, "Encryption key must be exactly 64 bytes long; it is \(key.count) bytes.")
@@ -20,7 +23,8 @@ enum RealmOpener {
         do {
             let coordinator = try openCoordinator(configuration, schema: schema)
             let transaction = try coordinator.makeTransaction()
-            let state = RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction, registered: types)
+            let state = RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction,
+                                   registered: types, confinement: confinement)
             // Autorefresh: a thread that runs a run loop moves to each new
             // version on its own.
             state.notifiers.startListening()

@@ -1,0 +1,112 @@
+import Dispatch
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// Observing on a dispatch queue, and change streams for Swift
+/// concurrency.
+extension Results {
+    /// Delivers this collection's changes on `queue` (a serial queue),
+    /// where the collection passed to `block` is confined to the queue: a
+    /// Realm for the same file is opened on it, and the query is resolved
+    /// there. Use this where the registering thread runs no run loop.
+    public func observe(on queue: DispatchQueue, keyPaths: [String]? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
+        realm.verifyThread()
+        let context = QueueContext(configuration: realm.configuration, query: query, block: block)
+        let registration = QueueRegistration()
+        queue.async {
+            do {
+                let queueRealm = try Realm(configuration: context.configuration, queue: queue)
+                let results = Results<Element>(realm: queueRealm, query: context.query)
+                registration.set(results.observe(keyPaths: keyPaths, context.block))
+            } catch {
+                context.block(.error(error))
+            }
+        }
+        return NotificationToken { queue.async { registration.invalidate() } }
+    }
+
+    /// The changes of this collection as an asynchronous sequence, for
+    /// `for await change in results.changes { … }`: first the initial
+    /// state, then one element per delivered change. Elements describe the
+    /// change (indices and count); re-read the collection where it lives to
+    /// get the objects. The sequence ends when the task iterating it is
+    /// cancelled or the iteration stops.
+    public var changes: AsyncStream<CollectionChangeSummary> {
+        let (stream, continuation) = AsyncStream<CollectionChangeSummary>.makeStream(bufferingPolicy: .unbounded)
+        let queue = DispatchQueue(label: "realm.changes")
+        let token = observe(on: queue) { change in
+            continuation.yield(CollectionChangeSummary(change))
+        }
+        let box = UncheckedSendable(token)
+        continuation.onTermination = { _ in box.value.invalidate() }
+        return stream
+    }
+}
+
+/// A collection change reduced to what can cross threads.
+public struct CollectionChangeSummary: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case initial
+        case update
+        case error(String)
+    }
+
+    public var kind: Kind
+    /// The number of elements after the change.
+    public var count: Int
+    public var deletions: [Int]
+    public var insertions: [Int]
+    public var modifications: [Int]
+
+    init<C: RealmCollection>(_ change: RealmCollectionChange<C>) {
+        switch change {
+        case .initial(let collection):
+            self.init(kind: .initial, count: collection.count, deletions: [], insertions: [], modifications: [])
+        case .update(let collection, let deletions, let insertions, let modifications):
+            self.init(kind: .update, count: collection.count, deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error):
+            self.init(kind: .error("\(error)"), count: 0, deletions: [], insertions: [], modifications: [])
+        }
+    }
+
+    init(kind: Kind, count: Int, deletions: [Int], insertions: [Int], modifications: [Int]) {
+        self.kind = kind
+        self.count = count
+        self.deletions = deletions
+        self.insertions = insertions
+        self.modifications = modifications
+    }
+}
+
+/// What a queue registration carries to its queue.
+///
+/// `@unchecked Sendable`: the block is only ever called on the target
+/// queue, serially, after this value was handed over; the configuration's
+/// closures are not called there.
+private struct QueueContext<Element: Object>: @unchecked Sendable {
+    let configuration: Realm.Configuration
+    let query: Query
+    let block: (RealmCollectionChange<Results<Element>>) -> Void
+}
+
+/// The token of a registration made on a queue, touched only on that
+/// queue.
+private final class QueueRegistration: @unchecked Sendable {
+    // @unchecked: `set` and `invalidate` both run on the registration's
+    // queue, which is serial.
+    private var token: NotificationToken?
+    private var invalidated = false
+
+    func set(_ token: NotificationToken) {
+        if invalidated { token.invalidate() } else { self.token = token }
+    }
+
+    func invalidate() {
+        invalidated = true
+        token?.invalidate()
+        token = nil
+    }
+}
