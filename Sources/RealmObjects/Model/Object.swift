@@ -49,6 +49,9 @@ open class Object: CustomStringConvertible {
     /// The properties `init(value:)` was given, for partial updates with
     /// `create(_:value:update:)`.
     final var _providedProperties: Set<Int>?
+    /// On a probe object of the typed query builder: told the index of each
+    /// `@Persisted` property read, to turn key paths into property names.
+    final var _accessRecorder: ((Int) -> Void)?
 
     /// Creates an unmanaged object with the properties' default values.
     public required init() {}

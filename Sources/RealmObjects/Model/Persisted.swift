@@ -67,6 +67,10 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
+            if let recorder = object._accessRecorder, let index = unmanagedIndex(object, storageKeyPath) {
+                recorder(index)
+                return Value._defaultValue
+            }
             // Ignored properties stay plain stored values even on managed
             // objects, as the seeds say.
             guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {

@@ -1,0 +1,187 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// The typed query builder: Swift expressions that build the same
+/// predicates as the query language, checked by the compiler.
+///
+/// ```swift
+/// let dogs = realm.objects(Dog.self).where { $0.age > 2 && $0.name.starts(with: "B") }
+/// let owned = realm.objects(Dog.self).where { $0.owner.name == "Tim" }
+/// let busy = realm.objects(Person.self).where { $0.dogs.count > 1 }
+/// ```
+@dynamicMemberLookup
+public struct ObjectQuery<Root: Object> {
+    let prefix: String
+
+    /// A stored property of the object, by key path.
+    public subscript<V: _Persistable>(dynamicMember keyPath: KeyPath<Root, V>) -> PropertyQuery<V> {
+        PropertyQuery(path: prefix + KeyPathNames.name(of: keyPath, in: Root.self))
+    }
+
+    /// A to-one link, to reach the linked object's properties.
+    public subscript<Linked: Object>(dynamicMember keyPath: KeyPath<Root, Linked?>) -> ObjectQuery<Linked> {
+        ObjectQuery<Linked>(prefix: prefix + KeyPathNames.name(of: keyPath, in: Root.self) + ".")
+    }
+
+    /// A list property.
+    public subscript<Element>(dynamicMember keyPath: KeyPath<Root, List<Element>>) -> ListQuery<Element> {
+        ListQuery(path: prefix + KeyPathNames.name(of: keyPath, in: Root.self))
+    }
+}
+
+/// A property in a typed query.
+public struct PropertyQuery<Value: _Persistable> {
+    let path: String
+
+    func compare(_ op: ComparisonOperator, _ value: Value, options: StringOptions = []) -> QueryCondition {
+        let stored = (try? value._toValue(in: nil)) ?? .null
+        return QueryCondition(.compare(.keyPath(path), op, .value(stored), options: options))
+    }
+
+    /// Whether the value is one of `values`.
+    public func `in`<S: Sequence>(_ values: S) -> QueryCondition where S.Element == Value {
+        QueryCondition(.compare(.keyPath(path), .in, .values(values.map { (try? $0._toValue(in: nil)) ?? .null })))
+    }
+
+    public static func == (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.equal, rhs) }
+    public static func != (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.notEqual, rhs) }
+}
+
+extension PropertyQuery where Value: Comparable {
+    public static func < (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThan, rhs) }
+    public static func <= (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThanOrEqual, rhs) }
+    public static func > (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.greaterThan, rhs) }
+    public static func >= (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.greaterThanOrEqual, rhs) }
+
+    /// Whether the value lies within `range` (`BETWEEN`).
+    public func contains(_ range: ClosedRange<Value>) -> QueryCondition {
+        let bounds = [range.lowerBound, range.upperBound].map { (try? $0._toValue(in: nil)) ?? .null }
+        return QueryCondition(.compare(.keyPath(path), .between, .values(bounds)))
+    }
+}
+
+extension PropertyQuery where Value == String {
+    /// `BEGINSWITH`, with `[c]`/`[d]` options.
+    public func starts(with prefix: String, options: StringOptions = []) -> QueryCondition {
+        compare(.beginsWith, prefix, options: options)
+    }
+    /// `ENDSWITH`.
+    public func ends(with suffix: String, options: StringOptions = []) -> QueryCondition {
+        compare(.endsWith, suffix, options: options)
+    }
+    /// `CONTAINS`.
+    public func contains(_ text: String, options: StringOptions = []) -> QueryCondition {
+        compare(.contains, text, options: options)
+    }
+    /// `LIKE`, with `*` and `?` wildcards.
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> QueryCondition {
+        compare(.like, pattern, options: caseInsensitive ? .caseInsensitive : [])
+    }
+}
+
+/// A list property in a typed query.
+public struct ListQuery<Element> {
+    let path: String
+
+    /// The list's size (`@count`).
+    public var count: CountQuery { CountQuery(path: path) }
+}
+
+/// A list's `@count` in a typed query.
+public struct CountQuery {
+    let path: String
+
+    private func compare(_ op: ComparisonOperator, _ value: Int) -> QueryCondition {
+        QueryCondition(.compare(.collectionOperation(.count, collection: path, property: nil), op, .value(.int(Int64(value)))))
+    }
+
+    public static func == (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.equal, rhs) }
+    public static func != (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.notEqual, rhs) }
+    public static func < (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.lessThan, rhs) }
+    public static func <= (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.lessThanOrEqual, rhs) }
+    public static func > (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.greaterThan, rhs) }
+    public static func >= (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.greaterThanOrEqual, rhs) }
+}
+
+extension ListQuery where Element: Object {
+    /// Whether any element of the list matches `condition` (`ANY`).
+    public func any(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> QueryCondition {
+        QueryCondition(condition(ObjectQuery(prefix: path + ".")).predicate.withModifier(.any))
+    }
+}
+
+/// A condition of the typed query builder; combine with `&&`, `||`, `!`.
+public struct QueryCondition {
+    let predicate: RealmQuery.Predicate
+
+    init(_ predicate: RealmQuery.Predicate) {
+        self.predicate = predicate
+    }
+
+    public static func && (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
+        QueryCondition(lhs.predicate.and(rhs.predicate))
+    }
+
+    public static func || (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
+        QueryCondition(lhs.predicate.or(rhs.predicate))
+    }
+
+    public static prefix func ! (condition: QueryCondition) -> QueryCondition {
+        QueryCondition(.not(condition.predicate))
+    }
+}
+
+extension RealmQuery.Predicate {
+    /// The same comparisons, quantified over lists.
+    func withModifier(_ modifier: ComparisonModifier) -> RealmQuery.Predicate {
+        switch self {
+        case .comparison(var comparison):
+            comparison.modifier = modifier
+            return .comparison(comparison)
+        case .and(let operands): return .and(operands.map { $0.withModifier(modifier) })
+        case .or(let operands): return .or(operands.map { $0.withModifier(modifier) })
+        case .not(let operand): return .not(operand.withModifier(modifier))
+        default: return self
+        }
+    }
+}
+
+extension RealmCollection where Element: Object {
+    /// The objects matching a typed condition, as a live ``Results``.
+    public func `where`(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> Results<Element> {
+        let built = condition(ObjectQuery(prefix: "")).predicate
+        return results().filter(predicate: built)
+    }
+}
+
+extension Results {
+    func filter(predicate: RealmQuery.Predicate) -> Results<Element> {
+        guard let realm else { return self }
+        var derived = query
+        derived.predicate = query.predicate.and(predicate)
+        return Results(realm: realm, query: realm.validated(derived, format: "\(predicate)"))
+    }
+}
+
+/// Turns a key path of a model class into the stored property's name, by
+/// reading it on a probe object that records which property was read (for
+/// `@Persisted` properties) or by identity (for lists).
+enum KeyPathNames {
+    static func name<Root: Object, V>(of keyPath: KeyPath<Root, V>, in root: Root.Type) -> String {
+        let info = ClassInfo.of(root)
+        let probe = root.init()
+        var recorded: Int?
+        probe._accessRecorder = { recorded = $0 }
+        let value = probe[keyPath: keyPath]
+        probe._accessRecorder = nil
+        if recorded == nil, let reference = value as AnyObject?,
+           let match = info.references(of: probe).first(where: { $0.object === reference }) {
+            recorded = match.index
+        }
+        guard let index = recorded else {
+            preconditionFailure("Key path \(keyPath) does not name a stored property of '\(info.className)'.")
+        }
+        return info.objectSchema.properties[index].name
+    }
+}
