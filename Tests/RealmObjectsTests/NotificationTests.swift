@@ -366,21 +366,31 @@ import Testing
         Thread {
             let realm = try! Realm(configuration: configuration)
             try! realm.write { realm.add(Dog(value: ["anchor", 0])) }
-            if startWriting.wait(timeout: .now() + 10) == .success {
+            if startWriting.wait(timeout: .now() + 20) == .success {
                 try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
             }
-            writerDone.wait()
+            _ = writerDone.wait(timeout: .now() + 30)
         }.start()
         while (try Realm(configuration: configuration).objects(Dog.self).count) == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
         let changes = try Realm(configuration: configuration).objects(Dog.self).changes
-        var seen: [CollectionChangeSummary] = []
-        for await change in changes {
-            seen.append(change)
-            if change.kind == .initial { startWriting.signal() }
-            if change.kind == .update { break }
+        // Bounded: a missing notification fails the test instead of hanging.
+        let collector = Task {
+            var seen: [CollectionChangeSummary] = []
+            for await change in changes {
+                seen.append(change)
+                if change.kind == .initial { startWriting.signal() }
+                if change.kind != .initial { break }
+            }
+            return seen
         }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            collector.cancel()
+        }
+        let seen = await collector.value
+        watchdog.cancel()
         writerDone.signal()
         #expect(seen.first?.kind == .initial)
         #expect(seen.first?.count == 1)
