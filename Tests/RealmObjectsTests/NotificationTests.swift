@@ -340,10 +340,11 @@ import Testing
             switch change {
             case .initial(let results):
                 counts.value.append(results.count)
-            case .update(let results, _, let insertions, _):
-                // The collection belongs to the queue.
+            case .update(let results, _, _, _):
+                // The collection belongs to the queue. (The two commits may
+                // arrive in one coalesced update.)
                 counts.value.append(results.count)
-                if insertions == [1] { second.signal() }
+                if results.count == 2 { second.signal() }
             case .error(let error):
                 Issue.record(error)
             }
