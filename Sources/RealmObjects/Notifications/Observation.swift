@@ -40,16 +40,8 @@ extension Results {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
         let query = self.query
-        // The registration keeps the collection alive, as in Realm: observing
-        // a temporary `realm.objects(…).observe { … }` works.
-        let notifier = CollectionNotifier(className: query.className, keyPaths: keyPaths, snapshot: {
-            CollectionDiff.identities(self.keys().map { .object($0) })
-        }, deliver: { change in
-            block(change.map(self))
-        })
-        let token = realm.state.notifiers.addCollectionNotifier(notifier)
-        notifier.token = token
-        return token
+        return realm.state.notifiers.observe(self, className: query.className, keyPaths: keyPaths,
+                                             snapshot: { self.keys().map { .object($0) } }, block)
     }
 }
 
@@ -61,14 +53,8 @@ extension List {
             preconditionFailure("Only lists of managed objects can be observed.")
         }
         realm.verifyThread()
-        let notifier = CollectionNotifier(className: Element._objectType?.className(), keyPaths: keyPaths, snapshot: {
-            CollectionDiff.identities(try realm.transaction.values(of: handle))
-        }, deliver: { change in
-            block(change.map(self))
-        })
-        let token = realm.state.notifiers.addCollectionNotifier(notifier)
-        notifier.token = token
-        return token
+        return realm.state.notifiers.observe(self, className: Element._objectType?.className(), keyPaths: keyPaths,
+                                             snapshot: { try realm.transaction.values(of: handle) }, block)
     }
 }
 
@@ -78,14 +64,8 @@ extension LinkingObjects {
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
         guard let realm else { preconditionFailure("Only linking objects of managed objects can be observed.") }
         realm.verifyThread()
-        let notifier = CollectionNotifier(className: Element.className(), keyPaths: keyPaths, snapshot: {
-            CollectionDiff.identities(self.keys().map { .object($0) })
-        }, deliver: { change in
-            block(change.map(self))
-        })
-        let token = realm.state.notifiers.addCollectionNotifier(notifier)
-        notifier.token = token
-        return token
+        return realm.state.notifiers.observe(self, className: Element.className(), keyPaths: keyPaths,
+                                             snapshot: { self.keys().map { .object($0) } }, block)
     }
 }
 
@@ -124,6 +104,24 @@ extension ObjectObservable where Self: Object {
             }
         }
         let token = realm.state.notifiers.addObjectNotifier(notifier)
+        notifier.token = token
+        return token
+    }
+}
+
+extension NotifierSet {
+    /// Registers a collection: `snapshot` gives its elements now (keys or
+    /// values). The registration keeps the collection alive, as in Realm,
+    /// so observing a temporary `realm.objects(…).observe { … }` works.
+    func observe<C>(_ collection: C, className: String?, keyPaths: [String]?,
+                    snapshot: @escaping () throws -> [Value],
+                    _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, snapshot: {
+            CollectionDiff.identities(try snapshot())
+        }, deliver: { change in
+            block(change.map(collection))
+        })
+        let token = addCollectionNotifier(notifier)
         notifier.token = token
         return token
     }
