@@ -44,11 +44,13 @@ public struct PropertyQuery<Value: _Persistable> {
         QueryCondition(.compare(.keyPath(path), .in, .values(values.map { (try? $0._toValue(in: nil)) ?? .null })))
     }
 
+    /// Equality and inequality (nil equals nil, as in the query language).
     public static func == (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.equal, rhs) }
     public static func != (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.notEqual, rhs) }
 }
 
 extension PropertyQuery where Value: Comparable {
+    /// Ordering comparisons, for types with an order.
     public static func < (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThan, rhs) }
     public static func <= (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThanOrEqual, rhs) }
     public static func > (lhs: PropertyQuery, rhs: Value) -> QueryCondition { lhs.compare(.greaterThan, rhs) }
@@ -96,6 +98,7 @@ public struct CountQuery {
         QueryCondition(.compare(.collectionOperation(.count, collection: path, property: nil), op, .value(.int(Int64(value)))))
     }
 
+    /// Comparisons of the list's size with a constant.
     public static func == (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.equal, rhs) }
     public static func != (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.notEqual, rhs) }
     public static func < (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.lessThan, rhs) }
@@ -119,14 +122,17 @@ public struct QueryCondition {
         self.predicate = predicate
     }
 
+    /// Both conditions (`AND`).
     public static func && (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
         QueryCondition(lhs.predicate.and(rhs.predicate))
     }
 
+    /// Either condition (`OR`).
     public static func || (lhs: QueryCondition, rhs: QueryCondition) -> QueryCondition {
         QueryCondition(lhs.predicate.or(rhs.predicate))
     }
 
+    /// The opposite condition (`NOT`).
     public static prefix func ! (condition: QueryCondition) -> QueryCondition {
         QueryCondition(.not(condition.predicate))
     }

@@ -48,17 +48,22 @@ extension Results {
 
 /// A collection change reduced to what can cross threads.
 public struct CollectionChangeSummary: Sendable, Equatable {
+    /// Which delivery this is.
     public enum Kind: Sendable, Equatable {
         case initial
         case update
         case error(String)
     }
 
+    /// Which delivery this is.
     public var kind: Kind
     /// The number of elements after the change.
     public var count: Int
+    /// Indices removed, in the previous state.
     public var deletions: [Int]
+    /// Indices added, in the new state.
     public var insertions: [Int]
+    /// Indices of elements that changed, in the new state.
     public var modifications: [Int]
 
     init<C: RealmCollection>(_ change: RealmCollectionChange<C>) {

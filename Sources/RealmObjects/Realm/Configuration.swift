@@ -65,6 +65,8 @@ extension Realm {
         /// classes they link to).
         public var objectTypes: [Object.Type]?
 
+        /// A configuration; with neither a file URL nor an in-memory
+        /// identifier, the file is ``defaultFileURL``.
         public init(
             fileURL: URL? = nil,
             inMemoryIdentifier: String? = nil,

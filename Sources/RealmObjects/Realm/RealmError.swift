@@ -27,10 +27,12 @@ extension Realm {
             case duplicatePrimaryKey
         }
 
+        /// The kind of failure.
         public let code: Code
         /// A sentence naming the file, class, property or value concerned.
         public let message: String
 
+        /// An error of `code` with a message naming what is concerned.
         public init(_ code: Code, _ message: String) {
             self.code = code
             self.message = message
