@@ -60,6 +60,10 @@ public final class Transaction {
     /// Set during a migration, the only time a primary key may change.
     var allowsPrimaryKeyChanges = false
     private var statements: [StatementKey: Statement] = [:]
+    /// Statements of finished cursors, by SQL, for the next cursor to reuse.
+    var idleCursorStatements: [String: [Statement]] = [:]
+    /// The cursors still reading from a statement, to detach before a change.
+    var streamingCursors: [WeakCursor] = []
 
     private struct StatementKey: Hashable {
         let table: Int
@@ -123,6 +127,7 @@ public final class Transaction {
             try beginRead()
             return true
         case .reading(let old):
+            detachCursors()
             try connection.cachedStatement("COMMIT").run()
             state = .idle
             try beginRead()
@@ -136,6 +141,7 @@ public final class Transaction {
     /// access reads the newest version. Inside a write transaction, cancels
     /// it first.
     public func invalidate() {
+        detachCursors()
         switch state {
         case .idle:
             return
@@ -180,6 +186,7 @@ public final class Transaction {
         if generation != catalog.generation {
             catalog = try coordinator.catalog(generation: generation, connection: connection)
             statements.removeAll()
+            idleCursorStatements.removeAll()
             connection.clearStatementCache()
         }
         return version
@@ -201,6 +208,7 @@ public final class Transaction {
         guard !coordinator.configuration.isReadOnly else {
             throw RealmError(.invalidTransactionState, "Cannot write to the Realm at '\(coordinator.path)': it was opened read-only.")
         }
+        detachCursors()
         try coordinator.writeLock.lock(path: coordinator.path)
         do {
             if case .reading = state {
@@ -236,6 +244,7 @@ public final class Transaction {
         guard case .writing(let version) = state else {
             throw RealmError(.invalidTransactionState, "Cannot commit: the Realm at '\(coordinator.path)' is not in a write transaction.")
         }
+        detachCursors()
         let newVersion = version + 1
         let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         do {
@@ -272,6 +281,7 @@ public final class Transaction {
     /// at the newest version. Does nothing outside a write transaction.
     public func cancelWrite() {
         guard case .writing = state else { return }
+        detachCursors()
         try? connection.execute("ROLLBACK")
         finishWrite()
         try? beginRead()
@@ -314,6 +324,7 @@ public final class Transaction {
                 .invalidTransactionState,
                 "Cannot \(action()) outside of a write transaction on '\(coordinator.path)'; call beginWrite() first.")
         }
+        detachCursors()
     }
 
     /// Runs a multi-statement change atomically: if any statement fails, the
@@ -337,6 +348,7 @@ public final class Transaction {
                 // The rollback undid a schema change made inside.
                 catalog = catalogBefore
                 statements.removeAll()
+                idleCursorStatements.removeAll()
                 connection.clearStatementCache()
             }
             throw error

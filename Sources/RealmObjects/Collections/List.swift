@@ -84,6 +84,18 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
+            // Objects come with their rows, read by the list's query.
+            if let objectType = Element._objectType, let query = _query,
+               let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) {
+                return realm.perform("read a list") { transaction in
+                    let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
+                    var elements: [Element] = []
+                    while let element = try cursor.next() {
+                        elements.append(factory.make(element) as! Element)
+                    }
+                    return elements
+                }
+            }
             let values = realm.perform("read a list") { try $0.values(of: handle) }
             return values.map { Element._fromValue($0, in: realm) }
         }

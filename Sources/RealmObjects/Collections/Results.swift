@@ -12,11 +12,25 @@ import RealmQuery
 /// made on access. Iterating with `for … in` walks a snapshot of the
 /// matches taken when the loop starts, so changing the matched objects
 /// inside the loop is safe.
+///
+/// Objects are read with the query, a batch of rows at a time: a loop
+/// streams the matches from one statement, and index access reads the rows
+/// of all matches when it first needs them (up to ``rowCacheLimit``
+/// values), so that neither costs a query per object.
 public final class Results<Element: Object>: RealmCollection {
     public let realm: Realm?
     let query: Query
     private var cachedKeys: [ObjectKey] = []
     private var cachedStamp: UInt64?
+    /// The rows of `cachedKeys`, in batches of `ObjectCursor.rowsPerBatch`,
+    /// when `rowsStamp` is current; fewer when the limit was reached.
+    private var cachedRows: [RowBatch] = []
+    private var rowsStamp: UInt64?
+    private var factory: ObjectFactory?
+
+    /// The most values (rows times properties) index access keeps in
+    /// memory; the rows of matches past it are read by key.
+    static var rowCacheLimit: Int { 1 << 20 }
 
     init(realm: Realm, query: Query) {
         self.realm = realm
@@ -32,14 +46,21 @@ public final class Results<Element: Object>: RealmCollection {
 
     // MARK: Evaluation
 
+    /// What makes the objects, once the file has the class; nil before
+    /// (so there are no objects).
+    private func objectFactory(_ realm: Realm) -> ObjectFactory? {
+        if let factory, !factory.isDynamic { return factory }
+        factory = ObjectFactory(realm: realm, type: Element.self, className: query.className)
+        return factory
+    }
+
     /// The keys of the matching objects at the Realm's current version.
     func keys() -> [ObjectKey] {
         guard let realm else { return [] }
         realm.verifyThread()
         // A class the file does not have yet has no objects.
-        guard realm.state.handleIfStored(query.className) != nil else { return [] }
-        let stamp = realm.transaction.changeCounter
-        if cachedStamp == stamp { return cachedKeys }
+        guard objectFactory(realm) != nil else { return [] }
+        if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
         cachedKeys = realm.perform("evaluate a query on '\(query.className)'") { transaction in
             try query.objectKeys(in: transaction)
         }
@@ -47,10 +68,33 @@ public final class Results<Element: Object>: RealmCollection {
         return cachedKeys
     }
 
+    /// Evaluates the query reading the matches' rows too, for index access.
+    private func evaluateWithRows(_ realm: Realm) {
+        let stamp = realm.transaction.changeCounter
+        guard rowsStamp != stamp else { return }
+        var keys: [ObjectKey] = []
+        var rows: [RowBatch] = []
+        var keptValues = 0
+        realm.perform("evaluate a query on '\(query.className)'") { transaction in
+            let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
+            while let element = try cursor.next() {
+                keys.append(element.key)
+                if let batch = element.batch, element.row == 0, keptValues < Self.rowCacheLimit, rows.count * ObjectCursor.rowsPerBatch == keys.count - 1 {
+                    rows.append(batch)
+                    keptValues += batch.count * batch.width
+                }
+            }
+        }
+        cachedKeys = keys
+        cachedRows = rows
+        cachedStamp = stamp
+        rowsStamp = stamp
+    }
+
     public var count: Int {
         guard let realm else { return 0 }
         realm.verifyThread()
-        guard realm.state.handleIfStored(query.className) != nil else { return 0 }
+        guard objectFactory(realm) != nil else { return 0 }
         if cachedStamp == realm.transaction.changeCounter { return cachedKeys.count }
         return realm.perform("count the objects of '\(query.className)'") { transaction in
             try query.count(in: transaction)
@@ -58,37 +102,70 @@ public final class Results<Element: Object>: RealmCollection {
     }
 
     public subscript(position: Int) -> Element {
-        let keys = keys()
-        precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count)).")
-        return realm!.makeObject(Element.self, key: keys[position], className: query.className)
+        guard let realm, let factory = objectFactory(realm) else {
+            preconditionFailure("Index \(position) is out of bounds (must be less than 0).")
+        }
+        realm.verifyThread()
+        evaluateWithRows(realm)
+        precondition(position >= 0 && position < cachedKeys.count, "Index \(position) is out of bounds (must be less than \(cachedKeys.count)).")
+        let object = unsafeDowncast(factory.make(cachedKeys[position]), to: Element.self)
+        let batch = position / ObjectCursor.rowsPerBatch
+        if batch < cachedRows.count {
+            object._rowBatch = cachedRows[batch]
+            object._row = position % ObjectCursor.rowsPerBatch
+        }
+        return object
     }
 
     public var first: Element? {
-        let keys = keys()
-        return keys.first.map { realm!.makeObject(Element.self, key: $0, className: query.className) }
+        guard let realm, let factory = objectFactory(realm) else { return nil }
+        realm.verifyThread()
+        if cachedStamp == realm.transaction.changeCounter {
+            return cachedKeys.first.map { unsafeDowncast(factory.make($0), to: Element.self) }
+        }
+        // Reads one row rather than evaluating every match.
+        return realm.perform("evaluate a query on '\(query.className)'") { transaction in
+            try query.makeCursor(in: transaction, firstBatchSize: 1).next().map { unsafeDowncast(factory.make($0), to: Element.self) }
+        }
     }
 
     public var last: Element? {
         let keys = keys()
-        return keys.last.map { realm!.makeObject(Element.self, key: $0, className: query.className) }
+        return keys.last.map { unsafeDowncast(factory!.make($0), to: Element.self) }
     }
 
     /// Iterates over a snapshot of the matches taken now.
     public func makeIterator() -> Iterator {
-        Iterator(realm: realm, keys: keys(), className: query.className)
+        guard let realm, let factory = objectFactory(realm) else { return Iterator(walk: nil) }
+        realm.verifyThread()
+        let cursor = realm.perform("evaluate a query on '\(query.className)'") { transaction in
+            try query.makeCursor(in: transaction)
+        }
+        return Iterator(walk: Walk(cursor: cursor, factory: factory))
     }
 
     /// Iterates over the matches as they were when iteration began.
     public struct Iterator: IteratorProtocol {
-        let realm: Realm?
-        let keys: [ObjectKey]
-        let className: String
-        var position = 0
+        let walk: Walk?
 
         public mutating func next() -> Element? {
-            guard let realm, position < keys.count else { return nil }
-            defer { position += 1 }
-            return realm.makeObject(Element.self, key: keys[position], className: className)
+            walk?.next()
+        }
+    }
+
+    /// A loop's cursor and what makes its objects.
+    final class Walk {
+        private let cursor: ObjectCursor
+        private let factory: ObjectFactory
+
+        init(cursor: ObjectCursor, factory: ObjectFactory) {
+            self.cursor = cursor
+            self.factory = factory
+        }
+
+        func next() -> Element? {
+            let element = factory.realm.perform("read the next object of a collection") { _ in try cursor.next() }
+            return element.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
     }
 

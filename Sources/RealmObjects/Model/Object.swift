@@ -33,7 +33,11 @@ open class Object: CustomStringConvertible {
     /// Set when this instance deleted its object, so it stays invalidated
     /// even if a cancelled write restores the data (as the seeds specify).
     final var _deletedThroughThisInstance = false
-    private final var _cachedClassInfo: ClassInfo?
+    final var _cachedClassInfo: ClassInfo?
+    /// The row a collection read this object's values in, valid while the
+    /// batch's stamp matches the transaction's change counter.
+    final var _rowBatch: RowBatch?
+    final var _row = 0
     /// Values set by name (``subscript(_:)``, `init(value:)`) on an
     /// unmanaged object, by property index, with `NSNull` for nil; they take
     /// precedence over the `@Persisted` storage, which cannot be reached by

@@ -36,6 +36,12 @@ extension Realm {
     /// Reads a column property of a managed object.
     func readValue(of object: Object, property: Int) -> Value {
         verifyThread()
+        if let batch = object._rowBatch {
+            if batch.stamp == transaction.changeCounter {
+                return batch.value(row: object._row, property: property)
+            }
+            object._rowBatch = nil
+        }
         do {
             return try transaction.value(of: object._key, property: property, in: object._handle!)
         } catch {

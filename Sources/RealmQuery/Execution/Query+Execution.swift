@@ -34,6 +34,31 @@ extension Query {
         return try finishInSwift(plan, in: transaction)
     }
 
+    /// A cursor over the matching objects, in order, with their rows.
+    ///
+    /// When SQL answers the query alone, the cursor streams the keys and
+    /// columns of the matches from one statement (see ``ObjectCursor``);
+    /// otherwise it walks the keys of ``objectKeys(in:)``, and objects read
+    /// their rows by key.
+    ///
+    /// The first batch has `firstBatchSize` rows (a loop that stops early
+    /// reads little ahead), the others ``ObjectCursor/rowsPerBatch``.
+    ///
+    /// - Throws: as ``objectKeys(in:)``.
+    public func makeCursor(in transaction: Transaction, firstBatchSize: Int = 32) throws -> ObjectCursor {
+        try Self.beginReading(transaction)
+        let plan = try QueryPlanner(self, schema: transaction.schema).plan()
+        // An integer @sum can overflow in SQL partway through the walk; the
+        // keys path handles that before the walk begins.
+        if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+            return try transaction.makeCursor(
+                sql: sql, arguments: arguments,
+                columns: plan.rowColumns.map { RowColumn(property: $0.property, type: $0.type) },
+                width: plan.propertyCount, firstBatchSize: firstBatchSize)
+        }
+        return ObjectCursor(transaction: transaction, keys: try objectKeys(in: transaction))
+    }
+
     /// The number of matching objects.
     ///
     /// One `SELECT count(*)` when SQL answers the query alone (no object is
@@ -206,5 +231,27 @@ extension Query {
         }
         if !plan.distinctBeforeSort { removeDuplicates() }
         return rows.map(\.key)
+    }
+}
+
+private extension Predicate {
+    /// Whether any comparison uses `@sum`, directly or in a subquery.
+    var sumsCollections: Bool {
+        switch self {
+        case .truePredicate, .falsePredicate: false
+        case .and(let terms), .or(let terms): terms.contains(where: \.sumsCollections)
+        case .not(let term): term.sumsCollections
+        case .comparison(let comparison): comparison.left.sumsCollections || comparison.right.sumsCollections
+        }
+    }
+}
+
+private extension QueryExpression {
+    var sumsCollections: Bool {
+        switch self {
+        case .keyPath, .value, .values: false
+        case .collectionOperation(let operation, _, _): operation == .sum
+        case .subqueryCount(_, _, let predicate): predicate.sumsCollections
+        }
     }
 }

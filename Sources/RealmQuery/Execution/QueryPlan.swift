@@ -27,10 +27,15 @@ struct QueryPlan {
     let needsPostFilter: Bool
     /// The value an aggregate asked for, compiled in the same FROM.
     let aggregateValue: SQLOperand?
-    /// The root object's columns (property index, SQL, type) that the
-    /// candidates statement also selects when the post-filter runs, so that
-    /// testing a candidate reads its own row without another query.
-    let prefetchedColumns: [(property: Int, sql: String, type: PropertyType)]
+    /// The root object's columns (property index, SQL, type), which the
+    /// rows statement selects, as does the candidates statement when the
+    /// post-filter runs (so that testing a candidate reads its own row
+    /// without another query).
+    let rowColumns: [(property: Int, sql: String, type: PropertyType)]
+
+    var prefetchedColumns: [(property: Int, sql: String, type: PropertyType)] {
+        needsPostFilter ? rowColumns : []
+    }
     /// The number of properties of the root class.
     let propertyCount: Int
 
@@ -74,6 +79,14 @@ struct QueryPlan {
         columns.append("row_number() OVER (PARTITION BY \(distinctTerms.map(\.sql).joined(separator: ", ")) ORDER BY \(groupOrder.joined(separator: ", "))) AS r")
         let sql = "SELECT k FROM (SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause)) WHERE r = 1 ORDER BY \(outerOrder.joined(separator: ", "))"
         return (sql, filter.arguments)
+    }
+
+    /// The keys and rows of the matching objects, in order, entirely in
+    /// SQL; nil when SQL cannot answer alone or distinct applies.
+    func rowsStatement() -> (sql: String, arguments: [Value])? {
+        guard isPureSQL, distinctTerms.isEmpty else { return nil }
+        let columns = [key] + rowColumns.map(\.sql)
+        return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
     }
 
     /// The candidates for Swift to finish: key, sort values, distinct

@@ -123,18 +123,16 @@ struct QueryPlanner {
         }
         let aggregateValue = aggregatePath.map { compiler.value(of: $0, from: root) }
         let properties = schema[className]?.properties ?? []
-        var prefetched: [(property: Int, sql: String, type: PropertyType)] = []
-        if !filter.isExact {
-            var row = root
-            for (index, property) in properties.enumerated() where property.isColumn {
-                prefetched.append((index, row.column(property.name), property.type))
-            }
+        var rowColumns: [(property: Int, sql: String, type: PropertyType)] = []
+        var row = root
+        for (index, property) in properties.enumerated() where property.isColumn {
+            rowColumns.append((index, row.column(property.name), property.type))
         }
         return QueryPlan(
             className: className, condition: checked.condition, from: from, filter: filter, key: root.key,
             tieBreak: tieBreak, sortTerms: sortTerms, distinctTerms: distinctTerms,
             distinctBeforeSort: query.distinctBeforeSort, needsPostFilter: !filter.isExact, aggregateValue: aggregateValue,
-            prefetchedColumns: prefetched, propertyCount: properties.count)
+            rowColumns: rowColumns, propertyCount: properties.count)
     }
 }
 

@@ -1,0 +1,134 @@
+/// Walks the objects a query matched, as they were when the walk began,
+/// reading their rows in batches with the query itself.
+///
+/// While nothing changes, the cursor streams: one statement selects the
+/// keys and columns of the matches, and ``next()`` hands out its rows in
+/// ``RowBatch``es, so that enumerating a million objects costs one pass
+/// over the table and holds only a batch in memory.
+///
+/// Iteration must see the matches as they were when it began, even if the
+/// loop body writes (the seeds change the matched objects inside `for …
+/// in`). A statement left running across a change would see it, or keep
+/// the old snapshot pinned past a commit; so before its transaction
+/// changes data or version, the transaction *detaches* the cursor: it reads
+/// the keys of the remaining matches from the still-open statement, then
+/// resets it. From then on the cursor hands out those keys without rows,
+/// and objects read their properties by key.
+public final class ObjectCursor {
+    /// One object of the walk: its key and, while the transaction is
+    /// unchanged, its row.
+    public struct Element {
+        public let key: ObjectKey
+        /// The batch holding the object's row, or nil when the row must be
+        /// read by key.
+        public let batch: RowBatch?
+        /// The row's index in `batch`.
+        public let row: Int
+    }
+
+    private let transaction: Transaction
+    private var statement: Statement?
+    private let columns: [RowColumn]
+    private let width: Int
+    private var batch: RowBatch?
+    private var batchPosition = 0
+    /// The keys still to hand out once detached (or when made from keys).
+    private var keys: [ObjectKey] = []
+    private var keyPosition = 0
+    /// Rows per batch: by default small at first, so that a loop that
+    /// stops early reads little ahead, then ``rowsPerBatch``.
+    private var batchSize: Int
+
+    /// The number of rows of every batch but the first (and the last).
+    public static let rowsPerBatch = 256
+
+    /// A cursor over the rows `statement` selects (key first, then
+    /// `columns`), already bound; it belongs to the cursor until it
+    /// finishes.
+    init(transaction: Transaction, statement: Statement, columns: [RowColumn], width: Int, firstBatchSize: Int) {
+        self.transaction = transaction
+        batchSize = firstBatchSize
+        self.statement = statement
+        self.columns = columns
+        self.width = width
+    }
+
+    /// A cursor over keys already computed, without rows.
+    public init(transaction: Transaction, keys: [ObjectKey]) {
+        self.transaction = transaction
+        self.keys = keys
+        batchSize = Self.rowsPerBatch
+        columns = []
+        width = 0
+    }
+
+    deinit {
+        if let statement { transaction.checkIn(statement) }
+    }
+
+    /// The next object, or nil at the end.
+    public func next() throws(RealmError) -> Element? {
+        if let batch, batchPosition < batch.count {
+            defer { batchPosition &+= 1 }
+            return Element(key: batch.keys[batchPosition], batch: batch, row: batchPosition)
+        }
+        if statement != nil {
+            try readBatch()
+            if let batch, batchPosition < batch.count {
+                defer { batchPosition &+= 1 }
+                return Element(key: batch.keys[batchPosition], batch: batch, row: batchPosition)
+            }
+            return nil
+        }
+        guard keyPosition < keys.count else { return nil }
+        defer { keyPosition &+= 1 }
+        return Element(key: keys[keyPosition], batch: nil, row: 0)
+    }
+
+    private func readBatch() throws(RealmError) {
+        guard let statement else { return }
+        let next = RowBatch(stamp: transaction.changeCounter, width: width, capacity: batchSize)
+        var exhausted = false
+        do {
+            while next.count < batchSize {
+                guard try statement.step() else {
+                    exhausted = true
+                    break
+                }
+                next.append(statement, columns: columns)
+            }
+        } catch {
+            finish()
+            throw error
+        }
+        batchSize = Self.rowsPerBatch
+        batch = next
+        batchPosition = 0
+        if exhausted { finish() }
+    }
+
+    /// Called by the transaction before it changes data or version: keeps
+    /// the remaining matches as keys, and lets go of the statement.
+    func detach() {
+        guard let statement else { return }
+        var remaining: [ObjectKey] = []
+        if let batch, batchPosition < batch.count {
+            remaining.append(contentsOf: batch.keys[batchPosition...])
+        }
+        // A failing step here (an I/O error) ends the walk early rather
+        // than failing the write that triggered the detach.
+        while (try? statement.step()) == true {
+            remaining.append(ObjectKey(statement.int64(at: 0)))
+        }
+        keys = remaining
+        keyPosition = 0
+        batch = nil
+        finish()
+    }
+
+    private func finish() {
+        guard let statement else { return }
+        self.statement = nil
+        transaction.checkIn(statement)
+    }
+}

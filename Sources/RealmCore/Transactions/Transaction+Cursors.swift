@@ -1,0 +1,46 @@
+/// A cursor the transaction must detach before it changes, held weakly so
+/// that a loop that stops early releases its cursor.
+struct WeakCursor {
+    weak var cursor: ObjectCursor?
+}
+
+extension Transaction {
+    /// A cursor over the rows `sql` selects: the object key first, then one
+    /// column per entry of `columns`, for a class of `width` properties; its
+    /// first batch has `firstBatchSize` rows, the others
+    /// ``ObjectCursor/rowsPerBatch``.
+    ///
+    /// The statement is prepared once per SQL text and reused by later
+    /// cursors; two cursors running at once (nested loops) get two.
+    package func makeCursor(sql: String, arguments: [Value], columns: [RowColumn], width: Int, firstBatchSize: Int) throws(RealmError) -> ObjectCursor {
+        try ensureReading()
+        let statement: Statement
+        if let idle = idleCursorStatements[sql]?.popLast() {
+            statement = idle
+        } else {
+            statement = try connection.prepare(sql, persistent: true)
+        }
+        for (index, argument) in arguments.enumerated() {
+            statement.bind(argument, at: Int32(index + 1))
+        }
+        let cursor = ObjectCursor(transaction: self, statement: statement, columns: columns, width: width, firstBatchSize: firstBatchSize)
+        streamingCursors.removeAll { $0.cursor == nil }
+        streamingCursors.append(WeakCursor(cursor: cursor))
+        return cursor
+    }
+
+    /// Takes back the statement of a cursor that finished.
+    func checkIn(_ statement: Statement) {
+        statement.reset()
+        idleCursorStatements[statement.sql, default: []].append(statement)
+    }
+
+    /// Turns every streaming cursor into a list of the keys it has left,
+    /// before the data or the version it reads changes.
+    func detachCursors() {
+        guard !streamingCursors.isEmpty else { return }
+        let cursors = streamingCursors
+        streamingCursors.removeAll()
+        for entry in cursors { entry.cursor?.detach() }
+    }
+}
