@@ -83,11 +83,120 @@ extension PropertyQuery where Value == String {
 }
 
 /// A list property in a typed query.
+@dynamicMemberLookup
 public struct ListQuery<Element> {
     let path: String
 
     /// The list's size (`@count`).
     public var count: CountQuery { CountQuery(path: path) }
+}
+
+extension ListQuery where Element: Object {
+    /// A property of the list's objects, to aggregate over the list:
+    /// `$0.dogs.age.max > 5` (`dogs.@max.age > 5`).
+    public subscript<V: _Persistable>(dynamicMember keyPath: KeyPath<Element, V>) -> AggregatableQuery<V> {
+        AggregatableQuery(collection: path, property: KeyPathNames.name(of: keyPath, in: Element.self))
+    }
+
+    /// Whether any element of the list matches `condition` (`ANY`).
+    public func any(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> QueryCondition {
+        quantified(condition, .any)
+    }
+
+    /// Whether every element of the list matches `condition` (`ALL`); true
+    /// for an empty list.
+    public func all(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> QueryCondition {
+        quantified(condition, .all)
+    }
+
+    /// Whether no element of the list matches `condition` (`NONE`).
+    public func none(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> QueryCondition {
+        quantified(condition, .none)
+    }
+
+    /// One comparison takes the modifier (`ANY dogs.age > 2`). A compound
+    /// condition must hold for one element as a whole, which the modifier
+    /// on each comparison would not say (`ANY a AND ANY b` may match two
+    /// different elements), so it becomes a `SUBQUERY`.
+    private func quantified(_ condition: (ObjectQuery<Element>) -> QueryCondition, _ modifier: ComparisonModifier) -> QueryCondition {
+        let simple = condition(ObjectQuery(prefix: path + ".")).predicate
+        if case .comparison(let comparison) = simple, comparison.modifier == .direct {
+            return QueryCondition(simple.withModifier(modifier))
+        }
+        // Nested quantifiers each need a variable of their own.
+        let variable = "element\(path.count { $0 == "$" })"
+        let inner = condition(ObjectQuery(prefix: "$" + variable + ".")).predicate
+        let matching: (RealmQuery.Predicate, ComparisonOperator) = switch modifier {
+        case .all: (.not(inner), .equal)
+        case .none: (inner, .equal)
+        default: (inner, .greaterThan)
+        }
+        let count = QueryExpression.subqueryCount(collection: path, variable: variable, predicate: matching.0)
+        return QueryCondition(.compare(count, matching.1, .value(.int(0))))
+    }
+}
+
+extension ListQuery where Element: _Persistable {
+    /// The values of a list of values, to aggregate: `$0.scores.max > 5`.
+    private var values: AggregatableQuery<Element> { AggregatableQuery(collection: path, property: nil) }
+
+    /// The smallest value (`@min`); nil for an empty list.
+    public var min: AggregateQuery<Element> { values.min }
+    /// The largest value (`@max`); nil for an empty list.
+    public var max: AggregateQuery<Element> { values.max }
+    /// The sum of the values (`@sum`); zero for an empty list.
+    public var sum: AggregateQuery<Element> { values.sum }
+    /// The mean of the values (`@avg`); nil for an empty list.
+    public var avg: AggregateQuery<Double> { values.avg }
+
+    /// Whether the list holds `value` (`ANY list == value`).
+    public func contains(_ value: Element) -> QueryCondition {
+        let stored = (try? value._toValue(in: nil)) ?? .null
+        return QueryCondition(.compare(.keyPath(path), .equal, .value(stored), modifier: .any))
+    }
+}
+
+/// Values of a list (a list of values, or a property of a list's objects)
+/// that aggregates summarize.
+public struct AggregatableQuery<Value: _Persistable> {
+    let collection: String
+    let property: String?
+
+    private func aggregate<Result>(_ operation: CollectionOperation) -> AggregateQuery<Result> {
+        AggregateQuery(expression: .collectionOperation(operation, collection: collection, property: property))
+    }
+
+    /// The smallest value (`@min`); nil for an empty list.
+    public var min: AggregateQuery<Value> { aggregate(.min) }
+    /// The largest value (`@max`); nil for an empty list.
+    public var max: AggregateQuery<Value> { aggregate(.max) }
+    /// The sum of the values (`@sum`); zero for an empty list.
+    public var sum: AggregateQuery<Value> { aggregate(.sum) }
+    /// The mean of the values (`@avg`); nil for an empty list.
+    public var avg: AggregateQuery<Double> { aggregate(.average) }
+}
+
+/// An aggregate of a list (`@min`, `@max`, `@sum`, `@avg`), compared with a
+/// constant.
+public struct AggregateQuery<Value: _Persistable> {
+    let expression: QueryExpression
+
+    private func compare(_ op: ComparisonOperator, _ value: Value) -> QueryCondition {
+        let stored = (try? value._toValue(in: nil)) ?? .null
+        return QueryCondition(.compare(expression, op, .value(stored)))
+    }
+
+    /// Equality and inequality with a constant.
+    public static func == (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.equal, rhs) }
+    public static func != (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.notEqual, rhs) }
+}
+
+extension AggregateQuery where Value: Comparable {
+    /// Ordering comparisons with a constant.
+    public static func < (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThan, rhs) }
+    public static func <= (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.lessThanOrEqual, rhs) }
+    public static func > (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.greaterThan, rhs) }
+    public static func >= (lhs: AggregateQuery, rhs: Value) -> QueryCondition { lhs.compare(.greaterThanOrEqual, rhs) }
 }
 
 /// A list's `@count` in a typed query.
@@ -105,13 +214,6 @@ public struct CountQuery {
     public static func <= (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.lessThanOrEqual, rhs) }
     public static func > (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.greaterThan, rhs) }
     public static func >= (lhs: CountQuery, rhs: Int) -> QueryCondition { lhs.compare(.greaterThanOrEqual, rhs) }
-}
-
-extension ListQuery where Element: Object {
-    /// Whether any element of the list matches `condition` (`ANY`).
-    public func any(_ condition: (ObjectQuery<Element>) -> QueryCondition) -> QueryCondition {
-        QueryCondition(condition(ObjectQuery(prefix: path + ".")).predicate.withModifier(.any))
-    }
 }
 
 /// A condition of the typed query builder; combine with `&&`, `||`, `!`.
