@@ -326,6 +326,64 @@ import Testing
         #expect(failures == 0)
         _ = token
     }
+
+    /// Hundreds of random commits under a Results sorted by two keys: the
+    /// changes must turn the previous (name, age) pairs into the new ones
+    /// exactly, so a changed object that stays in place must be reported as
+    /// modified. Bulk commits (past the maintained path's limit) and single
+    /// edits alternate, and each state is checked against a fresh query.
+    @Test func randomizedSortedResultsMatchARequery() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        var seed: UInt64 = 0xfeed
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        try realm.write {
+            for _ in 0..<200 { realm.add(Dog(value: ["d\(random(50))", random(20)])) }
+        }
+        let results = realm.objects(Dog.self).filter("age >= 5 AND name != 'd7'")
+            .sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])
+        func pairs(_ collection: Results<Dog>) -> [String] { collection.map { "\($0.name):\($0.age)" } }
+        var previous: [String] = []
+        var failures: [String] = []
+        let token = results.observe { change in
+            switch change {
+            case .initial(let collection):
+                previous = pairs(collection)
+            case .update(let collection, let deletions, let insertions, let modifications):
+                let now = pairs(collection)
+                let applied = Self.apply(deletions, insertions, modifications, to: previous, new: now)
+                if applied != now { failures.append("\(deletions) \(insertions) \(modifications)") }
+                previous = now
+            case .error(let error):
+                failures.append("\(error)")
+            }
+        }
+        for round in 0..<300 {
+            try realm.write {
+                let all = realm.objects(Dog.self)
+                let edits = round % 25 == 0 ? 60 : 1 + random(3)
+                for _ in 0..<edits {
+                    switch random(4) {
+                    case 0:
+                        realm.add(Dog(value: ["d\(random(50))", random(20)]))
+                    case 1 where all.count > 50:
+                        realm.delete(all[random(all.count)])
+                    case 2:
+                        all[random(all.count)].name = "d\(random(50))"
+                    default:
+                        all[random(all.count)].age = random(20)
+                    }
+                }
+            }
+            realm.refresh()
+            #expect(previous == pairs(realm.objects(Dog.self).filter("age >= 5 AND name != 'd7'")
+                .sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])))
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        _ = token
+    }
 }
 
 /// Delivery on a dispatch queue and through an asynchronous sequence.

@@ -41,6 +41,13 @@ struct ChangeInspector {
         !isComplete || modified[className] != nil || deleted[className] != nil || deletedAll.contains(className)
     }
 
+    /// Whether an object of a class other than `className` was modified or
+    /// deleted (which can change `className`'s objects through links).
+    func touchesClasses(otherThan className: String) -> Bool {
+        !isComplete || modified.keys.contains { $0 != className } || deleted.keys.contains { $0 != className }
+            || deletedAll.contains { $0 != className }
+    }
+
     /// The properties of an object set by the commits.
     func modifiedProperties(_ className: String, _ key: ObjectKey) -> PropertySet? {
         modified[className]?[key]

@@ -1,5 +1,6 @@
 import Foundation
 import RealmCore
+import RealmQuery
 
 extension Realm {
     /// What a Realm notification says.
@@ -40,7 +41,7 @@ extension Results {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
         let query = self.query
-        return realm.state.notifiers.observe(self, className: query.className, keyPaths: keyPaths,
+        return realm.state.notifiers.observe(self, className: query.className, keyPaths: keyPaths, query: query,
                                              snapshot: { self.keys().map { .object($0) } }, block)
     }
 }
@@ -113,10 +114,10 @@ extension NotifierSet {
     /// Registers a collection: `snapshot` gives its elements now (keys or
     /// values). The registration keeps the collection alive, as in Realm,
     /// so observing a temporary `realm.objects(…).observe { … }` works.
-    func observe<C>(_ collection: C, className: String?, keyPaths: [String]?,
+    func observe<C>(_ collection: C, className: String?, keyPaths: [String]?, query: Query? = nil,
                     snapshot: @escaping () throws -> [Value],
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
-        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, snapshot: {
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, snapshot: {
             CollectionDiff.identities(try snapshot())
         }, deliver: { change in
             block(change.map(collection))

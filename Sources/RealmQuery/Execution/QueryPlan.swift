@@ -38,6 +38,9 @@ struct QueryPlan {
     }
     /// The number of properties of the root class.
     let propertyCount: Int
+    /// Whether the query reads a class's own columns only (no links, lists
+    /// or other sources), so that only changes to its objects change it.
+    let isFlat: Bool
 
     /// Whether Swift must sort: a decimal sort key, or distinct before a
     /// sort when Swift also filters or sorts.
@@ -86,6 +89,14 @@ struct QueryPlan {
     func rowsStatement() -> (sql: String, arguments: [Value])? {
         guard isPureSQL, distinctTerms.isEmpty else { return nil }
         let columns = [key] + rowColumns.map(\.sql)
+        return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
+    }
+
+    /// The keys of the matches with their sort values, in order, entirely
+    /// in SQL; nil when SQL cannot answer alone or distinct applies.
+    func sortedKeysStatement() -> (sql: String, arguments: [Value])? {
+        guard isPureSQL, distinctTerms.isEmpty else { return nil }
+        let columns = [key] + sortTerms.map(\.sql)
         return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
     }
 
