@@ -15,7 +15,7 @@ import RealmQuery
 public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObjectsBase {
     /// The linking property's name on `Element`.
     public let propertyName: String
-    private var owner: (realm: Realm, key: ObjectKey, className: String)?
+    private(set) var owner: (realm: Realm, key: ObjectKey, className: String)?
     private var cachedKeys: [ObjectKey] = []
     private var cachedStamp: UInt64?
 

@@ -1,43 +1,81 @@
+import Foundation
 import RealmCore
 import RealmQuery
+import Synchronization
 
-/// One collection registration: the collection's element identities at the
-/// last delivery, and how to compute and report the change to the current
-/// version.
+/// One collection registration: the collection's state at the last
+/// delivery, and how to compute and report the change to a newer version.
+///
+/// The change is computed off the registering thread when it can be: after
+/// each commit the Realm's ``NotificationWorker`` computes it, on its own
+/// transaction, from the last delivered state to the newest version; the
+/// registering thread then delivers that result if its Realm reads the same
+/// version, and otherwise (another commit came in between) computes the
+/// change itself. Either way the indices describe exactly the step from the
+/// last delivered state to the state the handler sees.
 ///
 /// Results over one class's own columns are maintained from the change
 /// sets (``MaintainedMatches``): after a commit only the objects it touched
-/// are read. Other collections run their query again and diff the
-/// identities.
-final class CollectionNotifier {
-    /// The element identities of the collection now.
-    private let snapshot: () throws -> [CollectionDiff.Identity]
+/// are read. Other collections read their elements again and diff them.
+final class CollectionNotifier: @unchecked Sendable {
+    // @unchecked: `baseline` and `precomputed` are guarded by `lock`; the
+    // worker only reads the baseline and writes `precomputed`. `failed` and
+    // `deliverChange` are used on the registering thread only; the other
+    // stored properties are immutable and Sendable.
+
+    /// The elements of the collection at a transaction's version: object
+    /// keys or values. Must not touch thread-confined objects, as the
+    /// worker calls it.
+    typealias Elements = @Sendable (Transaction) throws -> [Value]
+
+    private struct State {
+        var version: UInt64
+        /// The element identities, when not maintained.
+        var identities: [CollectionDiff.Identity]
+        var maintained: MaintainedMatches?
+    }
+
+    private struct Step {
+        let from: UInt64
+        let to: State
+        let changes: (deletions: [Int], insertions: [Int], modifications: [Int])
+    }
+
+    private let elements: Elements
     /// The class of the elements, for objects (nil for values).
     private let className: String?
     private let keyPaths: [String]?
     /// The query of a `Results`, to maintain its matches.
     private let query: Query?
     private let deliverChange: (RealmCollectionChange<Void>) -> Void
-    /// The identities at the last delivery, when not maintained.
-    private var last: [CollectionDiff.Identity] = []
-    private var maintained: MaintainedMatches?
-    private var lastVersion: UInt64 = 0
+    private let lock = NSLock()
+    private var baseline = State(version: 0, identities: [], maintained: nil)
+    /// The worker's step from `baseline` to a newer version.
+    private var precomputed: Step?
     private var failed = false
     weak var token: NotificationToken?
+    /// How many deliveries, in this process, used a change the worker had
+    /// computed (a statistic, for tests and diagnostics).
+    static let deliveriesComputedOffThread = Atomic<Int>(0)
 
-    init(className: String?, keyPaths: [String]?, query: Query? = nil, snapshot: @escaping () throws -> [CollectionDiff.Identity],
+    init(className: String?, keyPaths: [String]?, query: Query? = nil, elements: @escaping Elements,
          deliver: @escaping (RealmCollectionChange<Void>) -> Void) {
         self.className = className
         self.keyPaths = keyPaths
         self.query = query
-        self.snapshot = snapshot
+        self.elements = elements
         self.deliverChange = deliver
     }
 
     /// Records the starting state and delivers `.initial`.
     func start(in state: RealmState) {
         do {
-            try takeBaseline(state.transaction)
+            let transaction = state.transaction
+            // Fails here, on the registering thread, for a key path that
+            // does not exist.
+            if let className { _ = KeyPathFilter.make(keyPaths, className: className, schema: transaction.schema) }
+            let initial = try currentState(in: transaction)
+            lock.withLock { baseline = initial }
             deliverChange(.initial(()))
         } catch {
             fail(error)
@@ -46,56 +84,88 @@ final class CollectionNotifier {
 
     /// Takes the current state as the baseline without reporting.
     func rebase(in state: RealmState) {
-        guard !failed else { return }
-        try? takeBaseline(state.transaction)
-    }
-
-    private func takeBaseline(_ transaction: Transaction) throws {
-        lastVersion = try transaction.version
-        if let query, let matches = try MaintainedMatches(query: query, in: transaction) {
-            maintained = matches
-            last = []
-        } else {
-            maintained = nil
-            last = try snapshot()
+        guard !failed, let current = try? currentState(in: state.transaction) else { return }
+        lock.withLock {
+            baseline = current
+            precomputed = nil
         }
     }
 
+    /// Computes, on the worker, the change from the baseline to the version
+    /// `transaction` reads, for the registering thread to deliver.
+    func precompute(in transaction: Transaction) {
+        guard let version = try? transaction.version else { return }
+        let base: State? = lock.withLock {
+            if let precomputed, precomputed.from == baseline.version, precomputed.to.version == version { return nil }
+            return baseline
+        }
+        guard let base, let step = try? step(from: base, in: transaction) else { return }
+        lock.withLock {
+            if baseline.version == step.from { precomputed = step }
+        }
+    }
+
+    /// Delivers the change from the last delivery to the version the
+    /// Realm reads, if anything changed.
     func deliver(in state: RealmState) {
         guard !failed else { return }
         do {
             let transaction = state.transaction
             let version = try transaction.version
-            guard version != lastVersion else { return }
-            let changeSets = try transaction.changeSets(after: lastVersion)
-            let inspector = ChangeInspector(changeSets)
-            let filter = className.flatMap { KeyPathFilter.make(keyPaths, className: $0, schema: transaction.schema) }
-            let isModified = { (identity: CollectionDiff.Identity) -> Bool in
-                guard let className = self.className, case .object(let key) = identity.value else { return false }
-                return inspector.isChanged(className, key, filter: filter, in: transaction)
+            let ready: Step? = lock.withLock {
+                defer { precomputed = nil }
+                guard let precomputed, precomputed.from == baseline.version, precomputed.to.version == version else { return nil }
+                return precomputed
             }
-            let changes: (deletions: [Int], insertions: [Int], modifications: [Int])
-            if var matches = maintained {
-                if let changeSets, inspector.isComplete, let update = try matches.update(after: changeSets, in: transaction) {
-                    changes = Self.changes(update, of: matches.keys, touchingLinks: inspector.touchesClasses(otherThan: matches.className),
-                                           isModified: isModified)
-                    maintained = matches
-                } else {
-                    let old = Self.identities(matches.keys)
-                    maintained = try MaintainedMatches(query: query!, in: transaction)
-                    changes = CollectionDiff.changes(from: old, to: Self.identities(maintained?.keys ?? []), isModified: isModified)
-                }
-            } else {
-                let current = try snapshot()
-                changes = CollectionDiff.changes(from: last, to: current, isModified: isModified)
-                last = current
-            }
-            lastVersion = version
+            let base = lock.withLock { baseline }
+            if ready != nil { Self.deliveriesComputedOffThread.add(1, ordering: .relaxed) }
+            guard let step = try ready ?? step(from: base, in: transaction) else { return }
+            lock.withLock { baseline = step.to }
+            let changes = step.changes
             if changes.deletions.isEmpty && changes.insertions.isEmpty && changes.modifications.isEmpty { return }
             deliverChange(.update((), deletions: changes.deletions, insertions: changes.insertions, modifications: changes.modifications))
         } catch {
             fail(error)
         }
+    }
+
+    // MARK: Computing
+
+    private func currentState(in transaction: Transaction) throws -> State {
+        let version = try transaction.version
+        if let query, let matches = try MaintainedMatches(query: query, in: transaction) {
+            return State(version: version, identities: [], maintained: matches)
+        }
+        return State(version: version, identities: CollectionDiff.identities(try elements(transaction)), maintained: nil)
+    }
+
+    /// The step from `base` to the version `transaction` reads; nil when
+    /// that is the same version.
+    private func step(from base: State, in transaction: Transaction) throws -> Step? {
+        let version = try transaction.version
+        guard version != base.version else { return nil }
+        let changeSets = try transaction.changeSets(after: base.version)
+        let inspector = ChangeInspector(changeSets)
+        let filter = className.flatMap { KeyPathFilter.make(keyPaths, className: $0, schema: transaction.schema) }
+        let className = self.className
+        let isModified = { (identity: CollectionDiff.Identity) -> Bool in
+            guard let className, case .object(let key) = identity.value else { return false }
+            return inspector.isChanged(className, key, filter: filter, in: transaction)
+        }
+        if var matches = base.maintained {
+            if let changeSets, inspector.isComplete, let update = try matches.update(after: changeSets, in: transaction) {
+                let changes = Self.changes(update, of: matches.keys, touchingLinks: inspector.touchesClasses(otherThan: matches.className),
+                                           isModified: isModified)
+                return Step(from: base.version, to: State(version: version, identities: [], maintained: matches), changes: changes)
+            }
+            let old = Self.identities(matches.keys)
+            let current = try currentState(in: transaction)
+            let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
+            return Step(from: base.version, to: current, changes: CollectionDiff.changes(from: old, to: new, isModified: isModified))
+        }
+        let current = try currentState(in: transaction)
+        let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
+        return Step(from: base.version, to: current, changes: CollectionDiff.changes(from: base.identities, to: new, isModified: isModified))
     }
 
     /// The notification's indices from a maintained update: the objects

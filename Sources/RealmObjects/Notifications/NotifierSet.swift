@@ -20,6 +20,8 @@ final class NotifierSet {
     private var nextID = 0
     private var listenerID: Int?
     private var scheduler: DeliveryScheduler?
+    /// Computes collection changes off this thread.
+    private let worker: NotificationWorker
     /// Set while handlers run from `refresh()` or `beginWrite()`.
     private(set) var isDelivering = false
     /// The version Realm observers last heard of.
@@ -28,6 +30,7 @@ final class NotifierSet {
     init(state: RealmState) {
         self.state = state
         self.coordinator = state.coordinator
+        self.worker = NotificationWorker(coordinator: state.coordinator)
     }
 
     deinit {
@@ -51,6 +54,7 @@ final class NotifierSet {
         let id = register()
         collectionNotifiers[id] = notifier
         notifier.start(in: state)
+        worker.add(notifier)
         return token(id)
     }
 
@@ -94,7 +98,16 @@ final class NotifierSet {
                 : DeliveryScheduler(runLoop: RunLoop.current, target: UncheckedWeak(self))
         }
         self.scheduler = scheduler
-        listenerID = state.coordinator.addCommitListener { _ in scheduler.schedule() }
+        let worker = self.worker
+        listenerID = state.coordinator.addCommitListener { _ in
+            // Collection changes are computed first, off this thread; the
+            // delivery then finds them ready.
+            if worker.isIdle {
+                scheduler.schedule()
+            } else {
+                worker.computeChanges { scheduler.schedule() }
+            }
+        }
     }
 
     // MARK: Delivering

@@ -42,7 +42,11 @@ extension Results {
         realm.verifyThread()
         let query = self.query
         return realm.state.notifiers.observe(self, className: query.className, keyPaths: keyPaths, query: query,
-                                             snapshot: { self.keys().map { .object($0) } }, block)
+                                             elements: { transaction in
+            // A class the file does not have yet has no objects.
+            guard transaction.schema[query.className] != nil else { return [] }
+            return try query.objectKeys(in: transaction).map { .object($0) }
+        }, block)
     }
 }
 
@@ -55,7 +59,7 @@ extension List {
         }
         realm.verifyThread()
         return realm.state.notifiers.observe(self, className: Element._objectType?.className(), keyPaths: keyPaths,
-                                             snapshot: { try realm.transaction.values(of: handle) }, block)
+                                             elements: { try $0.values(of: handle) }, block)
     }
 }
 
@@ -65,8 +69,14 @@ extension LinkingObjects {
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
         guard let realm else { preconditionFailure("Only linking objects of managed objects can be observed.") }
         realm.verifyThread()
-        return realm.state.notifiers.observe(self, className: Element.className(), keyPaths: keyPaths,
-                                             snapshot: { self.keys().map { .object($0) } }, block)
+        let className = Element.className()
+        let propertyName = self.propertyName
+        let target = owner!.key
+        return realm.state.notifiers.observe(self, className: className, keyPaths: keyPaths, elements: { transaction in
+            let source = try transaction.classHandle(named: className)
+            let property = try transaction.propertyIndex(named: propertyName, in: source)
+            return try transaction.linkingObjects(to: target, from: source, property: property).map { .object($0) }
+        }, block)
     }
 }
 
@@ -115,11 +125,9 @@ extension NotifierSet {
     /// values). The registration keeps the collection alive, as in Realm,
     /// so observing a temporary `realm.objects(…).observe { … }` works.
     func observe<C>(_ collection: C, className: String?, keyPaths: [String]?, query: Query? = nil,
-                    snapshot: @escaping () throws -> [Value],
+                    elements: @escaping CollectionNotifier.Elements,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
-        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, snapshot: {
-            CollectionDiff.identities(try snapshot())
-        }, deliver: { change in
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, deliver: { change in
             block(change.map(collection))
         })
         let token = addCollectionNotifier(notifier)
