@@ -457,4 +457,84 @@ import Testing
         #expect(seen.last?.insertions == [1])
         #expect(seen.last?.count == 2)
     }
+
+    @Test func objectsObservedOnAQueue() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let dog = Dog(value: ["Rex", 1])
+        try realm.write { realm.add(dog) }
+        let queue = DispatchQueue(label: "object-observer")
+        let reports = Locked<[String]>([])
+        let deleted = DispatchSemaphore(value: 0)
+        let renamed = DispatchSemaphore(value: 0)
+        let token = dog.observe(on: queue) { change in
+            switch change {
+            case .change(let object, let properties):
+                // The object belongs to the queue.
+                reports.value.append(properties.map { "\($0.name):\($0.oldValue ?? "nil")->\($0.newValue ?? "nil")" }.joined(separator: ",") + "@\(object.age)")
+                if object.name == "Max" { renamed.signal() }
+            case .deleted:
+                reports.value.append("deleted")
+                deleted.signal()
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        // Committed before the queue registers, reported all the same.
+        try realm.write { dog.age = 2 }
+        queue.sync {}
+        try realm.write { dog.name = "Max" }
+        // A deletion coalesced with the rename would report only .deleted.
+        #expect(renamed.wait(timeout: .now() + 10) == .success)
+        try realm.write { realm.delete(dog) }
+        #expect(deleted.wait(timeout: .now() + 10) == .success)
+        let seen = reports.value
+        #expect(seen.last == "deleted")
+        // The two edits may arrive coalesced; together they say both.
+        let edits = seen.dropLast().joined(separator: ";")
+        #expect(edits.contains("age:1->2"))
+        #expect(edits.contains("name:Rex->Max"))
+        token.invalidate()
+    }
+
+    @Test func listsObservedOnAQueueAndAsASequence() async throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let owner = Person(value: ["name": "Tim"])
+        try realm.write { realm.add(owner) }
+        let queue = DispatchQueue(label: "list-observer")
+        let counts = Locked<[Int]>([])
+        let twoDogs = DispatchSemaphore(value: 0)
+        let token = owner.dogs.observe(on: queue) { change in
+            switch change {
+            case .initial(let list):
+                counts.value.append(list.count)
+            case .update(let list, _, let insertions, _):
+                counts.value.append(list.count)
+                #expect(!insertions.isEmpty)
+                if list.count == 2 { twoDogs.signal() }
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        queue.sync {}
+        try realm.write { owner.dogs.append(Dog(value: ["Rex", 1])) }
+        try realm.write { owner.dogs.append(Dog(value: ["Fido", 2])) }
+        #expect(twoDogs.wait(timeout: .now() + 10) == .success)
+        #expect(counts.value.first == 0)
+        #expect(counts.value.last == 2)
+        token.invalidate()
+
+        // The same list as an asynchronous sequence.
+        let changes = owner.dogs.changes
+        let iterator = Task {
+            var seen: [CollectionChangeSummary] = []
+            for await change in changes {
+                seen.append(change)
+                if seen.count == 1 { break }
+            }
+            return seen
+        }
+        let seen = await iterator.value
+        #expect(seen.first?.kind == .initial)
+        #expect(seen.first?.count == 2)
+    }
 }

@@ -45,8 +45,18 @@ final class ObjectNotifier {
         self.deliverChange = deliver
     }
 
+    /// The object's values at a version, when observing began elsewhere
+    /// (on the thread that asked to observe on a queue): changes after it
+    /// are then reported, even those made before this registration.
+    var initialBaseline: (values: [Value], version: UInt64)?
+
     func start(in state: RealmState) {
-        rebase(in: state)
+        if let initialBaseline {
+            lastValues = initialBaseline.values
+            lastVersion = initialBaseline.version
+        } else {
+            rebase(in: state)
+        }
     }
 
     func rebase(in state: RealmState) {

@@ -91,6 +91,11 @@ extension ObjectObservable where Self: Object {
     /// (narrowed to `keyPaths`), with each property's old and new value,
     /// and once with `.deleted` when it is deleted.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths, baseline: nil, block)
+    }
+
+    func observe(keyPaths: [String]?, baseline: (values: [Value], version: UInt64)?,
+                 _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
         guard let realm = _realm, let handle = _handle, !isInvalidated else {
             preconditionFailure("Only managed, valid objects can be observed.")
         }
@@ -114,6 +119,7 @@ extension ObjectObservable where Self: Object {
                 block(.change(object, described))
             }
         }
+        notifier.initialBaseline = baseline
         let token = realm.state.notifiers.addObjectNotifier(notifier)
         notifier.token = token
         return token

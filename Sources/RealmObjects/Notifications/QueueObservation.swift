@@ -46,6 +46,77 @@ extension Results {
     }
 }
 
+extension List {
+    /// Delivers this list's changes on `queue` (a serial queue), where the
+    /// list passed to `block` is confined to the queue: a Realm for the
+    /// same file is opened on it, and the list is found there by its
+    /// owner. Use this where the registering thread runs no run loop.
+    public func observe(on queue: DispatchQueue, keyPaths: [String]? = nil,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let (realm, handle) = _managedHandle else {
+            preconditionFailure("Only lists of managed objects can be observed.")
+        }
+        realm.verifyThread()
+        let context = ListQueueContext(configuration: realm.configuration, handle: handle, keyPaths: keyPaths, block: block)
+        let registration = QueueRegistration()
+        // Run on the queue only, after this hand-over.
+        let register = UncheckedSendable({ context.register(on: queue, into: registration) })
+        queue.async { register.value() }
+        return NotificationToken { queue.async { registration.invalidate() } }
+    }
+
+    /// The changes of this list as an asynchronous sequence, as
+    /// `Results.changes` describes.
+    public var changes: AsyncStream<CollectionChangeSummary> {
+        let (stream, continuation) = AsyncStream<CollectionChangeSummary>.makeStream(bufferingPolicy: .unbounded)
+        let queue = DispatchQueue(label: "realm.changes")
+        let token = observe(on: queue) { change in
+            continuation.yield(CollectionChangeSummary(change))
+        }
+        let box = UncheckedSendable(token)
+        continuation.onTermination = { _ in box.value.invalidate() }
+        return stream
+    }
+}
+
+extension ObjectObservable where Self: Object {
+    /// Delivers this object's changes on `queue` (a serial queue), where
+    /// the object passed to `block` is confined to the queue (found there,
+    /// in a Realm for the same file, by its key). Changes made after this
+    /// call are reported, even those committed before the queue registers.
+    public func observe(on queue: DispatchQueue, keyPaths: [String]? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        guard let realm = _realm, let handle = _handle, !isInvalidated else {
+            preconditionFailure("Only managed, valid objects can be observed.")
+        }
+        realm.verifyThread()
+        let baseline = realm.perform("observe an object") { transaction in
+            (values: try transaction.values(of: _key, in: handle), version: try transaction.version)
+        }
+        let key = _key
+        let context = UncheckedSendable((configuration: realm.configuration, block: block, baseline: baseline))
+        let registration = QueueRegistration()
+        queue.async {
+            // `context` is only used here, on the registration's queue.
+            let (configuration, block, baseline) = context.value
+            do {
+                let queueRealm = try Realm(configuration: configuration, queue: queue)
+                guard queueRealm.objectExists(key: key, className: handle.className) else {
+                    block(.deleted)
+                    return
+                }
+                let object = queueRealm.makeObject(Self.self, key: key, className: handle.className)
+                registration.set(object.observe(keyPaths: keyPaths, baseline: baseline, block))
+                // Reports what was committed between the call and now.
+                queueRealm.state.notifiers.deliver(versionChanged: false)
+            } catch {
+                block(.error(error))
+            }
+        }
+        return NotificationToken { queue.async { registration.invalidate() } }
+    }
+}
+
 /// A collection change reduced to what can cross threads.
 public struct CollectionChangeSummary: Sendable, Equatable {
     /// Which delivery this is.
@@ -95,6 +166,32 @@ private struct QueueContext<Element: Object>: @unchecked Sendable {
     let configuration: Realm.Configuration
     let query: Query
     let block: (RealmCollectionChange<Results<Element>>) -> Void
+}
+
+/// What a list's queue registration carries to its queue.
+///
+/// `@unchecked Sendable`: `register` runs once, on the target queue, after
+/// this value was handed over; the block is only called there.
+private struct ListQueueContext<Element: RealmCollectionValue>: @unchecked Sendable {
+    let configuration: Realm.Configuration
+    let handle: ListHandle
+    let keyPaths: [String]?
+    let block: (RealmCollectionChange<List<Element>>) -> Void
+
+    func register(on queue: DispatchQueue, into registration: QueueRegistration) {
+        do {
+            let queueRealm = try Realm(configuration: configuration, queue: queue)
+            guard queueRealm.objectExists(key: handle.owner, className: handle.owningClass.className) else {
+                block(.error(Realm.Error(.fail, "The owner of the observed list was deleted before observing began.")))
+                return
+            }
+            let list = List<Element>()
+            list.bind(to: queueRealm, owner: handle.owner, ownerHandle: handle.owningClass, property: handle.property)
+            registration.set(list.observe(keyPaths: keyPaths, block))
+        } catch {
+            block(.error(error))
+        }
+    }
 }
 
 /// The token of a registration made on a queue, touched only on that
