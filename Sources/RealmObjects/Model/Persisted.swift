@@ -125,6 +125,9 @@ protocol PersistedProperty {
     var unmanagedValue: _Persistable? { get }
     /// The unmanaged value of the storage at `pointer` (inside an object).
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable?
+    /// The unmanaged value of the storage at `pointer`, converted for
+    /// storing without boxing it (nil when the storage holds none).
+    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value?
 }
 
 extension Persisted: PersistedProperty {
@@ -142,5 +145,10 @@ extension Persisted: PersistedProperty {
 
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable? {
         pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue
+    }
+
+    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value? {
+        guard case .unmanaged(let value) = pointer.assumingMemoryBound(to: Self.self).pointee.storage else { return nil }
+        return try value._toValue(in: nil)
     }
 }

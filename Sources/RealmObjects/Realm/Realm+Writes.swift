@@ -34,7 +34,37 @@ extension Realm {
         // Registering may add the class to the file; it must not be undone
         // with the add if the add fails.
         state.register(Swift.type(of: object))
+        if update == .error, object._realm == nil, object._unmanagedOverrides == nil {
+            let info = object._classInfo
+            if info.isFlat, let handle = state.handleIfStored(info.className) {
+                try addFlat(object, info: info, handle: handle)
+                return
+            }
+        }
         try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update) }
+    }
+
+    /// Adds an unmanaged object whose properties are all plain values: one
+    /// INSERT, which is atomic on its own, with the values read straight
+    /// from the object's storage.
+    private func addFlat(_ object: Object, info: ClassInfo, handle: ClassHandle) throws {
+        var row = [Value](repeating: .null, count: info.objectSchema.properties.count)
+        try withExtendedLifetime(object) {
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for field in info.persistedFields {
+                row[field.index] = try field.type.unmanagedStoredValue(at: base + field.offset) ?? .null
+            }
+        }
+        let key: ObjectKey
+        do {
+            key = try transaction.createObject(in: handle, values: row)
+        } catch {
+            throw Realm.Error(error)
+        }
+        object._realm = self
+        object._key = key
+        object._handle = handle
+        object._providedProperties = nil
     }
 
     /// Adds every object of a sequence; see ``add(_:update:)-(_,Bool)``.

@@ -28,6 +28,10 @@ final class ClassInfo: @unchecked Sendable {
     /// Where each `let` property (list, optional, linking objects) sits.
     let referenceFields: [ReferenceField]
     private let indexByName: [String: Int]
+    /// Whether every property is a plain `@Persisted` value (no links,
+    /// lists, embedded objects or `let` properties), so that adding an
+    /// object is one INSERT.
+    let isFlat: Bool
 
     struct PersistedField {
         let index: Int
@@ -63,6 +67,9 @@ final class ClassInfo: @unchecked Sendable {
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
         (persistedFields, referenceFields) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
+        isFlat = referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
+            && persistedFields.count == objectSchema.properties.count
+            && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
     }
 
     /// The storage offsets of the Realm properties, found once through the
