@@ -27,6 +27,7 @@ import RealmCore
 /// schema by reflecting over an instance made with `init()`.
 open class Object: CustomStringConvertible {
     // Managed state; nil realm means unmanaged.
+    @usableFromInline
     final var _realm: Realm?
     final var _key = ObjectKey(0)
     final var _handle = ClassHandle?.none

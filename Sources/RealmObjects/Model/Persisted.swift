@@ -17,6 +17,7 @@ import RealmCore
 /// all instances of the object in that Realm see it at once.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
+    @usableFromInline
     enum Storage {
         case unmanaged(Value)
         /// Managed, with the property's index once resolved.
@@ -25,6 +26,7 @@ public struct Persisted<Value: _Persistable> {
         case probe
     }
 
+    @usableFromInline
     var storage: Storage
     let isPrimaryKey: Bool
     let isIndexed: Bool
@@ -61,38 +63,61 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted can only be used in an Object subclass") }
     }
 
+    // The accessors of managed objects are the hot path of the object API:
+    // inlined into the model class, the storage key path is a constant and
+    // reading the resolved index is a plain load. Everything else (the
+    // first access, unmanaged objects, the typed builder's probes) takes
+    // the out-of-line slow path.
+    @inlinable
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if let recorder = object._accessRecorder, let index = unmanagedIndex(object, storageKeyPath) {
-                recorder(index)
-                return Value._defaultValue
+            if case .managed(let index) = object[keyPath: storageKeyPath].storage, let realm = object._realm {
+                return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
             }
-            // Ignored properties stay plain stored values even on managed
-            // objects, as the seeds say.
-            guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
-                if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath),
-                   let entry = object._override(index) {
-                    return (entry as? Value) ?? Value._fromValue(.null, in: nil)
-                }
-                if case .unmanaged(let value) = object[keyPath: storageKeyPath].storage { return value }
-                return Value._defaultValue
-            }
-            return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
+            return slowGet(object, storageKeyPath)
         }
         set {
-            guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
-                if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath) {
-                    object._unmanagedOverrides![index] = nil
-                }
-                object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+            if case .managed(let index) = object[keyPath: storageKeyPath].storage, let realm = object._realm {
+                realm.writeValue(newValue, of: object, property: index)
                 return
             }
-            realm.writeValue(newValue, of: object, property: index)
+            slowSet(newValue, object, storageKeyPath)
         }
+    }
+
+    @usableFromInline
+    static func slowGet<EnclosingSelf: Object>(_ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Value {
+        if let recorder = object._accessRecorder, let index = unmanagedIndex(object, storageKeyPath) {
+            recorder(index)
+            return Value._defaultValue
+        }
+        // Ignored properties stay plain stored values even on managed
+        // objects, as the seeds say.
+        guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
+            if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath),
+               let entry = object._override(index) {
+                return (entry as? Value) ?? Value._fromValue(.null, in: nil)
+            }
+            if case .unmanaged(let value) = object[keyPath: storageKeyPath].storage { return value }
+            return Value._defaultValue
+        }
+        return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
+    }
+
+    @usableFromInline
+    static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
+        guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
+            if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath) {
+                object._unmanagedOverrides![index] = nil
+            }
+            object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+            return
+        }
+        realm.writeValue(newValue, of: object, property: index)
     }
 
     /// The property's index for an unmanaged object, without changing its
@@ -128,6 +153,9 @@ protocol PersistedProperty {
     /// The unmanaged value of the storage at `pointer`, converted for
     /// storing without boxing it (nil when the storage holds none).
     static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value?
+    /// Switches the storage at `pointer` to the managed property `index`,
+    /// so that the accessors go straight to the Realm.
+    static func markManaged(at pointer: UnsafeMutableRawPointer, index: Int)
 }
 
 extension Persisted: PersistedProperty {
@@ -145,6 +173,10 @@ extension Persisted: PersistedProperty {
 
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable? {
         pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue
+    }
+
+    static func markManaged(at pointer: UnsafeMutableRawPointer, index: Int) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.storage = .managed(index)
     }
 
     static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value? {

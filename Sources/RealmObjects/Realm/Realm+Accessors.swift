@@ -19,6 +19,7 @@ extension Realm {
             dynamic.dynamicClassName = name
         }
         let info = object._classInfo
+        info.markManaged(object)
         if !info.boundProperties.isEmpty {
             bindProperties(of: object, info: info, handle: handle)
         }
@@ -34,6 +35,7 @@ extension Realm {
     }
 
     /// Reads a column property of a managed object.
+    @usableFromInline
     func readValue(of object: Object, property: Int) -> Value {
         verifyThread()
         if let batch = object._rowBatch {
@@ -53,6 +55,7 @@ extension Realm {
     }
 
     /// Writes a column property of a managed object.
+    @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
         verifyThread()
         let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"

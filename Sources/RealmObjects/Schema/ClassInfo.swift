@@ -111,6 +111,17 @@ final class ClassInfo: @unchecked Sendable {
         return values
     }
 
+    /// Switches every `@Persisted` property of a newly managed object to
+    /// its property index, so that its accessors go straight to the Realm.
+    func markManaged(_ object: Object) {
+        withExtendedLifetime(object) {
+            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            for field in persistedFields {
+                field.type.markManaged(at: base + field.offset, index: field.index)
+            }
+        }
+    }
+
     /// The object held by a `let` property (a `List`, `RealmOptional` or
     /// `LinkingObjects`) of an instance.
     func reference(_ index: Int, of object: Object) -> AnyObject? {
