@@ -43,6 +43,7 @@ open class Object: CustomStringConvertible {
     /// unmanaged object, by property index, with `NSNull` for nil; they take
     /// precedence over the `@Persisted` storage, which cannot be reached by
     /// name.
+    @usableFromInline
     final var _unmanagedOverrides: [Int: Any]?
 
     /// The override for a property: nil when there is none, `.some(nil)`
@@ -56,7 +57,13 @@ open class Object: CustomStringConvertible {
     final var _providedProperties: Set<Int>?
     /// On a probe object of the typed query builder: told the index of each
     /// `@Persisted` property read, to turn key paths into property names.
+    @usableFromInline
     final var _accessRecorder: ((Int) -> Void)?
+
+    /// Whether an unmanaged object's properties are simply its stored
+    /// values (nothing was set by name, and it is not a typed-query probe).
+    @inlinable
+    final var _isPlainUnmanaged: Bool { _unmanagedOverrides == nil && _accessRecorder == nil }
 
     /// Creates an unmanaged object with the properties' default values.
     public required init() {}

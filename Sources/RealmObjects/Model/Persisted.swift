@@ -17,23 +17,25 @@ import RealmCore
 /// all instances of the object in that Realm see it at once.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    @usableFromInline
-    enum Storage {
-        case unmanaged(Value)
-        /// Managed, with the property's index once resolved.
-        case managed(Int)
-        /// Marks this property while its index is being resolved.
-        case probe
-    }
+    // Plain fields rather than an enum: code that reaches a property
+    // without knowing its type (copying an object into a Realm, marking it
+    // managed) then needs no generic metadata, and the index is one load.
 
+    /// The property's index in its class's schema once the object is
+    /// managed; -1 before.
     @usableFromInline
-    var storage: Storage
+    var managedIndex = -1
+    /// The value of an unmanaged object (left as it was once managed).
+    @usableFromInline
+    var unmanagedStorage: Value
+    /// Marks this property while its index is being resolved.
+    var isProbe = false
     let isPrimaryKey: Bool
     let isIndexed: Bool
 
     /// A property with an initial value.
     public init(wrappedValue: Value) {
-        storage = .unmanaged(wrappedValue)
+        unmanagedStorage = wrappedValue
         isPrimaryKey = false
         isIndexed = false
     }
@@ -46,7 +48,7 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property that is the class's primary key, or indexed.
     public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
-        storage = .unmanaged(wrappedValue)
+        unmanagedStorage = wrappedValue
         isPrimaryKey = primaryKey
         isIndexed = indexed
     }
@@ -63,11 +65,11 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted can only be used in an Object subclass") }
     }
 
-    // The accessors of managed objects are the hot path of the object API:
-    // inlined into the model class, the storage key path is a constant and
-    // reading the resolved index is a plain load. Everything else (the
-    // first access, unmanaged objects, the typed builder's probes) takes
-    // the out-of-line slow path.
+    // The accessors are the hot path of the object API: inlined into the
+    // model class, the storage key path is a constant, so reading the
+    // index or the unmanaged value is a plain load. The rest (the first
+    // access of an added object, name-set values, the typed builder's
+    // probes) takes the out-of-line slow path.
     @inlinable
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
@@ -75,14 +77,23 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if case .managed(let index) = object[keyPath: storageKeyPath].storage, let realm = object._realm {
-                return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
+            if let realm = object._realm {
+                let index = object[keyPath: storageKeyPath].managedIndex
+                if index >= 0 { return Value._fromValue(realm.readValue(of: object, property: index), in: realm) }
+            } else if object._isPlainUnmanaged {
+                return object[keyPath: storageKeyPath].unmanagedStorage
             }
             return slowGet(object, storageKeyPath)
         }
         set {
-            if case .managed(let index) = object[keyPath: storageKeyPath].storage, let realm = object._realm {
-                realm.writeValue(newValue, of: object, property: index)
+            if let realm = object._realm {
+                let index = object[keyPath: storageKeyPath].managedIndex
+                if index >= 0 {
+                    realm.writeValue(newValue, of: object, property: index)
+                    return
+                }
+            } else if object._isPlainUnmanaged {
+                object[keyPath: storageKeyPath].unmanagedStorage = newValue
                 return
             }
             slowSet(newValue, object, storageKeyPath)
@@ -102,8 +113,7 @@ public struct Persisted<Value: _Persistable> {
                let entry = object._override(index) {
                 return (entry as? Value) ?? Value._fromValue(.null, in: nil)
             }
-            if case .unmanaged(let value) = object[keyPath: storageKeyPath].storage { return value }
-            return Value._defaultValue
+            return object[keyPath: storageKeyPath].unmanagedStorage
         }
         return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
     }
@@ -114,27 +124,26 @@ public struct Persisted<Value: _Persistable> {
             if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath) {
                 object._unmanagedOverrides![index] = nil
             }
-            object[keyPath: storageKeyPath].storage = .unmanaged(newValue)
+            object[keyPath: storageKeyPath].unmanagedStorage = newValue
             return
         }
         realm.writeValue(newValue, of: object, property: index)
     }
 
-    /// The property's index for an unmanaged object, without changing its
-    /// storage.
+    /// The property's index, found by marking it on a probe object.
     private static func unmanagedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
         object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
-            (probe as! EnclosingSelf)[keyPath: keyPath].storage = marked ? .probe : .unmanaged(Value._defaultValue)
+            (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
         }
     }
 
     /// The property's index on a managed object, resolved on first access
     /// and kept in storage; nil for an ignored property.
-    @inline(__always)
     private static func managedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
-        if case .managed(let index) = object[keyPath: keyPath].storage { return index }
+        let stored = object[keyPath: keyPath].managedIndex
+        if stored >= 0 { return stored }
         guard object._realm != nil, let index = unmanagedIndex(object, keyPath) else { return nil }
-        object[keyPath: keyPath].storage = .managed(index)
+        object[keyPath: keyPath].managedIndex = index
         return index
     }
 }
@@ -146,41 +155,29 @@ protocol PersistedProperty {
     var isIndexed: Bool { get }
     var isProbe: Bool { get }
     static var valueType: _Persistable.Type { get }
+    /// Where the managed index sits in the storage.
+    static var managedIndexOffset: Int { get }
     /// The unmanaged value, for copying an unmanaged object into a Realm.
     var unmanagedValue: _Persistable? { get }
     /// The unmanaged value of the storage at `pointer` (inside an object).
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable?
     /// The unmanaged value of the storage at `pointer`, converted for
-    /// storing without boxing it (nil when the storage holds none).
-    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value?
-    /// Switches the storage at `pointer` to the managed property `index`,
-    /// so that the accessors go straight to the Realm.
-    static func markManaged(at pointer: UnsafeMutableRawPointer, index: Int)
+    /// storing without boxing it.
+    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value
 }
 
 extension Persisted: PersistedProperty {
-    var isProbe: Bool {
-        if case .probe = storage { return true }
-        return false
-    }
-
     static var valueType: _Persistable.Type { Value.self }
 
-    var unmanagedValue: _Persistable? {
-        if case .unmanaged(let value) = storage { return value }
-        return nil
-    }
+    static var managedIndexOffset: Int { MemoryLayout<Self>.offset(of: \Self.managedIndex)! }
+
+    var unmanagedValue: _Persistable? { unmanagedStorage }
 
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable? {
-        pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue
+        pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
     }
 
-    static func markManaged(at pointer: UnsafeMutableRawPointer, index: Int) {
-        pointer.assumingMemoryBound(to: Self.self).pointee.storage = .managed(index)
-    }
-
-    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value? {
-        guard case .unmanaged(let value) = pointer.assumingMemoryBound(to: Self.self).pointee.storage else { return nil }
-        return try value._toValue(in: nil)
+    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value {
+        try pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedStorage._toValue(in: nil)
     }
 }

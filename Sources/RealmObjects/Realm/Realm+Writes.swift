@@ -52,7 +52,7 @@ extension Realm {
         try withExtendedLifetime(object) {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             for field in info.persistedFields {
-                row[field.index] = try field.type.unmanagedStoredValue(at: base + field.offset) ?? .null
+                row[field.index] = try field.type.unmanagedStoredValue(at: base + field.offset)
             }
         }
         let key: ObjectKey

@@ -37,6 +37,8 @@ final class ClassInfo: @unchecked Sendable {
         let index: Int
         let offset: Int
         let type: any PersistedProperty.Type
+        /// Where the storage's managed index sits in an instance.
+        let indexOffset: Int
     }
 
     struct ReferenceField {
@@ -88,7 +90,8 @@ final class ClassInfo: @unchecked Sendable {
             let label = String(cString: name)
             if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
-                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType))
+                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
+                                                    indexOffset: offset + persistedType.managedIndexOffset))
                 }
             } else if let index = boundByLabel[label] {
                 references.append(ReferenceField(index: index, offset: offset))
@@ -117,7 +120,7 @@ final class ClassInfo: @unchecked Sendable {
         withExtendedLifetime(object) {
             let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
             for field in persistedFields {
-                field.type.markManaged(at: base + field.offset, index: field.index)
+                (base + field.indexOffset).storeBytes(of: field.index, as: Int.self)
             }
         }
     }
