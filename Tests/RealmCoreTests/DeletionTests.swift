@@ -191,4 +191,40 @@ import Testing
         try transaction.commitWrite()
         #expect(try transaction.object(withPrimaryKey: .null, in: tags) == untagged)
     }
+
+    /// Objects of a class with no relationships go in one statement, with
+    /// one deletion record each, all or none.
+    @Test func objectsOfAStandaloneClassAreDeletedTogether() throws {
+        let schema = Schema([ObjectSchema(name: "Item", properties: [Property(name: "value", type: .int)])])
+        let directory = TemporaryDirectory()
+        let transaction = try Coordinator.open(.file(directory.path(), schema: schema)).makeTransaction()
+        let items = try transaction.classHandle(named: "Item")
+        var keys: [ObjectKey] = []
+        try transaction.write {
+            for index in 0..<1_000 { keys.append(try transaction.createObject(in: items, values: [.int(Int64(index))])) }
+        }
+        let doomed = keys.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+
+        // One missing key: nothing is deleted, and the error names it.
+        try transaction.beginWrite()
+        let missing = ObjectKey(1_000_000)
+        #expect(throws: RealmError.self) { try transaction.deleteObjects(doomed + [missing], in: items) }
+        #expect(try transaction.count(of: items) == 1_000)
+        do {
+            try transaction.deleteObjects([doomed[0], missing], in: items)
+        } catch {
+            #expect(error.kind == .objectNotFound)
+            #expect(error.message.contains("1000000"))
+        }
+
+        // Duplicates count once.
+        try transaction.deleteObjects(doomed + doomed.prefix(5), in: items)
+        let changes = try transaction.commitWrite()
+        #expect(try transaction.count(of: items) == 1_000 - doomed.count)
+        #expect(try transaction.objectExists(doomed[1], in: items) == false)
+        #expect(try transaction.objectExists(keys[1], in: items))
+        let recorded = try #require(changes.classes["Item"])
+        #expect(recorded.deletions.count == doomed.count)
+        #expect(!recorded.deletedAll)
+    }
 }

@@ -201,4 +201,24 @@ import Testing
         #expect(dogs.value(forKey: "name") as? [String] == ["same", "same"])
         #expect(dogs.map(\.age) == [10, 2])
     }
+
+    @Test func deletingResultsDeletesTheirObjects() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        try realm.write {
+            for index in 0..<30 { realm.add(Dog(value: ["d\(index)", index % 3])) }
+            let owner = Person(value: ["name": "Tim"])
+            owner.dogs.append(objectsIn: realm.objects(Dog.self).filter("age == 1"))
+            realm.add(owner)
+        }
+        let owner = realm.objects(Person.self).first!
+        let kept = realm.objects(Dog.self).filter("age == 2").first!
+        try realm.write { realm.delete(realm.objects(Dog.self).filter("age == 1")) }
+        #expect(realm.objects(Dog.self).count == 20)
+        #expect(owner.dogs.isEmpty)                 // lists drop deleted objects
+        #expect(!kept.isInvalidated)
+        try realm.write { realm.delete(realm.objects(Dog.self)) }
+        #expect(realm.objects(Dog.self).isEmpty)
+        #expect(kept.isInvalidated)
+        #expect(realm.objects(Person.self).count == 1)
+    }
 }

@@ -23,6 +23,11 @@ final class TableLayout: Sendable {
     /// Lists of links (class index, property index) pointing at this class.
     let incomingLists: [PropertyReference]
 
+    /// Whether deleting an object of this class touches nothing else:
+    /// nothing links to the class, and it has no lists and no links (which
+    /// may own embedded objects).
+    let standsAlone: Bool
+
     var name: String { objectSchema.name }
     var isEmbedded: Bool { objectSchema.isEmbedded }
 
@@ -56,6 +61,8 @@ final class TableLayout: Sendable {
         }
         self.incomingLinks = incomingLinks
         self.incomingLists = incomingLists
+        self.standsAlone = incomingLinks.isEmpty && incomingLists.isEmpty
+            && properties.allSatisfy { !$0.isList && $0.type != .object }
     }
 
     /// The property at `index`, which the caller has checked is in range.

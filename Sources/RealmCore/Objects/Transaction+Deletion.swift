@@ -16,11 +16,47 @@ extension Transaction {
     public func deleteObjects(_ keys: some Sequence<ObjectKey>, in handle: ClassHandle) throws(RealmError) {
         try requireWrite("delete objects")
         let layout = try layout(handle)
+        if layout.standsAlone {
+            try deleteStandaloneObjects(keys, in: layout)
+            return
+        }
         try atomically { () throws(RealmError) in
             for key in keys {
                 guard try exists(key, in: layout) else { throw objectNotFound(layout, key) }
                 try deleteRecursively(key, in: layout)
             }
+        }
+    }
+
+    /// Deletes objects of a class nothing links to and that has no lists
+    /// or embedded objects: one statement for all of them.
+    private func deleteStandaloneObjects(_ keys: some Sequence<ObjectKey>, in layout: TableLayout) throws(RealmError) {
+        let unique = Set(keys)
+        guard !unique.isEmpty else { return }
+        let sorted = unique.sorted { $0.rawValue < $1.rawValue }
+        var json = "["
+        json.reserveCapacity(sorted.count * 8 + 2)
+        for (position, key) in sorted.enumerated() {
+            if position > 0 { json += "," }
+            json += String(key.rawValue)
+        }
+        json += "]"
+        var allExisted = true
+        do {
+            try atomically { () throws(RealmError) in
+                let statement = try statement(layout, .deleteKeys)
+                statement.bind(json, at: 1)
+                try statement.run()
+                allExisted = connection.changes == sorted.count
+                // The savepoint undoes the deletion.
+                guard allExisted else { throw objectNotFound(layout, sorted[0]) }
+                for key in sorted { record(.deleted(key, classIndex: layout.index)) }
+            }
+        } catch {
+            guard !allExisted else { throw error }
+            // Nothing was deleted; name a key that does not exist.
+            for key in sorted where try !exists(key, in: layout) { throw objectNotFound(layout, key) }
+            throw error
         }
     }
 

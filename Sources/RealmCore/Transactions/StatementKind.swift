@@ -6,6 +6,7 @@ enum StatementKind: Hashable {
     case exists
     case delete
     case deleteAll
+    case deleteKeys
     case count
     case keys
     case maxKey
@@ -57,6 +58,10 @@ enum StatementKind: Hashable {
             return "DELETE FROM \(table) WHERE _key = ?"
         case .deleteAll:
             return "DELETE FROM \(table)"
+        case .deleteKeys:
+            // The keys arrive as one JSON array, so that one statement
+            // deletes any number of objects.
+            return "DELETE FROM \(table) WHERE _key IN (SELECT value FROM json_each(?))"
         case .count:
             return "SELECT count(*) FROM \(table)"
         case .keys:

@@ -161,6 +161,24 @@ extension Realm {
         for object in snapshot { object._deletedThroughThisInstance = true }
     }
 
+    /// Deletes the objects of a `Results`: without making them, and, when
+    /// it holds every object of its class, as one "every object of the
+    /// class was deleted" fact rather than one record per object.
+    public func delete<Element: Object>(_ results: Results<Element>) {
+        verifyThread()
+        precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
+        precondition(results.realm?.configuration.identity == configuration.identity,
+                     "Can only delete objects from the Realm they belong to.")
+        guard let handle = state.handleIfStored(results.query.className) else { return }
+        let query = results.query
+        if case .table = query.source, query.predicate == .truePredicate, query.distinct.isEmpty {
+            perform("delete the objects of '\(query.className)'") { try $0.deleteAllObjects(in: handle) }
+            return
+        }
+        let keys = results.keys()
+        perform("delete the objects of '\(query.className)'") { try $0.deleteObjects(keys, in: handle) }
+    }
+
     /// Deletes every object of the Realm.
     public func deleteAll() {
         verifyThread()
