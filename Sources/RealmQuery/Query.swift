@@ -40,24 +40,27 @@ public struct Query: Sendable {
     }
 
     /// The class of the objects the query returns.
-    public var className: String
+    public var className: String { didSet { plans = PlanCache() } }
     /// Where the objects come from: the whole class, a list, or linking
     /// objects.
-    public var source: Source
+    public var source: Source { didSet { plans = PlanCache() } }
     /// Which objects match; `.truePredicate` for all of them.
-    public var predicate: Predicate
+    public var predicate: Predicate { didSet { plans = PlanCache() } }
     /// The order of the results, first descriptor first; ties keep the
     /// source order. Empty for the source order.
-    public var sort: [SortDescriptor]
+    public var sort: [SortDescriptor] { didSet { plans = PlanCache() } }
     /// Key paths whose values identify duplicates: of each group of objects
     /// with equal values, the first in the current order is kept.
-    public var distinct: [String]
+    public var distinct: [String] { didSet { plans = PlanCache() } }
     /// Whether distinct applies before sorting (keeping the first object of
     /// each group in source order, then sorting what is left) rather than
     /// after it (keeping the first in sorted order), for a collection that
     /// called `distinct(by:)` before `sorted(by:)`.
-    public var distinctBeforeSort: Bool = false
-    package var evaluation: Evaluation = .automatic
+    public var distinctBeforeSort: Bool = false { didSet { plans = PlanCache() } }
+    package var evaluation: Evaluation = .automatic { didSet { plans = PlanCache() } }
+    /// The plan compiled for the schema last used, shared by copies of the
+    /// query and replaced when the query changes.
+    var plans = PlanCache()
 
     /// A query for the objects of `className` in `source` matching
     /// `predicate`, in the order of `sort`, keeping the first object of each

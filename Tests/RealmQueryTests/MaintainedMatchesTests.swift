@@ -110,3 +110,28 @@ import Testing
         #expect(maintainedUpdates > 250)
     }
 }
+
+/// Cursors stream keys with rows, in batches, and can stop reading rows.
+@Suite struct CursorTests {
+    @Test func aCursorCanStopReadingRows() throws {
+        let realm = try TestRealm(schema: MaintainedMatchesTests.schema)
+        var keys: [ObjectKey] = []
+        try realm.transaction.write {
+            for index in 0..<600 { keys.append(try realm.create("Item", ["name": .string("i\(index)"), "score": .int(Int64(index))])) }
+        }
+        let query = try realm.query("Item", "score >= 100", sort: [SortDescriptor(keyPath: "score", ascending: false)])
+        let cursor = try query.makeCursor(in: realm.transaction, firstBatchSize: 10)
+        var seen: [ObjectKey] = []
+        while let element = try cursor.next() {
+            if seen.count < 10 {
+                let batch = try #require(element.batch)
+                #expect(batch.value(row: element.row, property: 1) == .int(Int64(599 - seen.count)))
+            } else if seen.count >= 10 + ObjectCursor.rowsPerBatch {
+                #expect(element.batch == nil)
+            }
+            seen.append(element.key)
+            if seen.count == 10 + ObjectCursor.rowsPerBatch { cursor.stopReadingRows() }
+        }
+        #expect(seen == Array(keys[100...].reversed()))
+    }
+}

@@ -38,6 +38,7 @@ public final class ObjectCursor {
     /// Rows per batch: by default small at first, so that a loop that
     /// stops early reads little ahead, then ``rowsPerBatch``.
     private var batchSize: Int
+    private var readsRows = true
 
     /// The number of rows of every batch but the first (and the last).
     public static let rowsPerBatch = 256
@@ -68,42 +69,58 @@ public final class ObjectCursor {
 
     /// The next object, or nil at the end.
     public func next() throws(RealmError) -> Element? {
-        if let batch, batchPosition < batch.count {
-            defer { batchPosition &+= 1 }
-            return Element(key: batch.keys[batchPosition], batch: batch, row: batchPosition)
-        }
-        if statement != nil {
-            try readBatch()
+        while true {
             if let batch, batchPosition < batch.count {
                 defer { batchPosition &+= 1 }
                 return Element(key: batch.keys[batchPosition], batch: batch, row: batchPosition)
             }
-            return nil
+            if keyPosition < keys.count {
+                defer { keyPosition &+= 1 }
+                return Element(key: keys[keyPosition], batch: nil, row: 0)
+            }
+            guard statement != nil else { return nil }
+            try readBatch()
         }
-        guard keyPosition < keys.count else { return nil }
-        defer { keyPosition &+= 1 }
-        return Element(key: keys[keyPosition], batch: nil, row: 0)
+    }
+
+    /// From now on, reads only the keys of the remaining matches (for a
+    /// caller that has kept as many rows as it wants).
+    public func stopReadingRows() {
+        readsRows = false
     }
 
     private func readBatch() throws(RealmError) {
         guard let statement else { return }
-        let next = RowBatch(stamp: transaction.changeCounter, width: width, capacity: batchSize)
         var exhausted = false
         do {
-            while next.count < batchSize {
-                guard try statement.step() else {
-                    exhausted = true
-                    break
+            if readsRows {
+                let next = RowBatch(stamp: transaction.changeCounter, width: width, capacity: batchSize)
+                while next.count < batchSize {
+                    guard try statement.step() else {
+                        exhausted = true
+                        break
+                    }
+                    next.append(statement, columns: columns)
                 }
-                next.append(statement, columns: columns)
+                batch = next
+                batchPosition = 0
+            } else {
+                batch = nil
+                keys.removeAll(keepingCapacity: true)
+                keyPosition = 0
+                while keys.count < batchSize {
+                    guard try statement.step() else {
+                        exhausted = true
+                        break
+                    }
+                    keys.append(ObjectKey(statement.int64(at: 0)))
+                }
             }
         } catch {
             finish()
             throw error
         }
         batchSize = Self.rowsPerBatch
-        batch = next
-        batchPosition = 0
         if exhausted { finish() }
     }
 
@@ -114,6 +131,9 @@ public final class ObjectCursor {
         var remaining: [ObjectKey] = []
         if let batch, batchPosition < batch.count {
             remaining.append(contentsOf: batch.keys[batchPosition...])
+        }
+        if keyPosition < keys.count {
+            remaining.append(contentsOf: keys[keyPosition...])
         }
         // A failing step here (an I/O error) ends the walk early rather
         // than failing the write that triggered the detach.

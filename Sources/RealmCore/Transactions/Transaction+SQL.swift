@@ -10,6 +10,10 @@ extension Transaction {
         return try connection.cachedStatement(sql)
     }
 
+    /// Identifies the schema the transaction reads: the same object for
+    /// every transaction reading the same schema version of a file.
+    package var catalogIdentity: AnyObject { catalog }
+
     /// The quoted name of the table holding the objects of `className`.
     package func sqlTableName(forClass className: String) -> String {
         FileLayout.quote(FileLayout.tableName(forClass: className))

@@ -57,20 +57,21 @@ enum QueryArguments {
     }
 
     /// The conversion letters of the `%` specifiers of a format, in order,
-    /// outside string literals.
+    /// outside string literals. (Scans bytes: every character that matters
+    /// here is ASCII, and bytes of other characters never equal them.)
     static func specifiers(in format: String) -> [Character] {
         var result: [Character] = []
-        var quote: Character?
-        var iterator = format.makeIterator()
-        while let character = iterator.next() {
+        var quote: UInt8?
+        var iterator = format.utf8.makeIterator()
+        while let byte = iterator.next() {
             if let open = quote {
-                if character == "\\" { _ = iterator.next() } else if character == open { quote = nil }
+                if byte == UInt8(ascii: "\\") { _ = iterator.next() } else if byte == open { quote = nil }
                 continue
             }
-            if character == "'" || character == "\"" {
-                quote = character
-            } else if character == "%", let letter = iterator.next() {
-                if letter != "%" { result.append(letter) }
+            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+            } else if byte == UInt8(ascii: "%"), let letter = iterator.next() {
+                if letter != UInt8(ascii: "%") { result.append(Character(Unicode.Scalar(letter))) }
             }
         }
         return result

@@ -79,9 +79,10 @@ public final class Results<Element: Object>: RealmCollection {
             let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
             while let element = try cursor.next() {
                 keys.append(element.key)
-                if let batch = element.batch, element.row == 0, keptValues < Self.rowCacheLimit, rows.count * ObjectCursor.rowsPerBatch == keys.count - 1 {
+                if let batch = element.batch, element.row == 0, rows.count * ObjectCursor.rowsPerBatch == keys.count - 1 {
                     rows.append(batch)
                     keptValues += batch.count * batch.width
+                    if keptValues >= Self.rowCacheLimit { cursor.stopReadingRows() }
                 }
             }
         }
@@ -106,7 +107,12 @@ public final class Results<Element: Object>: RealmCollection {
             preconditionFailure("Index \(position) is out of bounds (must be less than 0).")
         }
         realm.verifyThread()
-        evaluateWithRows(realm)
+        // Keys already evaluated at this version serve as they are (the
+        // object then reads its row by key); otherwise the first index
+        // access reads the rows with the keys.
+        if cachedStamp != realm.transaction.changeCounter {
+            evaluateWithRows(realm)
+        }
         precondition(position >= 0 && position < cachedKeys.count, "Index \(position) is out of bounds (must be less than \(cachedKeys.count)).")
         let object = unsafeDowncast(factory.make(cachedKeys[position]), to: Element.self)
         let batch = position / ObjectCursor.rowsPerBatch
@@ -122,6 +128,11 @@ public final class Results<Element: Object>: RealmCollection {
         realm.verifyThread()
         if cachedStamp == realm.transaction.changeCounter {
             return cachedKeys.first.map { unsafeDowncast(factory.make($0), to: Element.self) }
+        }
+        // Sorting reads every match anyway: keep their keys for what
+        // follows (`count`, `last`, index access).
+        if !query.sort.isEmpty {
+            return keys().first.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
         // Reads one row rather than evaluating every match.
         return realm.perform("evaluate a query on '\(query.className)'") { transaction in

@@ -8,7 +8,7 @@ extension Realm {
     /// properties (lists, optionals, linking objects) are bound to the Realm.
     func makeObject<T: Object>(_ type: T.Type, key: ObjectKey, className: String? = nil) -> T {
         let object = type.init()
-        let name = className ?? type.className()
+        let name = className ?? ClassNames.name(of: type)
         guard let handle = state.handleIfStored(name) else {
             preconditionFailure("The Realm at '\(configuration.identity)' has no class '\(name)'.")
         }
@@ -58,10 +58,13 @@ extension Realm {
     @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
         verifyThread()
-        let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"
-        precondition(isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
+        var name: String { "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'" }
+        if !isInWriteTransaction {
+            preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
+        }
         do {
-            if let embedded = value as? EmbeddedObject ?? (value as? EmbeddedObject?) ?? nil {
+            // Only links can hold embedded objects; the casts cost.
+            if V._propertyType == .object, let embedded = value as? EmbeddedObject ?? (value as? EmbeddedObject?) ?? nil {
                 try setEmbedded(embedded, of: object, property: property)
                 return
             }
@@ -150,7 +153,7 @@ extension Realm {
     func validated(_ query: Query, format: String) -> Query {
         guard transaction.schema[query.className] != nil else { return query }
         do {
-            return try query.validated(against: transaction.schema)
+            return try query.validated(in: transaction)
         } catch {
             preconditionFailure("\(error)")
         }

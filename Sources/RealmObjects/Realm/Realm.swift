@@ -197,7 +197,7 @@ public struct Realm: Equatable {
         verifyThread()
         precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
         state.register(type)
-        return Results(realm: self, query: Query(className: type.className()))
+        return Results(realm: self, query: Query(className: ClassNames.name(of: type)))
     }
 
     /// The object of a class with the given primary key, or nil.
@@ -206,10 +206,11 @@ public struct Realm: Equatable {
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         verifyThread()
         state.register(type)
-        guard let handle = state.handleIfStored(type.className()) else { return nil }
-        let value = ValueImporter.primaryKeyValue(key, className: type.className())
-        let found = perform("find '\(type.className())' by primary key") { try $0.object(withPrimaryKey: value, in: handle) }
-        return found.map { makeObject(type, key: $0) }
+        let className = ClassNames.name(of: type)
+        guard let handle = state.handleIfStored(className) else { return nil }
+        let value = ValueImporter.primaryKeyValue(key, className: className)
+        let found = perform("find '\(className)' by primary key") { try $0.object(withPrimaryKey: value, in: handle) }
+        return found.map { makeObject(type, key: $0, className: className) }
     }
 
     // MARK: Thread confinement

@@ -8,11 +8,12 @@ struct Reporter {
     }
 
     let comparison: Comparison
-    let fallbackText: String
+    /// The whole predicate, formatted only for an error.
+    let predicate: Predicate
 
     func error(_ message: String, at place: Place) -> QueryError {
         guard let location = comparison.location else {
-            return QueryError(message, predicate: fallbackText)
+            return QueryError(message, predicate: predicate.description)
         }
         let range: Range<Int>
         switch place {

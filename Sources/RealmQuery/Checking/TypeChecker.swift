@@ -11,7 +11,9 @@ import RealmCore
 struct TypeChecker {
     let schema: Schema
     /// What errors quote for comparisons that carry no source location.
-    let fallbackText: String
+    /// The whole predicate, quoted in errors about comparisons built in
+    /// code (formatted only then).
+    let predicate: Predicate
     private var resolver: KeyPathResolver { KeyPathResolver(schema: schema) }
 
     func check(_ predicate: Predicate, className: String) throws(QueryError) -> Condition {
@@ -57,7 +59,7 @@ struct TypeChecker {
     }
 
     private func check(_ comparison: Comparison, className: String, variable: String?) throws(QueryError) -> Condition {
-        let report = Reporter(comparison: comparison, fallbackText: fallbackText)
+        let report = Reporter(comparison: comparison, predicate: predicate)
         var left = try side(comparison.left, isLeft: true, className: className, variable: variable, report: report)
         var right = try side(comparison.right, isLeft: false, className: className, variable: variable, report: report)
         var op = comparison.op

@@ -19,7 +19,7 @@ extension Query {
 
     private func keys(in transaction: Transaction) throws -> [ObjectKey] {
         try Self.beginReading(transaction)
-        let plan = try QueryPlanner(self, schema: transaction.schema).plan()
+        let plan = try plan(in: transaction)
         if plan.isPureSQL {
             let (sql, arguments) = plan.keysStatement()
             let statement = try transaction.queryStatement(sql)
@@ -47,7 +47,7 @@ extension Query {
     /// - Throws: as ``objectKeys(in:)``.
     public func makeCursor(in transaction: Transaction, firstBatchSize: Int = 32) throws -> ObjectCursor {
         try Self.beginReading(transaction)
-        let plan = try QueryPlanner(self, schema: transaction.schema).plan()
+        let plan = try plan(in: transaction)
         // An integer @sum can overflow in SQL partway through the walk; the
         // keys path handles that before the walk begins.
         if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
@@ -71,9 +71,12 @@ extension Query {
         try Self.beginReading(transaction)
         // The order does not change a count; leaving it out spares the
         // joins of sorting by links.
-        var unsorted = self
-        unsorted.sort = []
-        let plan = try QueryPlanner(unsorted, schema: transaction.schema).plan()
+        // The order does not change a count: the plan with it serves too.
+        let plan = sort.isEmpty ? try plan(in: transaction) : try { () throws -> QueryPlan in
+            var unsorted = self
+            unsorted.sort = []
+            return try QueryPlanner(unsorted, schema: transaction.schema).plan()
+        }()
         guard let (sql, arguments) = plan.countStatement() else {
             return try finishInSwift(plan, in: transaction).count
         }

@@ -1,3 +1,4 @@
+import Foundation
 import RealmCore
 
 /// A query compiled for one schema: the SQL pieces of its statements and
@@ -41,6 +42,8 @@ struct QueryPlan {
     /// Whether the query reads a class's own columns only (no links, lists
     /// or other sources), so that only changes to its objects change it.
     let isFlat: Bool
+    /// Statements built from the plan, kept for its later runs.
+    let memo = StatementMemo()
 
     /// Whether Swift must sort: a decimal sort key, or distinct before a
     /// sort when Swift also filters or sorts.
@@ -85,8 +88,13 @@ struct QueryPlan {
     }
 
     /// The keys and rows of the matching objects, in order, entirely in
-    /// SQL; nil when SQL cannot answer alone or distinct applies.
+    /// SQL; nil when SQL cannot answer alone or distinct applies. Built
+    /// once per plan (a cached plan serves many runs).
     func rowsStatement() -> (sql: String, arguments: [Value])? {
+        memo.rows { makeRowsStatement() }
+    }
+
+    private func makeRowsStatement() -> (sql: String, arguments: [Value])? {
         guard isPureSQL, distinctTerms.isEmpty else { return nil }
         let columns = [key] + rowColumns.map(\.sql)
         return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
@@ -137,5 +145,21 @@ struct QueryPlan {
         // The count tells an empty aggregate (NULL) from a NaN one (which
         // SQLite also returns as NULL).
         return ("SELECT \(function), count(\(value.sql)) FROM \(from.sql)\(whereClause)", filter.arguments)
+    }
+}
+
+/// Statements a plan builds once.
+final class StatementMemo: @unchecked Sendable {
+    // @unchecked: `rowsStatement` is only touched under `lock`.
+    private let lock = NSLock()
+    private var rowsStatement: (sql: String, arguments: [Value])??
+
+    func rows(_ make: () -> (sql: String, arguments: [Value])?) -> (sql: String, arguments: [Value])? {
+        lock.withLock {
+            if let rowsStatement { return rowsStatement }
+            let made = make()
+            rowsStatement = .some(made)
+            return made
+        }
     }
 }

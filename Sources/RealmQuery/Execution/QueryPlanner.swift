@@ -53,7 +53,7 @@ struct QueryPlanner {
             }
             sourceProperty = link
         }
-        let checker = TypeChecker(schema: schema, fallbackText: query.predicate.description)
+        let checker = TypeChecker(schema: schema, predicate: query.predicate)
         let condition = try checker.check(query.predicate, className: className)
         let resolver = KeyPathResolver(schema: schema)
         var sort: [(SortDescriptor, ResolvedPath)] = []
