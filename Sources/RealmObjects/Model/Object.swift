@@ -60,6 +60,19 @@ open class Object: CustomStringConvertible {
     @usableFromInline
     final var _accessRecorder: ((Int) -> Void)?
 
+    /// The slot of the `@Persisted` property with storage key path
+    /// `keyPath`: `.ignored` (index -1) until its first access has found it.
+    @usableFromInline
+    final func _cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot {
+        _classInfo.cachedSlot(keyPath) ?? .ignored
+    }
+
+    /// The address of a stored property, `offset` bytes into the object.
+    @inlinable
+    final func _storageAddress(_ offset: Int) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
+    }
+
     /// Whether an unmanaged object's properties are simply its stored
     /// values (nothing was set by name, and it is not a typed-query probe).
     @inlinable

@@ -18,13 +18,9 @@ import RealmCore
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     // Plain fields rather than an enum: code that reaches a property
-    // without knowing its type (copying an object into a Realm, marking it
-    // managed) then needs no generic metadata, and the index is one load.
+    // without knowing its type (copying an object into a Realm) then needs
+    // no generic metadata.
 
-    /// The property's index in its class's schema once the object is
-    /// managed; -1 before.
-    @usableFromInline
-    var managedIndex = -1
     /// The value of an unmanaged object (left as it was once managed).
     @usableFromInline
     var unmanagedStorage: Value
@@ -65,11 +61,13 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted can only be used in an Object subclass") }
     }
 
-    // The accessors are the hot path of the object API: inlined into the
-    // model class, the storage key path is a constant, so reading the
-    // index or the unmanaged value is a plain load. The rest (the first
-    // access of an added object, name-set values, the typed builder's
-    // probes) takes the out-of-line slow path.
+    // The accessors are the hot path of the object API. A key path
+    // projection through the runtime costs hundreds of instructions, so
+    // the property is found instead by the identity of its storage key
+    // path (`slot`), and an unmanaged value is read at the storage's
+    // offset in the object. The rest (the first access of a property, an
+    // ignored property, values set by name, the typed builder's probes)
+    // takes the out-of-line slow path.
     @inlinable
     public static subscript<EnclosingSelf: Object>(
         _enclosingInstance object: EnclosingSelf,
@@ -77,24 +75,28 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if let realm = object._realm {
-                let index = object[keyPath: storageKeyPath].managedIndex
-                if index >= 0 { return Value._fromValue(realm.readValue(of: object, property: index), in: realm) }
-            } else if object._isPlainUnmanaged {
-                return object[keyPath: storageKeyPath].unmanagedStorage
+            let slot = object._cachedSlot(storageKeyPath)
+            if slot.index >= 0 {
+                if let realm = object._realm {
+                    return Value._fromValue(realm.readValue(of: object, property: slot.index), in: realm)
+                }
+                if object._isPlainUnmanaged {
+                    return object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
+                }
             }
             return slowGet(object, storageKeyPath)
         }
         set {
-            if let realm = object._realm {
-                let index = object[keyPath: storageKeyPath].managedIndex
-                if index >= 0 {
-                    realm.writeValue(newValue, of: object, property: index)
+            let slot = object._cachedSlot(storageKeyPath)
+            if slot.index >= 0 {
+                if let realm = object._realm {
+                    realm.writeValue(newValue, of: object, property: slot.index)
                     return
                 }
-            } else if object._isPlainUnmanaged {
-                object[keyPath: storageKeyPath].unmanagedStorage = newValue
-                return
+                if object._isPlainUnmanaged {
+                    object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage = newValue
+                    return
+                }
             }
             slowSet(newValue, object, storageKeyPath)
         }
@@ -102,14 +104,14 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowGet<EnclosingSelf: Object>(_ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Value {
-        if let recorder = object._accessRecorder, let index = unmanagedIndex(object, storageKeyPath) {
+        if let recorder = object._accessRecorder, let index = propertyIndex(object, storageKeyPath) {
             recorder(index)
             return Value._defaultValue
         }
         // Ignored properties stay plain stored values even on managed
         // objects, as the seeds say.
-        guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
-            if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath),
+        guard let realm = object._realm, let index = propertyIndex(object, storageKeyPath) else {
+            if object._unmanagedOverrides != nil, let index = propertyIndex(object, storageKeyPath),
                let entry = object._override(index) {
                 return (entry as? Value) ?? Value._fromValue(.null, in: nil)
             }
@@ -120,8 +122,8 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
-        guard let realm = object._realm, let index = managedIndex(object, storageKeyPath) else {
-            if object._unmanagedOverrides != nil, let index = unmanagedIndex(object, storageKeyPath) {
+        guard let realm = object._realm, let index = propertyIndex(object, storageKeyPath) else {
+            if object._unmanagedOverrides != nil, let index = propertyIndex(object, storageKeyPath) {
                 object._unmanagedOverrides![index] = nil
             }
             object[keyPath: storageKeyPath].unmanagedStorage = newValue
@@ -130,20 +132,18 @@ public struct Persisted<Value: _Persistable> {
         realm.writeValue(newValue, of: object, property: index)
     }
 
-    /// The property's index, found by marking it on a probe object.
-    private static func unmanagedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
-        object._classInfo.propertyIndex(forStorage: keyPath) { probe, marked in
+    /// The property's schema index (nil for an ignored property), found by
+    /// marking it on a probe object, and its slot remembered.
+    private static func propertyIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
+        let info = object._classInfo
+        let index = info.propertyIndex(forStorage: keyPath) { probe, marked in
             (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
         }
-    }
-
-    /// The property's index on a managed object, resolved on first access
-    /// and kept in storage; nil for an ignored property.
-    private static func managedIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
-        let stored = object[keyPath: keyPath].managedIndex
-        if stored >= 0 { return stored }
-        guard object._realm != nil, let index = unmanagedIndex(object, keyPath) else { return nil }
-        object[keyPath: keyPath].managedIndex = index
+        if let index, let offset = info.storageOffset(ofProperty: index) {
+            info.cacheSlot(PersistedSlot(index: index, offset: offset), for: keyPath)
+        } else {
+            info.cacheSlot(.ignored, for: keyPath)
+        }
         return index
     }
 }
@@ -155,8 +155,6 @@ protocol PersistedProperty {
     var isIndexed: Bool { get }
     var isProbe: Bool { get }
     static var valueType: _Persistable.Type { get }
-    /// Where the managed index sits in the storage.
-    static var managedIndexOffset: Int { get }
     /// The unmanaged value, for copying an unmanaged object into a Realm.
     var unmanagedValue: _Persistable? { get }
     /// The unmanaged value of the storage at `pointer` (inside an object).
@@ -168,8 +166,6 @@ protocol PersistedProperty {
 
 extension Persisted: PersistedProperty {
     static var valueType: _Persistable.Type { Value.self }
-
-    static var managedIndexOffset: Int { MemoryLayout<Self>.offset(of: \Self.managedIndex)! }
 
     var unmanagedValue: _Persistable? { unmanagedStorage }
 

@@ -41,7 +41,6 @@ struct ObjectFactory {
         object._key = key
         object._handle = handle
         object._cachedClassInfo = info
-        info.markManaged(object)
         if isDynamic {
             (object as! DynamicObject).dynamicClassName = className
         }

@@ -19,7 +19,6 @@ extension Realm {
             dynamic.dynamicClassName = name
         }
         let info = object._classInfo
-        info.markManaged(object)
         if !info.boundProperties.isEmpty {
             bindProperties(of: object, info: info, handle: handle)
         }

@@ -65,7 +65,6 @@ extension Realm {
         object._key = key
         object._handle = handle
         object._providedProperties = nil
-        info.markManaged(object)
     }
 
     /// Adds every object of a sequence; see ``add(_:update:)-(_,Bool)``.

@@ -37,8 +37,6 @@ final class ClassInfo: @unchecked Sendable {
         let index: Int
         let offset: Int
         let type: any PersistedProperty.Type
-        /// Where the storage's managed index sits in an instance.
-        let indexOffset: Int
     }
 
     struct ReferenceField {
@@ -48,6 +46,10 @@ final class ClassInfo: @unchecked Sendable {
 
     private let lock = NSLock()
     private var keyPathCache: [AnyKeyPath: Int?] = [:]
+    /// Slots by key path identity; the key paths are kept so that their
+    /// identities stay theirs.
+    private let slotLock = NSLock()
+    private var slots: [(identity: ObjectIdentifier, slot: PersistedSlot, keyPath: AnyKeyPath)] = []
     private var probe: Object?
 
     enum PropertyKind {
@@ -90,8 +92,7 @@ final class ClassInfo: @unchecked Sendable {
             let label = String(cString: name)
             if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
-                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
-                                                    indexOffset: offset + persistedType.managedIndexOffset))
+                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType))
                 }
             } else if let index = boundByLabel[label] {
                 references.append(ReferenceField(index: index, offset: offset))
@@ -114,15 +115,34 @@ final class ClassInfo: @unchecked Sendable {
         return values
     }
 
-    /// Switches every `@Persisted` property of a newly managed object to
-    /// its property index, so that its accessors go straight to the Realm.
-    func markManaged(_ object: Object) {
-        withExtendedLifetime(object) {
-            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            for field in persistedFields {
-                (base + field.indexOffset).storeBytes(of: field.index, as: Int.self)
-            }
-        }
+    /// The slot of the `@Persisted` property whose storage key path is
+    /// `keyPath`, found by the key path's identity: a key path literal is
+    /// one object for the life of the process, so after the first access a
+    /// property costs a short scan instead of a key path projection.
+    func cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot? {
+        let identity = ObjectIdentifier(keyPath)
+        slotLock.lock()
+        defer { slotLock.unlock() }
+        for entry in slots where entry.identity == identity { return entry.slot }
+        return nil
+    }
+
+    /// Remembers the slot of a storage key path (`.ignored` for a property
+    /// the schema leaves out).
+    func cacheSlot(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
+        let identity = ObjectIdentifier(keyPath)
+        slotLock.lock()
+        defer { slotLock.unlock() }
+        // Key paths of generic classes are made per access, so their
+        // identities never repeat; bound the list rather than grow it.
+        guard slots.count < 4 * max(persistedFields.count, 1) else { return }
+        slots.append((identity, slot, keyPath))
+    }
+
+    /// The storage offset of the `@Persisted` property with schema index
+    /// `index`.
+    func storageOffset(ofProperty index: Int) -> Int? {
+        persistedFields.first { $0.index == index }?.offset
     }
 
     /// The object held by a `let` property (a `List`, `RealmOptional` or
@@ -355,4 +375,15 @@ extension ClassInfo {
         case (.object, _), (.linkingObjects, _): List<DynamicObject>.self
         }
     }
+}
+
+/// Where a `@Persisted` property lives: its index in the class's schema and
+/// its storage's offset in an instance; `index` is -1 for a property the
+/// schema leaves out (ignored).
+@usableFromInline
+struct PersistedSlot: Sendable {
+    @usableFromInline let index: Int
+    @usableFromInline let offset: Int
+
+    static let ignored = PersistedSlot(index: -1, offset: 0)
 }
