@@ -94,15 +94,8 @@ public final class ObjectCursor {
         var exhausted = false
         do {
             if readsRows {
-                let next = RowBatch(stamp: transaction.changeCounter, width: width, capacity: batchSize)
-                while next.count < batchSize {
-                    guard try statement.step() else {
-                        exhausted = true
-                        break
-                    }
-                    next.append(statement, columns: columns)
-                }
-                batch = next
+                batch = try RowBatch(reading: statement, columns: columns, width: width, limit: batchSize,
+                                     stamp: transaction.changeCounter, exhausted: &exhausted)
                 batchPosition = 0
             } else {
                 batch = nil

@@ -12,16 +12,41 @@ public final class RowBatch {
     /// The number of properties of the class: the length of each row.
     public let width: Int
     /// The objects' keys, in the order read.
-    public private(set) var keys: [ObjectKey] = []
+    public let keys: [ObjectKey]
     /// The rows, one after another, in property order; list and
     /// linking-objects properties are `.null`.
-    private var values: ContiguousArray<Value> = []
+    private let values: ContiguousArray<Value>
 
-    init(stamp: UInt64, width: Int, capacity: Int) {
+    /// Reads up to `limit` rows of `statement` (the key in column 0, then
+    /// one column per entry of `columns`); `exhausted` tells whether the
+    /// statement finished. The rows are gathered in local arrays, so that
+    /// the loop pays no exclusivity checks.
+    init(reading statement: Statement, columns: [RowColumn], width: Int, limit: Int, stamp: UInt64,
+         exhausted: inout Bool) throws(RealmError) {
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(limit)
+        var values = ContiguousArray<Value>(repeating: .null, count: limit * width)
+        var finished = false
+        try values.withUnsafeMutableBufferPointer { (buffer) throws(RealmError) in
+            var start = 0
+            while keys.count < limit {
+                guard try statement.step() else {
+                    finished = true
+                    break
+                }
+                keys.append(ObjectKey(statement.int64(at: 0)))
+                for (offset, column) in columns.enumerated() {
+                    buffer[start &+ column.property] = statement.value(at: Int32(offset &+ 1), as: column.type)
+                }
+                start &+= width
+            }
+        }
+        if keys.count < limit { values.removeLast((limit - keys.count) * width) }
+        exhausted = finished
         self.stamp = stamp
         self.width = width
-        keys.reserveCapacity(capacity)
-        values.reserveCapacity(capacity * width)
+        self.keys = keys
+        self.values = values
     }
 
     /// The number of rows.
@@ -31,17 +56,6 @@ public final class RowBatch {
     @inline(__always)
     public func value(row: Int, property: Int) -> Value {
         values[row &* width &+ property]
-    }
-
-    /// Appends the current row of `statement`: the key in column 0, then
-    /// one column per entry of `columns`.
-    func append(_ statement: Statement, columns: [RowColumn]) {
-        keys.append(ObjectKey(statement.int64(at: 0)))
-        let start = values.count
-        values.append(contentsOf: repeatElement(.null, count: width))
-        for (offset, column) in columns.enumerated() {
-            values[start &+ column.property] = statement.value(at: Int32(offset &+ 1), as: column.type)
-        }
     }
 }
 

@@ -48,8 +48,14 @@ final class ClassInfo: @unchecked Sendable {
     private var keyPathCache: [AnyKeyPath: Int?] = [:]
     /// Slots by key path identity; the key paths are kept so that their
     /// identities stay theirs.
-    private let slotLock = NSLock()
-    private var slots: [(identity: ObjectIdentifier, slot: PersistedSlot, keyPath: AnyKeyPath)] = []
+    private let slots = Mutex<[SlotEntry]>([])
+
+    private struct SlotEntry: @unchecked Sendable {
+        // @unchecked: the key path is only kept alive here, never used.
+        let identity: ObjectIdentifier
+        let slot: PersistedSlot
+        let keyPath: AnyKeyPath
+    }
     private var probe: Object?
 
     enum PropertyKind {
@@ -121,22 +127,24 @@ final class ClassInfo: @unchecked Sendable {
     /// property costs a short scan instead of a key path projection.
     func cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot? {
         let identity = ObjectIdentifier(keyPath)
-        slotLock.lock()
-        defer { slotLock.unlock() }
-        for entry in slots where entry.identity == identity { return entry.slot }
-        return nil
+        return slots.withLock { slots in
+            for entry in slots where entry.identity == identity { return entry.slot }
+            return nil
+        }
     }
 
     /// Remembers the slot of a storage key path (`.ignored` for a property
     /// the schema leaves out).
     func cacheSlot(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
         let identity = ObjectIdentifier(keyPath)
-        slotLock.lock()
-        defer { slotLock.unlock() }
-        // Key paths of generic classes are made per access, so their
-        // identities never repeat; bound the list rather than grow it.
-        guard slots.count < 4 * max(persistedFields.count, 1) else { return }
-        slots.append((identity, slot, keyPath))
+        let limit = 4 * max(persistedFields.count, 1)
+        let entry = SlotEntry(identity: identity, slot: slot, keyPath: keyPath)
+        slots.withLock { slots in
+            // Key paths of generic classes are made per access, so their
+            // identities never repeat; bound the list rather than grow it.
+            guard slots.count < limit else { return }
+            slots.append(entry)
+        }
     }
 
     /// The storage offset of the `@Persisted` property with schema index
