@@ -221,4 +221,27 @@ import Testing
         #expect(kept.isInvalidated)
         #expect(realm.objects(Person.self).count == 1)
     }
+
+    /// A class nothing links to loses a query's matches in one DELETE,
+    /// and the deletions reach notifications like any others.
+    @Test func deletingMatchesOfAStandaloneClass() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Book.self]))
+        try realm.write {
+            for index in 0..<100 { realm.add(Book(value: ["id": index, "title": "t\(index % 4)", "price": Double(index)])) }
+        }
+        let cheap = realm.objects(Book.self).filter("price < 50").sorted(byKeyPath: "price")
+        var deletions: [Int] = []
+        let token = cheap.observe { change in
+            if case .update(_, let deleted, _, _) = change { deletions = deleted }
+        }
+        let kept = realm.object(ofType: Book.self, forPrimaryKey: 1)!
+        let gone = realm.object(ofType: Book.self, forPrimaryKey: 2)!
+        try realm.write { realm.delete(realm.objects(Book.self).filter("title == 't2'")) }
+        realm.refresh()
+        #expect(realm.objects(Book.self).count == 75)
+        #expect(realm.objects(Book.self).filter("title == 't2'").isEmpty)
+        #expect(gone.isInvalidated && !kept.isInvalidated)
+        #expect(deletions == (0..<50).filter { $0 % 4 == 2 })
+        token.invalidate()
+    }
 }

@@ -60,6 +60,25 @@ extension Transaction {
         }
     }
 
+    /// Runs `sql`, a DELETE of objects of `className` returning their
+    /// keys, and records the deletions; only for a class nothing links to
+    /// and that has no lists or links (returns false, running nothing,
+    /// for others).
+    package func deleteObjects(returnedBy sql: String, arguments: [Value], ofClass className: String) throws(RealmError) -> Bool {
+        try requireWrite("delete objects")
+        let layout = try layout(classHandle(named: className))
+        guard layout.standsAlone else { return false }
+        try atomically { () throws(RealmError) in
+            let statement = try connection.cachedStatement(sql)
+            defer { statement.reset() }
+            for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
+            while try statement.step() {
+                record(.deleted(ObjectKey(statement.int64(at: 0)), classIndex: layout.index))
+            }
+        }
+        return true
+    }
+
     /// Deletes every object of a class. Recorded as one fact, whatever the
     /// number of objects.
     public func deleteAllObjects(in handle: ClassHandle) throws(RealmError) {

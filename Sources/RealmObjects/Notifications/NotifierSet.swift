@@ -99,10 +99,16 @@ final class NotifierSet {
         }
         self.scheduler = scheduler
         let worker = self.worker
+        // A Realm confined to a queue already computes on that queue, away
+        // from the thread that registered; a second hop would only add
+        // latency.
+        var usesWorker = true
+        if case .queue = state.confinement { usesWorker = false }
+        let computesOffThread = usesWorker
         listenerID = state.coordinator.addCommitListener { _ in
             // Collection changes are computed first, off this thread; the
             // delivery then finds them ready.
-            if worker.isIdle {
+            if !computesOffThread || worker.isIdle {
                 scheduler.schedule()
             } else {
                 worker.computeChanges { scheduler.schedule() }

@@ -174,8 +174,12 @@ extension Realm {
             perform("delete the objects of '\(query.className)'") { try $0.deleteAllObjects(in: handle) }
             return
         }
-        let keys = results.keys()
-        perform("delete the objects of '\(query.className)'") { try $0.deleteObjects(keys, in: handle) }
+        perform("delete the objects of '\(query.className)'") { transaction in
+            // One DELETE when nothing depends on the objects; otherwise by key.
+            if try !query.deleteMatches(in: transaction) {
+                try transaction.deleteObjects(results.keys(), in: handle)
+            }
+        }
     }
 
     /// Deletes every object of the Realm.

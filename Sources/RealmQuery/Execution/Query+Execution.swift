@@ -59,6 +59,17 @@ extension Query {
         return ObjectCursor(transaction: transaction, keys: try objectKeys(in: transaction))
     }
 
+    /// Deletes the matching objects in one statement, when nothing else
+    /// depends on them (their class has no relationships) and SQL answers
+    /// the query alone; returns false, having changed nothing, otherwise
+    /// (then delete ``objectKeys(in:)`` instead).
+    public func deleteMatches(in transaction: Transaction) throws -> Bool {
+        try Self.beginReading(transaction)
+        guard case .table = source, !predicate.sumsCollections,
+              let (sql, arguments) = try plan(in: transaction).deleteStatement() else { return false }
+        return try transaction.deleteObjects(returnedBy: sql, arguments: arguments, ofClass: className)
+    }
+
     /// The number of matching objects.
     ///
     /// One `SELECT count(*)` when SQL answers the query alone (no object is

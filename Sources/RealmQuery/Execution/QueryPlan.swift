@@ -108,6 +108,13 @@ struct QueryPlan {
         return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
     }
 
+    /// A DELETE of the matches returning their keys, when the query reads
+    /// only its class's table and SQL answers it alone.
+    func deleteStatement() -> (sql: String, arguments: [Value])? {
+        guard isFlat, isPureSQL, distinctTerms.isEmpty else { return nil }
+        return ("DELETE FROM \(from.sql)\(whereClause) RETURNING _key", filter.arguments)
+    }
+
     /// The candidates for Swift to finish: key, sort values, distinct
     /// values; ordered by SQL when Swift does not sort.
     func candidatesStatement() -> (sql: String, arguments: [Value]) {
