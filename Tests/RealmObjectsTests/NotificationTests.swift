@@ -384,6 +384,69 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         _ = token
     }
+
+    /// Hundreds of random inserts, removals, moves, swaps, replacements and
+    /// edits on a list of objects (duplicates included): the changes must
+    /// turn the previous elements (with their values) into the new ones.
+    @Test func randomizedListChangesTransformOldIntoNew() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        var seed: UInt64 = 0x11a7
+        func random(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let owner = Person(value: ["name": "owner"])
+        try realm.write {
+            realm.add(owner)
+            for index in 0..<30 { realm.add(Dog(value: ["d\(index)", index])) }
+            owner.dogs.append(objectsIn: realm.objects(Dog.self).filter("age < 10"))
+        }
+        func describe(_ list: List<Dog>) -> [String] { list.map { "\($0.name):\($0.age)" } }
+        var previous: [String] = []
+        var failures: [String] = []
+        let token = owner.dogs.observe { change in
+            switch change {
+            case .initial(let list):
+                previous = describe(list)
+            case .update(let list, let deletions, let insertions, let modifications):
+                let now = describe(list)
+                if Self.apply(deletions, insertions, modifications, to: previous, new: now) != now {
+                    failures.append("\(deletions) \(insertions) \(modifications)")
+                }
+                previous = now
+            case .error(let error):
+                failures.append("\(error)")
+            }
+        }
+        let dogs = realm.objects(Dog.self)
+        for _ in 0..<300 {
+            try realm.write {
+                let list = owner.dogs
+                for _ in 0..<(1 + random(3)) {
+                    switch random(7) {
+                    case 0:
+                        list.insert(dogs[random(dogs.count)], at: random(list.count + 1))   // duplicates allowed
+                    case 1 where list.count > 3:
+                        list.remove(at: random(list.count))
+                    case 2 where list.count > 1:
+                        list.move(from: random(list.count), to: random(list.count))
+                    case 3 where list.count > 1:
+                        list.swapAt(random(list.count), random(list.count))
+                    case 4 where !list.isEmpty:
+                        list.replace(index: random(list.count), object: dogs[random(dogs.count)])
+                    case 5:
+                        dogs[random(dogs.count)].age = random(100)                          // edits through the list
+                    default:
+                        list.append(dogs[random(dogs.count)])
+                    }
+                }
+            }
+            realm.refresh()
+            #expect(previous == describe(owner.dogs))
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        token.invalidate()
+    }
 }
 
 /// Delivery on a dispatch queue and through an asynchronous sequence.
