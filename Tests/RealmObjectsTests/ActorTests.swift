@@ -80,12 +80,14 @@ actor DogCounter {
 
 @Suite struct ActorTests {
     @Test func anActorOnAQueueExecutorUsesItsRealm() async throws {
-        let configuration = inMemoryConfiguration()
-        let anchor = try Realm(configuration: configuration)
+        // A file, not an in-memory Realm: an async test moves between
+        // threads, so it cannot keep a thread-confined Realm open.
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file())
         let counter = DogCounter(configuration: configuration)
         try await counter.startObserving()
         try await counter.addDog(named: "Rex")
-        try anchor.write { anchor.add(Dog(value: ["Fido", 2])) }
+        try Self.addDog(named: "Fido", configuration: configuration)
         // Delivery follows on the actor's queue.
         var counts: [Int] = []
         for _ in 0..<200 {
@@ -96,5 +98,12 @@ actor DogCounter {
         #expect(counts.first == 0)
         #expect(counts.last == 2)
         await counter.stop()
+    }
+
+    /// Writes from whatever thread runs the caller, opening and using the
+    /// Realm without a suspension in between.
+    private static func addDog(named name: String, configuration: Realm.Configuration) throws {
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(Dog(value: [name, 2])) }
     }
 }

@@ -24,6 +24,8 @@ final class InterprocessNotifier: Sendable {
     /// report end-of-file over and over once a writer closes it.
     private let keepAliveDescriptor: Int32
     private let wakeUp: (read: Int32, write: Int32)
+    /// The other processes' pipes, as of the directory's modification time.
+    private let peers = Mutex<(modified: (Int64, Int64)?, paths: [String])>((nil, []))
 
     /// Creates this process's pipe and starts the thread that waits on it;
     /// `onCommit` is called from that thread after another process commits.
@@ -57,10 +59,7 @@ final class InterprocessNotifier: Sendable {
 
     /// Wakes every other process that has the Realm open.
     func notifyOthers() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix("note-") {
-            let pipePath = directory + "/" + name
-            guard pipePath != ownPipe else { continue }
+        for pipePath in otherPipes() {
             let descriptor = open(pipePath, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
             if descriptor < 0 {
                 // No reader: its process is gone.
@@ -72,6 +71,34 @@ final class InterprocessNotifier: Sendable {
             _ = write(descriptor, &byte, 1)
             closeDescriptor(descriptor)
         }
+    }
+
+    /// The other processes' pipes. Listing the directory costs far more
+    /// than the rest of a commit's notification, so the list is kept and
+    /// read again when the directory's modification time says that a pipe
+    /// came or went.
+    ///
+    /// The kernel stamps modifications with a coarse clock (a few
+    /// milliseconds), so a pipe made just after a listing could carry the
+    /// same stamp as the change before it; a listing is therefore kept only
+    /// once the directory has been unchanged for a while, and any later
+    /// change then shows as a newer stamp.
+    private func otherPipes() -> [String] {
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return [] }
+        let modified = (Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec))
+        let cached = peers.withLock { peers -> [String]? in
+            guard let known = peers.modified, known == modified else { return nil }
+            return peers.paths
+        }
+        if let cached { return cached }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let paths = names.filter { $0.hasPrefix("note-") }.map { directory + "/" + $0 }.filter { $0 != ownPipe }
+        let settled = (Int64(now.tv_sec) - modified.0) * 1_000_000_000 + (Int64(now.tv_nsec) - modified.1) > 100_000_000
+        peers.withLock { $0 = (settled ? modified : nil, paths) }
+        return paths
     }
 
     private static func wait(on descriptor: Int32, stop: Int32, onCommit: @Sendable () -> Void) {
