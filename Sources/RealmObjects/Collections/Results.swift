@@ -64,6 +64,7 @@ public final class Results<Element: Object>: RealmCollection {
         cachedKeys = realm.perform("evaluate a query on '\(query.className)'") { transaction in
             try query.objectKeys(in: transaction)
         }
+        cachedRows = []
         cachedStamp = realm.transaction.changeCounter
         return cachedKeys
     }
@@ -116,7 +117,7 @@ public final class Results<Element: Object>: RealmCollection {
         precondition(position >= 0 && position < cachedKeys.count, "Index \(position) is out of bounds (must be less than \(cachedKeys.count)).")
         let object = unsafeDowncast(factory.make(cachedKeys[position]), to: Element.self)
         let batch = position / ObjectCursor.rowsPerBatch
-        if batch < cachedRows.count {
+        if rowsStamp == cachedStamp, batch < cachedRows.count {
             object._rowBatch = cachedRows[batch]
             object._row = position % ObjectCursor.rowsPerBatch
         }

@@ -20,8 +20,10 @@ final class NotifierSet {
     private var nextID = 0
     private var listenerID: Int?
     private var scheduler: DeliveryScheduler?
-    /// Computes collection changes off this thread.
-    private let worker: NotificationWorker
+    /// Computes collection changes off this thread. None for a Realm
+    /// confined to a queue: it already computes there, away from the thread
+    /// that registered, and a second hop would only add latency.
+    private let worker: NotificationWorker?
     /// Set while handlers run from `refresh()` or `beginWrite()`.
     private(set) var isDelivering = false
     /// The version Realm observers last heard of.
@@ -30,7 +32,11 @@ final class NotifierSet {
     init(state: RealmState) {
         self.state = state
         self.coordinator = state.coordinator
-        self.worker = NotificationWorker(coordinator: state.coordinator)
+        if case .queue = state.confinement {
+            worker = nil
+        } else {
+            worker = NotificationWorker(coordinator: state.coordinator)
+        }
     }
 
     deinit {
@@ -54,7 +60,7 @@ final class NotifierSet {
         let id = register()
         collectionNotifiers[id] = notifier
         notifier.start(in: state)
-        worker.add(notifier)
+        worker?.add(notifier)
         return token(id)
     }
 
@@ -99,19 +105,13 @@ final class NotifierSet {
         }
         self.scheduler = scheduler
         let worker = self.worker
-        // A Realm confined to a queue already computes on that queue, away
-        // from the thread that registered; a second hop would only add
-        // latency.
-        var usesWorker = true
-        if case .queue = state.confinement { usesWorker = false }
-        let computesOffThread = usesWorker
         listenerID = state.coordinator.addCommitListener { _ in
             // Collection changes are computed first, off this thread; the
             // delivery then finds them ready.
-            if !computesOffThread || worker.isIdle {
-                scheduler.schedule()
-            } else {
+            if let worker, !worker.isIdle {
                 worker.computeChanges { scheduler.schedule() }
+            } else {
+                scheduler.schedule()
             }
         }
     }
