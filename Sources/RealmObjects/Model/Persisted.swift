@@ -104,15 +104,17 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowGet<EnclosingSelf: Object>(_ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Value {
-        if let recorder = object._accessRecorder, let index = propertyIndex(object, storageKeyPath) {
+        // Resolving the index also remembers the slot, so that the next
+        // access takes the fast path.
+        let index = propertyIndex(object, storageKeyPath)
+        if let recorder = object._accessRecorder, let index {
             recorder(index)
             return Value._defaultValue
         }
         // Ignored properties stay plain stored values even on managed
         // objects, as the seeds say.
-        guard let realm = object._realm, let index = propertyIndex(object, storageKeyPath) else {
-            if object._unmanagedOverrides != nil, let index = propertyIndex(object, storageKeyPath),
-               let entry = object._override(index) {
+        guard let realm = object._realm, let index else {
+            if object._unmanagedOverrides != nil, let index, let entry = object._override(index) {
                 return (entry as? Value) ?? Value._fromValue(.null, in: nil)
             }
             return object[keyPath: storageKeyPath].unmanagedStorage
@@ -122,8 +124,9 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
-        guard let realm = object._realm, let index = propertyIndex(object, storageKeyPath) else {
-            if object._unmanagedOverrides != nil, let index = propertyIndex(object, storageKeyPath) {
+        let index = propertyIndex(object, storageKeyPath)
+        guard let realm = object._realm, let index else {
+            if object._unmanagedOverrides != nil, let index {
                 object._unmanagedOverrides![index] = nil
             }
             object[keyPath: storageKeyPath].unmanagedStorage = newValue
@@ -136,6 +139,7 @@ public struct Persisted<Value: _Persistable> {
     /// marking it on a probe object, and its slot remembered.
     private static func propertyIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
         let info = object._classInfo
+        if let slot = info.cachedSlot(keyPath) { return slot.index >= 0 ? slot.index : nil }
         let index = info.propertyIndex(forStorage: keyPath) { probe, marked in
             (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
         }
