@@ -22,6 +22,14 @@ enum QueryArguments {
     }
 
     private static func convert(_ argument: Any, format: String, realm: Realm) throws(Realm.Error) -> QueryArgument {
+        // The usual arguments first: casts to concrete types are cheap.
+        switch argument {
+        case let string as String: return .value(.string(string))
+        case let int as Int: return .value(.int(Int64(int)))
+        case let double as Double: return .value(.double(double))
+        case let bool as Bool: return .value(.bool(bool))
+        default: break
+        }
         if ValueImporter.isNull(argument) { return .value(.null) }
         if let object = argument as? Object {
             return .value(try value(of: object, format: format, realm: realm))

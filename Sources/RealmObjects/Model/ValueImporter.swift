@@ -124,9 +124,12 @@ enum ValueImporter {
     }
 
     static func isNull(_ entry: Any) -> Bool {
-        if entry is NSNull { return true }
-        let mirror = Mirror(reflecting: entry)
-        return mirror.displayStyle == .optional && mirror.children.isEmpty
+        switch entry {
+        // The usual values first: a cast to a concrete type is cheap.
+        case is String, is Int, is Double, is Bool: false
+        case is NSNull: true
+        default: (entry as? AnyOptional)?.isNone ?? false
+        }
     }
 
     /// Looks through an `Optional` wrapped in `Any`.
@@ -138,5 +141,18 @@ enum ValueImporter {
 
     private static func invalid(_ entry: Any, _ name: String, _ typeName: String) -> Realm.Error {
         Realm.Error(.fail, "Invalid value '\(entry)' of type '\(Swift.type(of: entry))' for property \(name) of type '\(typeName)'.")
+    }
+}
+
+/// An `Optional` seen through `Any`, to tell nil from a value without a
+/// `Mirror`.
+private protocol AnyOptional {
+    var isNone: Bool { get }
+}
+
+extension Optional: AnyOptional {
+    fileprivate var isNone: Bool {
+        if case .none = self { return true }
+        return false
     }
 }
