@@ -18,6 +18,7 @@ public final class ObjectCursor {
     /// One object of the walk: its key and, while the transaction is
     /// unchanged, its row.
     public struct Element {
+        /// The object's key.
         public let key: ObjectKey
         /// The batch holding the object's row, or nil when the row must be
         /// read by key.
@@ -32,7 +33,8 @@ public final class ObjectCursor {
     private let width: Int
     private var batch: RowBatch?
     private var batchPosition = 0
-    /// The keys still to hand out once detached (or when made from keys).
+    /// The keys to hand out next: all that remain once detached (or when
+    /// made from keys), or the current batch's when reading keys only.
     private var keys: [ObjectKey] = []
     private var keyPosition = 0
     /// Rows per batch: by default small at first, so that a loop that

@@ -66,6 +66,7 @@ public struct RowColumn: Sendable {
     /// The property's stored type.
     public let type: PropertyType
 
+    /// A column holding property `property`, of stored type `type`.
     public init(property: Int, type: PropertyType) {
         self.property = property
         self.type = type
