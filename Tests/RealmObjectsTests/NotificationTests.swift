@@ -447,6 +447,30 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         token.invalidate()
     }
+
+    /// A token invalidated from inside its own handler hears nothing more,
+    /// and the other registrations go on.
+    @Test func tokensInvalidatedInsideTheirHandler() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        var selfStopping = 0
+        var other = 0
+        var token: NotificationToken?
+        token = realm.objects(Dog.self).observe { change in
+            guard case .update = change else { return }
+            selfStopping += 1
+            token?.invalidate()
+        }
+        let otherToken = realm.objects(Dog.self).observe { change in
+            if case .update = change { other += 1 }
+        }
+        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        realm.refresh()
+        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        realm.refresh()
+        #expect(selfStopping == 1)
+        #expect(other == 2)
+        otherToken.invalidate()
+    }
 }
 
 /// Delivery on a dispatch queue and through an asynchronous sequence.
