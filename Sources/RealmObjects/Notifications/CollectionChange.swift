@@ -1,4 +1,5 @@
 import RealmCore
+import RealmQuery
 
 /// What a collection notification reports, as in RealmSwift.
 public enum RealmCollectionChange<CollectionType> {
@@ -51,7 +52,7 @@ enum CollectionDiff {
                 insertions.append(index)
             }
         }
-        let stationary = longestIncreasing(kept.map(\.old))
+        let stationary = Set(LongestIncreasingRun.positions(in: kept.map(\.old)))
         var keptOld = Set<Int>()
         var modifications: [Int] = []
         for (position, pair) in kept.enumerated() {
@@ -64,28 +65,5 @@ enum CollectionDiff {
         }
         let deletions = old.indices.filter { !keptOld.contains($0) }
         return (deletions, insertions.sorted(), modifications)
-    }
-
-    /// Positions of a longest strictly increasing subsequence
-    /// (patience sorting, O(n log n)).
-    private static func longestIncreasing(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []          // positions, by subsequence length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0, high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var result = Set<Int>()
-        var position = tails.last ?? -1
-        while position >= 0 {
-            result.insert(position)
-            position = previous[position]
-        }
-        return result
     }
 }

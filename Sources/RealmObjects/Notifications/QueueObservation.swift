@@ -35,14 +35,7 @@ extension Results {
     /// get the objects. The sequence ends when the task iterating it is
     /// cancelled or the iteration stops.
     public var changes: AsyncStream<CollectionChangeSummary> {
-        let (stream, continuation) = AsyncStream<CollectionChangeSummary>.makeStream(bufferingPolicy: .unbounded)
-        let queue = DispatchQueue(label: "realm.changes")
-        let token = observe(on: queue) { change in
-            continuation.yield(CollectionChangeSummary(change))
-        }
-        let box = UncheckedSendable(token)
-        continuation.onTermination = { _ in box.value.invalidate() }
-        return stream
+        changeStream { queue, yield in observe(on: queue) { yield(CollectionChangeSummary($0)) } }
     }
 }
 
@@ -68,14 +61,7 @@ extension List {
     /// The changes of this list as an asynchronous sequence, as
     /// `Results.changes` describes.
     public var changes: AsyncStream<CollectionChangeSummary> {
-        let (stream, continuation) = AsyncStream<CollectionChangeSummary>.makeStream(bufferingPolicy: .unbounded)
-        let queue = DispatchQueue(label: "realm.changes")
-        let token = observe(on: queue) { change in
-            continuation.yield(CollectionChangeSummary(change))
-        }
-        let box = UncheckedSendable(token)
-        continuation.onTermination = { _ in box.value.invalidate() }
-        return stream
+        changeStream { queue, yield in observe(on: queue) { yield(CollectionChangeSummary($0)) } }
     }
 }
 
@@ -115,6 +101,19 @@ extension ObjectObservable where Self: Object {
         }
         return NotificationToken { queue.async { registration.invalidate() } }
     }
+}
+
+/// The changes of a collection as an asynchronous sequence: `observe`
+/// registers on a queue of its own, handing each change summary to
+/// `yield`; ending the sequence invalidates the registration.
+private func changeStream(
+    _ observe: (DispatchQueue, @escaping (CollectionChangeSummary) -> Void) -> NotificationToken
+) -> AsyncStream<CollectionChangeSummary> {
+    let (stream, continuation) = AsyncStream<CollectionChangeSummary>.makeStream(bufferingPolicy: .unbounded)
+    let token = observe(DispatchQueue(label: "realm.changes")) { continuation.yield($0) }
+    let box = UncheckedSendable(token)
+    continuation.onTermination = { _ in box.value.invalidate() }
+    return stream
 }
 
 /// A collection change reduced to what can cross threads.
@@ -182,7 +181,7 @@ private struct ListQueueContext<Element: RealmCollectionValue>: @unchecked Senda
         do {
             let queueRealm = try Realm(configuration: configuration, queue: queue)
             guard queueRealm.objectExists(key: handle.owner, className: handle.owningClass.className) else {
-                block(.error(Realm.Error(.fail, "The owner of the observed list was deleted before observing began.")))
+                block(.error(Realm.Error(.fail, "The '\(handle.owningClass.className)' object owning the observed list (property #\(handle.property)) was deleted before observing began.")))
                 return
             }
             let list = List<Element>()

@@ -101,24 +101,8 @@ public struct MaintainedMatches {
             }
         }
 
-        // Where each match among the candidates goes: the number of
-        // stationary matches before it. They arrive in the query's order,
-        // so these ranks never decrease.
-        var ranks: [Int] = []
-        // Candidates that stay between the same stationary neighbours, in
-        // the new order: (position among the matched, old index).
-        var sameGap: [(position: Int, oldIndex: Int)] = []
-        for position in matchedKeys.indices {
-            let rank = insertionRank(of: matchedKeys[position], matchedSortValues[position * width ..< (position + 1) * width],
-                                     among: stationaryKeys, stationarySortValues)
-            ranks.append(rank)
-            if let old = leaving[matchedKeys[position]], old.rank == rank {
-                sameGap.append((position, old.index))
-            }
-        }
-        // Of those, the most that also keep their order among themselves
-        // stay in place; the others move (a deletion and an insertion).
-        let inPlace = Set(Self.longestIncreasingRun(sameGap.map(\.oldIndex)).map { sameGap[$0].position })
+        let (ranks, inPlace) = placements(of: matchedKeys, matchedSortValues, among: stationaryKeys, stationarySortValues,
+                                          leaving: leaving)
 
         var newKeys: [ObjectKey] = []
         newKeys.reserveCapacity(stationaryKeys.count + matchedKeys.count)
@@ -192,17 +176,7 @@ public struct MaintainedMatches {
         }
 
         // `keys` and `sortValues` now hold the stationary matches.
-        var ranks: [Int] = []
-        var sameGap: [(position: Int, oldIndex: Int)] = []
-        for position in matchedKeys.indices {
-            let rank = insertionRank(of: matchedKeys[position], matchedSortValues[position * width ..< (position + 1) * width],
-                                     among: keys, sortValues)
-            ranks.append(rank)
-            if let old = leaving[matchedKeys[position]], old.rank == rank {
-                sameGap.append((position, old.index))
-            }
-        }
-        let inPlace = Set(Self.longestIncreasingRun(sameGap.map(\.oldIndex)).map { sameGap[$0].position })
+        let (ranks, inPlace) = placements(of: matchedKeys, matchedSortValues, among: keys, sortValues, leaving: leaving)
 
         var insertions: [Int] = []
         var modifiedInPlace: [Int] = []
@@ -224,28 +198,30 @@ public struct MaintainedMatches {
         return Changes(deletions: deletions, insertions: insertions, modifiedInPlace: modifiedInPlace)
     }
 
-    /// The indices of a longest strictly increasing subsequence of `values`
-    /// (patience sorting).
-    private static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+    /// Where each match among the candidates goes (its rank: the number of
+    /// stationary matches before it; they arrive in the query's order, so
+    /// ranks never decrease), and which of them stay in place: of those
+    /// that were matches between the same stationary neighbours, the most
+    /// that also keep their order among themselves. The others move (a
+    /// deletion and an insertion).
+    private func placements(of matchedKeys: [ObjectKey], _ matchedSortValues: ContiguousArray<Value>,
+                            among stationaryKeys: [ObjectKey], _ stationarySortValues: ContiguousArray<Value>,
+                            leaving: [ObjectKey: (index: Int, rank: Int)]) -> (ranks: [Int], inPlace: Set<Int>) {
+        let width = ascending.count
+        var ranks: [Int] = []
+        // Candidates that stay between the same stationary neighbours, in
+        // the new order: (position among the matched, old index).
+        var sameGap: [(position: Int, oldIndex: Int)] = []
+        for position in matchedKeys.indices {
+            let rank = insertionRank(of: matchedKeys[position], matchedSortValues[position * width ..< (position + 1) * width],
+                                     among: stationaryKeys, stationarySortValues)
+            ranks.append(rank)
+            if let old = leaving[matchedKeys[position]], old.rank == rank {
+                sameGap.append((position, old.index))
             }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
         }
-        var result: [Int] = []
-        var position = tails.last ?? -1
-        while position >= 0 {
-            result.append(position)
-            position = previous[position]
-        }
-        return result
+        let inPlace = Set(LongestIncreasingRun.positions(in: sameGap.map(\.oldIndex)).map { sameGap[$0].position })
+        return (ranks, inPlace)
     }
 
     /// The number of stationary matches that sort before `key`.
