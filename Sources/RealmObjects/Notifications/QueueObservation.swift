@@ -181,7 +181,7 @@ private struct ListQueueContext<Element: RealmCollectionValue>: @unchecked Senda
         do {
             let queueRealm = try Realm(configuration: configuration, queue: queue)
             guard queueRealm.objectExists(key: handle.owner, className: handle.owningClass.className) else {
-                block(.error(Realm.Error(.fail, "The '\(handle.owningClass.className)' object owning the observed list (property #\(handle.property)) was deleted before observing began.")))
+                block(.error(Realm.Error(.fail, "The '\(handle.owningClass.className)' object owning the observed list '\(queueRealm.propertyName(handle.property, of: handle.owningClass))' was deleted before observing began.")))
                 return
             }
             let list = List<Element>()
