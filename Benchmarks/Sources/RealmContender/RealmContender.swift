@@ -243,24 +243,23 @@ public final class RealmContender: Contender {
     }
 
     public func lookUpIndexedStrings(_ keys: [Int], among count: Int) throws -> Trial {
-        let realm = try lookupRealm(count)
-        let tally = Tally()
-        return Trial(measure: {
-            var sum = 0
-            for key in keys {
-                sum += realm.objects(LookupObject.self).filter("indexedString == %@", Dataset.uniqueString(key)).first!.intCol
-            }
-            tally.value = sum
-        }, result: { tally.values })
+        try lookUpStrings(keys, among: count, property: "indexedString")
     }
 
     public func lookUpUnindexedStrings(_ keys: [Int], among count: Int) throws -> Trial {
+        try lookUpStrings(keys, among: count, property: "unindexedString")
+    }
+
+    /// Equality lookups on a string property, as a Realm user writes them:
+    /// a filter per lookup, reading the match's `intCol`.
+    private func lookUpStrings(_ keys: [Int], among count: Int, property: String) throws -> Trial {
         let realm = try lookupRealm(count)
         let tally = Tally()
+        let format = "\(property) == %@"
         return Trial(measure: {
             var sum = 0
             for key in keys {
-                sum += realm.objects(LookupObject.self).filter("unindexedString == %@", Dataset.uniqueString(key)).first!.intCol
+                sum += realm.objects(LookupObject.self).filter(format, Dataset.uniqueString(key)).first!.intCol
             }
             tally.value = sum
         }, result: { tally.values })
