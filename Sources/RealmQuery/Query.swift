@@ -31,7 +31,7 @@ public struct Query: Sendable {
 
     /// How a query filters: for tests that hold the SQL path against the
     /// Swift evaluator.
-    package enum Evaluation: Sendable {
+    package enum Evaluation: Hashable, Sendable {
         /// SQL wherever it is exact, the post-filter elsewhere.
         case automatic
         /// No SQL filtering at all: the Swift evaluator tests every object

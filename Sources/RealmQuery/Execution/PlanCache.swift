@@ -1,5 +1,5 @@
-import Foundation
 import RealmCore
+import Synchronization
 
 /// The plan of a query for the schema it last ran against, so that a
 /// `Results` that is filtered, counted, walked and indexed checks and
@@ -8,32 +8,38 @@ import RealmCore
 /// A plan depends only on the query and the schema; the schema is known by
 /// the identity of the transaction's catalog (one per schema version of a
 /// file), which the cache holds so that the identity cannot be reused.
-final class PlanCache: @unchecked Sendable {
-    // @unchecked: `entry` is only touched under `lock`; a plan is an
-    // immutable value once made, and the catalog is only compared by
-    // identity.
-    private let lock = NSLock()
-    private var entry: (catalog: AnyObject, plan: QueryPlan)?
+final class PlanCache: Sendable {
+    private struct Entry: @unchecked Sendable {
+        // @unchecked: a plan is an immutable value once made, and the
+        // catalog is only compared by identity.
+        let catalog: AnyObject
+        let plan: QueryPlan
+    }
+
+    private let entry = Mutex<Entry?>(nil)
 
     func plan(for catalog: AnyObject) -> QueryPlan? {
-        lock.withLock {
+        entry.withLock { entry in
             guard let entry, entry.catalog === catalog else { return nil }
             return entry.plan
         }
     }
 
     func store(_ plan: QueryPlan, for catalog: AnyObject) {
-        lock.withLock { entry = (catalog, plan) }
+        entry.withLock { $0 = Entry(catalog: catalog, plan: plan) }
     }
 }
 
 extension Query {
     /// The query's plan at the transaction's version, compiled once per
-    /// schema.
+    /// schema, and once per shape of query when it qualifies for a
+    /// ``PlanTemplate``.
     func plan(in transaction: Transaction) throws -> QueryPlan {
         let catalog = transaction.catalogIdentity
         if let plan = plans.plan(for: catalog) { return plan }
-        let plan = try QueryPlanner(self, schema: transaction.schema).plan()
+        let plan = try PlanTemplates.shared.plan(for: self, catalog: catalog) {
+            try QueryPlanner(self, schema: transaction.schema).plan()
+        }
         plans.store(plan, for: catalog)
         return plan
     }

@@ -52,11 +52,24 @@ extension Query {
         // keys path handles that before the walk begins.
         if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
             return try transaction.makeCursor(
-                sql: sql, arguments: arguments,
-                columns: plan.rowColumns.map { RowColumn(property: $0.property, type: $0.type) },
+                sql: sql, arguments: arguments, columns: plan.rowLayout,
                 width: plan.propertyCount, firstBatchSize: firstBatchSize)
         }
         return ObjectCursor(transaction: transaction, keys: try objectKeys(in: transaction))
+    }
+
+    /// The first match, with its row when SQL alone answers the query (as
+    /// the first element of ``makeCursor(in:firstBatchSize:)``); nil when
+    /// nothing matches. Leaves no cursor open.
+    ///
+    /// - Throws: as ``objectKeys(in:)``.
+    public func firstMatch(in transaction: Transaction) throws -> ObjectCursor.Element? {
+        try Self.beginReading(transaction)
+        let plan = try plan(in: transaction)
+        if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+            return try transaction.firstRow(sql: sql, arguments: arguments, columns: plan.rowLayout, width: plan.propertyCount)
+        }
+        return try makeCursor(in: transaction, firstBatchSize: 1).next()
     }
 
     /// Deletes the matching objects in one statement, when nothing else

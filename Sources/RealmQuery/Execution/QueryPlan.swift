@@ -1,5 +1,5 @@
-import Foundation
 import RealmCore
+import Synchronization
 
 /// A query compiled for one schema: the SQL pieces of its statements and
 /// what, if anything, Swift must finish (the post-filter, sorting by
@@ -13,10 +13,11 @@ struct QueryPlan {
     }
 
     let className: String
-    let condition: Condition
+    /// The checked condition, which the post-filter tests.
+    private(set) var condition: Condition
     let from: FromClause
     /// The WHERE condition, source constraint included.
-    let filter: SQLFragment
+    private(set) var filter: SQLFragment
     /// The SQL of the object key.
     let key: String
     /// Source order: the terms that make every order total and stable.
@@ -34,6 +35,9 @@ struct QueryPlan {
     /// without another query).
     let rowColumns: [(property: Int, sql: String, type: PropertyType)]
 
+    /// ``rowColumns`` as the rows statement's cursor reads them.
+    var rowLayout: [RowColumn] { memo.rowLayout { rowColumns.map { RowColumn(property: $0.property, type: $0.type) } } }
+
     var prefetchedColumns: [(property: Int, sql: String, type: PropertyType)] {
         needsPostFilter ? rowColumns : []
     }
@@ -42,8 +46,19 @@ struct QueryPlan {
     /// Whether the query reads a class's own columns only (no links, lists
     /// or other sources), so that only changes to its objects change it.
     let isFlat: Bool
-    /// Statements built from the plan, kept for its later runs.
+    /// The SQL of the plan's statements, kept for its later runs and for
+    /// the plans rebound from it.
     let memo = StatementMemo()
+
+    /// The plan with other constants, which are the filter's `arguments`
+    /// and the constants of `condition`: for a plan whose SQL does not
+    /// depend on its constants (see `PlanTemplate`).
+    func rebound(arguments: [Value], condition: Condition) -> QueryPlan {
+        var plan = self
+        plan.filter.arguments = arguments
+        plan.condition = condition
+        return plan
+    }
 
     /// Whether Swift must sort: a decimal sort key, or distinct before a
     /// sort when Swift also filters or sorts.
@@ -66,8 +81,12 @@ struct QueryPlan {
 
     /// The keys of the matching objects, in order, entirely in SQL.
     func keysStatement() -> (sql: String, arguments: [Value]) {
+        (memo.sql(.keys) { makeKeysSQL() }!, filter.arguments)
+    }
+
+    private func makeKeysSQL() -> String {
         if distinctTerms.isEmpty {
-            return ("SELECT \(key) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
+            return "SELECT \(key) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))"
         }
         // The first object of each group in the current order: number the
         // rows of each group in that order, keep the first.
@@ -83,57 +102,57 @@ struct QueryPlan {
         }
         let groupOrder = distinctBeforeSort ? tieBreak : orderTerms
         columns.append("row_number() OVER (PARTITION BY \(distinctTerms.map(\.sql).joined(separator: ", ")) ORDER BY \(groupOrder.joined(separator: ", "))) AS r")
-        let sql = "SELECT k FROM (SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause)) WHERE r = 1 ORDER BY \(outerOrder.joined(separator: ", "))"
-        return (sql, filter.arguments)
+        return "SELECT k FROM (SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause)) WHERE r = 1 ORDER BY \(outerOrder.joined(separator: ", "))"
     }
 
-    /// The keys and rows of the matching objects, in order, entirely in
-    /// SQL; nil when SQL cannot answer alone or distinct applies. Built
-    /// once per plan (a cached plan serves many runs).
+    /// The statement that reads the matches' keys and columns, in order:
+    /// nil unless SQL alone answers the query, without distinct.
     func rowsStatement() -> (sql: String, arguments: [Value])? {
-        memo.rows { makeRowsStatement() }
+        memo.sql(.rows) {
+            guard isPureSQL, distinctTerms.isEmpty else { return nil }
+            let columns = [key] + rowColumns.map(\.sql)
+            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))"
+        }.map { ($0, filter.arguments) }
     }
 
-    private func makeRowsStatement() -> (sql: String, arguments: [Value])? {
-        guard isPureSQL, distinctTerms.isEmpty else { return nil }
-        let columns = [key] + rowColumns.map(\.sql)
-        return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
-    }
-
-    /// The keys of the matches with their sort values, in order, entirely
-    /// in SQL; nil when SQL cannot answer alone or distinct applies.
+    /// The statement that reads the matches' keys and sort values, in
+    /// order: nil unless SQL alone answers the query, without distinct.
     func sortedKeysStatement() -> (sql: String, arguments: [Value])? {
-        guard isPureSQL, distinctTerms.isEmpty else { return nil }
-        let columns = [key] + sortTerms.map(\.sql)
-        return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))", filter.arguments)
+        memo.sql(.sortedKeys) {
+            guard isPureSQL, distinctTerms.isEmpty else { return nil }
+            let columns = [key] + sortTerms.map(\.sql)
+            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))"
+        }.map { ($0, filter.arguments) }
     }
 
-    /// A DELETE of the matches returning their keys, when the query reads
-    /// only its class's table and SQL answers it alone.
+    /// The statement that deletes the matches and returns their keys: nil
+    /// unless the query is flat and SQL alone answers it, without distinct.
     func deleteStatement() -> (sql: String, arguments: [Value])? {
-        guard isFlat, isPureSQL, distinctTerms.isEmpty else { return nil }
-        return ("DELETE FROM \(from.sql)\(whereClause) RETURNING _key", filter.arguments)
+        memo.sql(.delete) {
+            guard isFlat, isPureSQL, distinctTerms.isEmpty else { return nil }
+            return "DELETE FROM \(from.sql)\(whereClause) RETURNING _key"
+        }.map { ($0, filter.arguments) }
     }
 
-    /// The candidates for Swift to finish: key, sort values, distinct
-    /// values; ordered by SQL when Swift does not sort.
     func candidatesStatement() -> (sql: String, arguments: [Value]) {
-        let columns = [key] + sortTerms.map(\.sql) + distinctTerms.map(\.sql) + prefetchedColumns.map(\.sql)
-        let order = sortsInSwift ? tieBreak : orderTerms
-        return ("SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(order.joined(separator: ", "))", filter.arguments)
-    }
-
-    /// The number of matches, when SQL alone can count them.
-    func countStatement() -> (sql: String, arguments: [Value])? {
-        guard !needsPostFilter else { return nil }
-        if distinctTerms.isEmpty {
-            return ("SELECT count(*) FROM \(from.sql)\(whereClause)", filter.arguments)
+        let sql = memo.sql(.candidates) {
+            let columns = [key] + sortTerms.map(\.sql) + distinctTerms.map(\.sql) + prefetchedColumns.map(\.sql)
+            let order = sortsInSwift ? tieBreak : orderTerms
+            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(order.joined(separator: ", "))"
         }
-        return ("SELECT count(*) FROM (SELECT DISTINCT \(distinctTerms.map(\.sql).joined(separator: ", ")) FROM \(from.sql)\(whereClause))", filter.arguments)
+        return (sql!, filter.arguments)
     }
 
-    /// An aggregate of `aggregateValue` over the matches, when SQL alone can
-    /// compute it.
+    func countStatement() -> (sql: String, arguments: [Value])? {
+        memo.sql(.count) {
+            guard !needsPostFilter else { return nil }
+            if distinctTerms.isEmpty {
+                return "SELECT count(*) FROM \(from.sql)\(whereClause)"
+            }
+            return "SELECT count(*) FROM (SELECT DISTINCT \(distinctTerms.map(\.sql).joined(separator: ", ")) FROM \(from.sql)\(whereClause))"
+        }.map { ($0, filter.arguments) }
+    }
+
     func aggregateStatement(_ kind: AggregateKind, type: PropertyType) -> (sql: String, arguments: [Value])? {
         guard isPureSQL, distinctTerms.isEmpty, type != .decimal, let value = aggregateValue else { return nil }
         var filter = self.filter
@@ -156,16 +175,37 @@ struct QueryPlan {
 }
 
 /// Statements a plan builds once.
-final class StatementMemo: @unchecked Sendable {
-    // @unchecked: `rowsStatement` is only touched under `lock`.
-    private let lock = NSLock()
-    private var rowsStatement: (sql: String, arguments: [Value])??
+/// The SQL of a plan's statements and the layout of its rows, made on
+/// first use. They depend only on the plan's shape, not on its arguments,
+/// so plans rebound from one template (see `PlanTemplates`) share them.
+final class StatementMemo: Sendable {
+    enum Statement: Int, CaseIterable {
+        case keys, rows, sortedKeys, delete, candidates, count
+    }
 
-    func rows(_ make: () -> (sql: String, arguments: [Value])?) -> (sql: String, arguments: [Value])? {
-        lock.withLock {
-            if let rowsStatement { return rowsStatement }
+    private struct Memo {
+        /// By statement: nil when not made yet, `.some(nil)` when the plan
+        /// has no such statement.
+        var texts = [String??](repeating: nil, count: Statement.allCases.count)
+        var rowLayout: [RowColumn]?
+    }
+
+    private let memo = Mutex(Memo())
+
+    func rowLayout(_ make: () -> [RowColumn]) -> [RowColumn] {
+        memo.withLock { memo in
+            if let layout = memo.rowLayout { return layout }
             let made = make()
-            rowsStatement = .some(made)
+            memo.rowLayout = made
+            return made
+        }
+    }
+
+    func sql(_ statement: Statement, _ make: () -> String?) -> String? {
+        memo.withLock { memo in
+            if let text = memo.texts[statement.rawValue] { return text }
+            let made = make()
+            memo.texts[statement.rawValue] = .some(made)
             return made
         }
     }

@@ -12,6 +12,8 @@ extension Parser {
         var end: Int
         /// Scalar offsets of the key-path components, when written out.
         var components: [Int] = []
+        /// Where a constant came from: written out, or an argument.
+        var source: ConstantSource = .literal
     }
 
     func text(_ parsed: Parsed) -> String {
@@ -43,12 +45,12 @@ extension Parser {
             return try parseValueList()
         case .placeholder(let placeholder) where placeholder != .keyPath:
             _ = advance()
-            let argument = try takeNextArgument(token: token)
-            return try argumentExpression(argument, placeholder: placeholder, token: token)
+            let position = try takeNextArgument(token: token)
+            return try argumentExpression(at: position, placeholder: placeholder, token: token)
         case .positionalArgument(let position):
             _ = advance()
-            let argument = try takeArgument(at: position, token: token)
-            return try argumentExpression(argument, placeholder: .object, token: token)
+            try useArgument(at: position, token: token)
+            return try argumentExpression(at: position, placeholder: .object, token: token)
         case .keyword(.subquery):
             return try parseSubquery()
         case .identifier, .keyword(.self), .variable, .placeholder(.keyPath):
@@ -101,12 +103,14 @@ extension Parser {
     mutating func parseValueList() throws(QueryError) -> Parsed {
         let open = advance()
         var values: [Value] = []
+        var source = ConstantSource.literal
         if current.kind != .rightBrace {
             while true {
                 let element = try parseExpression()
                 switch element.expression {
                 case .value(let value):
                     values.append(value)
+                    if element.source != .literal { source = .listWithArguments }
                 default:
                     throw error("A list in '{ }' holds only values (literals and %@ arguments), not '\(text(element))'", from: element.start, to: element.end)
                 }
@@ -121,7 +125,7 @@ extension Parser {
             throw error("Expected ',' or '}' in the list opened at offset \(offsets.character(open.start)) but found \(describe(current))", current)
         }
         let close = advance()
-        return Parsed(expression: .values(values), start: open.start, end: close.end)
+        return Parsed(expression: .values(values), start: open.start, end: close.end, source: source)
     }
 
     mutating func parseSubquery() throws(QueryError) -> Parsed {
@@ -180,8 +184,8 @@ extension Parser {
             }
             append(["$" + name], at: first.start)
         case .placeholder(.keyPath):
-            let argument = try takeNextArgument(token: first)
-            append(try keyPathArgument(argument, token: first), at: first.start)
+            let position = try takeNextArgument(token: first)
+            append(try keyPathArgument(at: position, token: first), at: first.start)
         default:
             throw error("Expected a key path but found \(describe(first))", first)
         }
@@ -198,8 +202,8 @@ extension Parser {
                 // property name.
                 append([token.text], at: token.start)
             case .placeholder(.keyPath):
-                let argument = try takeNextArgument(token: token)
-                append(try keyPathArgument(argument, token: token), at: token.start)
+                let position = try takeNextArgument(token: token)
+                append(try keyPathArgument(at: position, token: token), at: token.start)
             case .collectionOperator(let op):
                 guard operation == nil else {
                     throw error("A key path can have only one collection operator", token)
@@ -225,25 +229,30 @@ extension Parser {
 
     // MARK: Arguments
 
-    mutating func takeNextArgument(token: Token) throws(QueryError) -> QueryArgument {
+    /// Takes the argument of the next sequential placeholder; returns its
+    /// position.
+    mutating func takeNextArgument(token: Token) throws(QueryError) -> Int {
         let position = nextSequentialArgument
         nextSequentialArgument += 1
         guard position < arguments.count else {
             throw error("The format uses \(position + 1) placeholder argument\(position == 0 ? "" : "s") but only \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given", token)
         }
         usedArguments.insert(position)
-        return arguments[position]
+        return position
     }
 
-    mutating func takeArgument(at position: Int, token: Token) throws(QueryError) -> QueryArgument {
+    mutating func useArgument(at position: Int, token: Token) throws(QueryError) {
         guard position < arguments.count else {
             throw error("Argument $\(position) does not exist: \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given", token)
         }
         usedArguments.insert(position)
-        return arguments[position]
     }
 
-    func keyPathArgument(_ argument: QueryArgument, token: Token) throws(QueryError) -> [String] {
+    /// The key path the argument at `position` stands for. Its text shapes
+    /// the predicate, so a parse is reused only for the same text.
+    mutating func keyPathArgument(at position: Int, token: Token) throws(QueryError) -> [String] {
+        let argument = arguments[position]
+        keyPathArguments.insert(position)
         let path: String
         switch argument {
         case .keyPath(let text): path = text
@@ -258,15 +267,18 @@ extension Parser {
         return components
     }
 
-    func argumentExpression(_ argument: QueryArgument, placeholder: Placeholder, token: Token) throws(QueryError) -> Parsed {
+    mutating func argumentExpression(at position: Int, placeholder: Placeholder, token: Token) throws(QueryError) -> Parsed {
+        let argument = arguments[position]
         let expression: QueryExpression
+        var conversion = ConstantSource.Conversion.none
         switch (placeholder, argument) {
         case (.object, .value(let value)):
             expression = .value(value)
         case (.object, .values(let values)):
             expression = .values(values)
         case (.object, .keyPath):
-            expression = .keyPath(try keyPathArgument(argument, token: token).joined(separator: "."))
+            let path = try keyPathArgument(at: position, token: token)
+            return Parsed(expression: .keyPath(path.joined(separator: ".")), start: token.start, end: token.end)
         case (.integer, .value(.int(let value))):
             expression = .value(.int(value))
         case (.real, .value(.double(let value))):
@@ -275,6 +287,7 @@ extension Parser {
             expression = .value(.float(value))
         case (.real, .value(.int(let value))):
             expression = .value(.double(Double(value)))
+            conversion = .integerToDouble
         case (.integer, _):
             throw error("\(token.text) expects an integer argument, but the argument is \(Self.describe(argument))", token)
         case (.real, _):
@@ -282,7 +295,8 @@ extension Parser {
         case (.keyPath, _):
             throw error("%K cannot stand for a value", token)
         }
-        return Parsed(expression: expression, start: token.start, end: token.end)
+        return Parsed(expression: expression, start: token.start, end: token.end,
+                      source: .argument(position, conversion))
     }
 
     static func describe(_ argument: QueryArgument) -> String {

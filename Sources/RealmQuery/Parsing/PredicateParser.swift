@@ -19,9 +19,29 @@ public enum PredicateParser {
     /// - Throws: ``QueryError`` for a malformed format (pointing at the
     ///   offending token), a missing or unused argument, or an argument of
     ///   the wrong kind for its placeholder.
+    ///
+    /// A format string is parsed once per kinds of its arguments: later
+    /// calls with values of the same types reuse the first parse, with the
+    /// new values in place (see `ParseCache`).
     public static func parse(_ format: String, arguments: [QueryArgument] = []) throws(QueryError) -> Predicate {
+        try ParseCache.shared.predicate(format, arguments: arguments) { () throws(QueryError) in
+            try parseForReuse(format, arguments: arguments)
+        }
+    }
+
+    /// Parses `format` without the cache: for tests that hold reused parses
+    /// against fresh ones.
+    package static func parseAfresh(_ format: String, arguments: [QueryArgument] = []) throws(QueryError) -> Predicate {
+        try parseForReuse(format, arguments: arguments).predicate
+    }
+
+    /// Parses `format`, and says how to reuse the parse for other
+    /// arguments when that is possible.
+    private static func parseForReuse(_ format: String, arguments: [QueryArgument]) throws(QueryError) -> (predicate: Predicate, reusable: ParsedFormat?) {
         var parser = Parser(format: format, tokens: try Lexer.tokenize(format), arguments: arguments)
-        return try parser.parseAll()
+        let predicate = try parser.parseAll()
+        return (predicate, ParsedFormat(predicate, sources: parser.constantSources,
+                                        keyPathArguments: parser.keyPathArguments, arguments: arguments))
     }
 }
 
@@ -43,6 +63,11 @@ struct Parser {
     var index = 0
     var nextSequentialArgument = 0
     var usedArguments = Set<Int>()
+    /// Where each constant of the predicate came from, in the order of
+    /// ``Predicate/constants``.
+    var constantSources: [ConstantSource] = []
+    /// The arguments that stand for key paths.
+    var keyPathArguments = Set<Int>()
     /// SUBQUERY variables in scope, innermost last.
     var variables: [String] = []
 
@@ -163,11 +188,13 @@ struct Parser {
         if modifier != .direct { _ = advance() }
 
         let left = try parseExpression()
+        noteConstant(left)
         let opStart = current.start
         let op = try parseOperator(after: left)
         let options = try parseOptions(for: op)
         let opEnd = tokens[index - 1].end
         let right = try parseExpression()
+        noteConstant(right)
 
         let location = PredicateLocation(
             format: format,
@@ -178,6 +205,16 @@ struct Parser {
             leftComponents: left.components.map(offsets.character),
             rightComponents: right.components.map(offsets.character))
         return .comparison(Comparison(left.expression, op, right.expression, modifier: modifier, options: options, location: location))
+    }
+
+    /// Records where a comparison's constant operand came from. The
+    /// constants of a SUBQUERY on the left are recorded while it is parsed,
+    /// before the right operand: the order of ``Predicate/constants``.
+    mutating func noteConstant(_ operand: Parsed) {
+        switch operand.expression {
+        case .value, .values: constantSources.append(operand.source)
+        case .keyPath, .collectionOperation, .subqueryCount: break
+        }
     }
 
     mutating func parseOperator(after left: Parsed) throws(QueryError) -> ComparisonOperator {

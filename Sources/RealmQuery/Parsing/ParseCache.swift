@@ -1,0 +1,130 @@
+import RealmCore
+import Synchronization
+
+/// Where a constant of a parsed predicate came from.
+enum ConstantSource: Equatable, Sendable {
+    /// How a placeholder converts its argument.
+    enum Conversion: Sendable {
+        case none
+        /// `%f` given an integer.
+        case integerToDouble
+    }
+
+    /// Written out in the format string.
+    case literal
+    /// The argument at this position.
+    case argument(Int, Conversion)
+    /// A `{…}` list with arguments among its elements, whose parse is not
+    /// reused.
+    case listWithArguments
+}
+
+/// What parsing depends on in an argument: the kind of a value, the text of
+/// a key path.
+enum ArgumentShape: Hashable, Sendable {
+    case value(ConstantKind)
+    case keyPath(String)
+    case values
+
+    init(_ argument: QueryArgument) {
+        switch argument {
+        case .value(let value): self = .value(ConstantKind(value))
+        case .keyPath(let path): self = .keyPath(path)
+        case .values: self = .values
+        }
+    }
+}
+
+/// A format string parsed once, ready to take other arguments of the same
+/// shapes: the parser's decisions (which placeholder takes which argument,
+/// whether it fits, how `%f` converts it) depend only on the shapes, except
+/// for a string standing for a key path, whose text must match.
+struct ParsedFormat: Sendable {
+    private let predicate: Predicate
+    private let sources: [ConstantSource]
+    /// The arguments that stand for key paths, which shape the predicate.
+    private let keyPathArguments: [(position: Int, argument: QueryArgument)]
+    private let takesArguments: Bool
+
+    /// The parse of a format string that can be reused; nil when it cannot
+    /// (a `{…}` list with arguments in it), or when the sources do not line
+    /// up with the predicate's constants.
+    init?(_ predicate: Predicate, sources: [ConstantSource], keyPathArguments: Set<Int>, arguments: [QueryArgument]) {
+        let constants = predicate.constants
+        guard constants.count == sources.count, !sources.contains(.listWithArguments) else { return nil }
+        for (constant, source) in zip(constants, sources) {
+            if case .argument(let position, let conversion) = source,
+               Self.expression(for: arguments[position], conversion) != constant {
+                return nil
+            }
+        }
+        self.predicate = predicate
+        self.sources = sources
+        self.keyPathArguments = keyPathArguments.sorted().map { ($0, arguments[$0]) }
+        self.takesArguments = sources.contains { $0 != .literal }
+    }
+
+    /// Whether `arguments`, of the shapes this parse was made with, can
+    /// reuse it: the key paths they stand for are the same.
+    func accepts(_ arguments: [QueryArgument]) -> Bool {
+        keyPathArguments.allSatisfy { arguments[$0.position] == $0.argument }
+    }
+
+    /// The predicate the format string means with `arguments`.
+    func predicate(with arguments: [QueryArgument]) -> Predicate {
+        guard takesArguments else { return predicate }
+        return predicate.replacingConstants { number, constant in
+            switch sources[number] {
+            case .literal, .listWithArguments: constant
+            case .argument(let position, let conversion): Self.expression(for: arguments[position], conversion)
+            }
+        }
+    }
+
+    private static func expression(for argument: QueryArgument, _ conversion: ConstantSource.Conversion) -> QueryExpression {
+        switch (argument, conversion) {
+        case (.value(.int(let value)), .integerToDouble): .value(.double(Double(value)))
+        case (.value(let value), _): .value(value)
+        case (.values(let values), _): .values(values)
+        case (.keyPath(let path), _): .keyPath(path)
+        }
+    }
+}
+
+/// The parses of recent format strings, by the shapes of their arguments,
+/// shared by the whole process: a filter written per lookup
+/// (`filter("name == %@", name)`) is parsed once, not per call.
+///
+/// The cache is small and bounded; when full, it starts over.
+final class ParseCache: Sendable {
+    static let shared = ParseCache()
+    static let capacity = 256
+
+    private struct Key: Hashable {
+        let format: String
+        let shapes: [ArgumentShape]
+    }
+
+    private let entries = Mutex<[Key: ParsedFormat]>([:])
+
+    /// The predicate of `format` with `arguments`: from an earlier parse of
+    /// the same format with arguments of the same shapes, or from `parse`,
+    /// whose reusable result is kept.
+    func predicate(
+        _ format: String, arguments: [QueryArgument],
+        parse: () throws(QueryError) -> (Predicate, ParsedFormat?)
+    ) throws(QueryError) -> Predicate {
+        let key = Key(format: format, shapes: arguments.map(ArgumentShape.init))
+        if let parsed = entries.withLock({ $0[key] }), parsed.accepts(arguments) {
+            return parsed.predicate(with: arguments)
+        }
+        let (predicate, parsed) = try parse()
+        if let parsed {
+            entries.withLock { entries in
+                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                entries[key] = parsed
+            }
+        }
+        return predicate
+    }
+}
