@@ -13,16 +13,7 @@ extension Transaction {
     /// The statement is prepared once per SQL text and reused by later
     /// cursors; two cursors running at once (nested loops) get two.
     package func makeCursor(sql: String, arguments: [Value], columns: [RowColumn], width: Int, firstBatchSize: Int) throws(RealmError) -> ObjectCursor {
-        try ensureReading()
-        let statement: Statement
-        if let idle = idleCursorStatements[sql]?.popLast() {
-            statement = idle
-        } else {
-            statement = try connection.prepare(sql, persistent: true)
-        }
-        for (index, argument) in arguments.enumerated() {
-            statement.bind(argument, at: Int32(index + 1))
-        }
+        let statement = try cursorStatement(sql: sql, arguments: arguments)
         let cursor = ObjectCursor(transaction: self, statement: statement, columns: columns, width: width, firstBatchSize: firstBatchSize)
         streamingCursors.removeAll { $0.cursor == nil }
         streamingCursors.append(WeakCursor(cursor: cursor))
@@ -30,9 +21,35 @@ extension Transaction {
     }
 
     /// Takes back the statement of a cursor that finished.
+    /// The first row of `sql`'s result, read as a cursor's first batch
+    /// would be; nil when there is none. The statement goes back to the pool
+    /// at once, so no cursor is left to detach.
+    package func firstRow(sql: String, arguments: [Value], columns: [RowColumn], width: Int) throws(RealmError) -> ObjectCursor.Element? {
+        let statement = try cursorStatement(sql: sql, arguments: arguments)
+        defer { checkIn(statement) }
+        var exhausted = false
+        let batch = try RowBatch(reading: statement, columns: columns, width: width, limit: 1, stamp: changeCounter, exhausted: &exhausted)
+        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.keys[0], batch: batch, row: 0)
+    }
+
+    /// A statement of the cursor pool for `sql`, with `arguments` bound.
+    private func cursorStatement(sql: String, arguments: [Value]) throws(RealmError) -> Statement {
+        try ensureReading()
+        let statement: Statement
+        if let idle = idleCursorStatements.take(sql: sql) {
+            statement = idle
+        } else {
+            statement = try connection.prepare(sql, persistent: true)
+        }
+        for (index, argument) in arguments.enumerated() {
+            statement.bind(argument, at: Int32(index + 1))
+        }
+        return statement
+    }
+
     func checkIn(_ statement: Statement) {
         statement.reset()
-        idleCursorStatements[statement.sql, default: []].append(statement)
+        idleCursorStatements.put(statement)
     }
 
     /// Turns every streaming cursor into a list of the keys it has left,

@@ -60,8 +60,8 @@ public final class Transaction {
     /// Set during a migration, the only time a primary key may change.
     var allowsPrimaryKeyChanges = false
     private var statements: [StatementKey: Statement] = [:]
-    /// Statements of finished cursors, by SQL, for the next cursor to reuse.
-    var idleCursorStatements: [String: [Statement]] = [:]
+    /// Statements of finished cursors, for the next cursor to reuse.
+    var idleCursorStatements = IdleStatements()
     /// The cursors still reading from a statement, to detach before a change.
     var streamingCursors: [WeakCursor] = []
 

@@ -5,20 +5,17 @@ import RealmQuery
 /// Converts the Swift arguments of `filter("age > %@", 2)` into the query
 /// language's arguments.
 enum QueryArguments {
-    /// The arguments for `format`, position by position: `%K` takes a key
-    /// path; `%@`, `%d`, `%i` and `%f` take values, collections (for
-    /// `IN %@`) or managed objects (compared by identity).
+    /// The arguments for `format`, position by position: values,
+    /// collections (for `IN %@`) or managed objects (compared by identity).
+    /// A string for `%K` stays a string value; the parser reads it as the
+    /// key path it names.
     static func convert(_ arguments: [Any], format: String, realm: Realm) throws(Realm.Error) -> [QueryArgument] {
-        let specifiers = self.specifiers(in: format)
-        return try arguments.enumerated().map { (position, argument) throws(Realm.Error) -> QueryArgument in
-            if position < specifiers.count && specifiers[position] == "K" {
-                guard let keyPath = argument as? String else {
-                    throw Realm.Error(.fail, "Argument \(position + 1) for %K in \"\(format)\" must be a String key path, not '\(argument)'.")
-                }
-                return .keyPath(keyPath)
-            }
-            return try convert(argument, format: format, realm: realm)
+        var converted: [QueryArgument] = []
+        converted.reserveCapacity(arguments.count)
+        for argument in arguments {
+            converted.append(try convert(argument, format: format, realm: realm))
         }
+        return converted
     }
 
     private static func convert(_ argument: Any, format: String, realm: Realm) throws(Realm.Error) -> QueryArgument {
@@ -62,26 +59,5 @@ enum QueryArguments {
             throw Realm.Error(.fail, "Only objects managed by this Realm can be compared in a query (\"\(format)\").")
         }
         return .object(object._key)
-    }
-
-    /// The conversion letters of the `%` specifiers of a format, in order,
-    /// outside string literals. (Scans bytes: every character that matters
-    /// here is ASCII, and bytes of other characters never equal them.)
-    static func specifiers(in format: String) -> [Character] {
-        var result: [Character] = []
-        var quote: UInt8?
-        var iterator = format.utf8.makeIterator()
-        while let byte = iterator.next() {
-            if let open = quote {
-                if byte == UInt8(ascii: "\\") { _ = iterator.next() } else if byte == open { quote = nil }
-                continue
-            }
-            if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
-                quote = byte
-            } else if byte == UInt8(ascii: "%"), let letter = iterator.next() {
-                if letter != UInt8(ascii: "%") { result.append(Character(Unicode.Scalar(letter))) }
-            }
-        }
-        return result
     }
 }

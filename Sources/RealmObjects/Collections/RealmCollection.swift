@@ -119,8 +119,10 @@ extension RealmCollection where Element: Object {
         results().aggregate(.average, property)
     }
 
-    /// This collection as a Results over the same query.
+    /// This collection as a Results over the same query: itself, for a
+    /// Results.
     func results() -> Results<Element> {
+        if let results = self as? Results<Element> { return results }
         guard let realm, let query = _query else {
             preconditionFailure("This collection is not managed by a Realm; queries need a managed collection.")
         }

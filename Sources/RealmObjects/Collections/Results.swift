@@ -137,7 +137,7 @@ public final class Results<Element: Object>: RealmCollection {
         }
         // Reads one row rather than evaluating every match.
         return realm.perform("evaluate a query on '\(query.className)'") { transaction in
-            try query.makeCursor(in: transaction, firstBatchSize: 1).next().map { unsafeDowncast(factory.make($0), to: Element.self) }
+            try query.firstMatch(in: transaction).map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
     }
 
