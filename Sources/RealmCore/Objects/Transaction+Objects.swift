@@ -56,13 +56,14 @@ extension Transaction {
         var parameter: Int32 = 2
         var primaryKeyValue: Value = .null
         for index in layout.columnProperties {
-            let property = properties[index]
-            let given = index < values.count ? values[index] : defaultValue(of: property)
+            // Fields of the property are read in place: copying the whole
+            // property would retain its strings, once per value inserted.
+            let given = index < values.count ? values[index] : defaultValue(of: properties[index])
             let value = try checkedValue(given, for: layout, property: index)
             if layout.linkTargets[index].map({ catalog.tables[$0].isEmbedded }) == true && !value.isNull {
                 throw embeddedLinkError(layout, index)
             }
-            if property.isPrimaryKey { primaryKeyValue = value }
+            if index == layout.primaryKey { primaryKeyValue = value }
             statement.bind(value, at: parameter)
             parameter += 1
         }
@@ -274,8 +275,9 @@ extension Transaction {
     /// `value` checked against a column property: type, nil, size, and that
     /// a linked object exists.
     func checkedValue(_ value: Value, for layout: TableLayout, property index: Int) throws(RealmError) -> Value {
-        let property = layout.property(index)
-        try checkElement(value, type: property.type, isOptional: property.isOptional || property.type == .object,
+        let type = layout.objectSchema.properties[index].type
+        let isOptional = layout.objectSchema.properties[index].isOptional
+        try checkElement(value, type: type, isOptional: isOptional || type == .object,
                          name: layout.qualifiedName(index), target: layout.linkTargets[index])
         return value
     }

@@ -163,9 +163,15 @@ protocol PersistedProperty {
     var unmanagedValue: _Persistable? { get }
     /// The unmanaged value of the storage at `pointer` (inside an object).
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable?
-    /// The unmanaged value of the storage at `pointer`, converted for
-    /// storing without boxing it.
-    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value
+    /// Where the unmanaged value lies inside the property wrapper.
+    static var unmanagedValueOffset: Int { get }
+    /// The unmanaged value at `pointer` (the wrapper's address plus
+    /// ``unmanagedValueOffset``), converted for storing without boxing it.
+    ///
+    /// It reads the value as a `Value`, not through the wrapper, so that a
+    /// call through an existential metatype (one per property of each
+    /// object added) needs no metadata of the wrapper's generic type.
+    static func storedValue(ofUnmanagedValueAt pointer: UnsafeRawPointer) throws -> RealmCore.Value
 }
 
 extension Persisted: PersistedProperty {
@@ -177,7 +183,11 @@ extension Persisted: PersistedProperty {
         pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
     }
 
-    static func unmanagedStoredValue(at pointer: UnsafeRawPointer) throws -> RealmCore.Value {
-        try pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedStorage._toValue(in: nil)
+    static var unmanagedValueOffset: Int {
+        MemoryLayout<Self>.offset(of: \Self.unmanagedStorage)!
+    }
+
+    static func storedValue(ofUnmanagedValueAt pointer: UnsafeRawPointer) throws -> RealmCore.Value {
+        try pointer.assumingMemoryBound(to: Value.self).pointee._toValue(in: nil)
     }
 }

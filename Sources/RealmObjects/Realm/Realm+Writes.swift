@@ -52,7 +52,7 @@ extension Realm {
         try withExtendedLifetime(object) {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             for field in info.persistedFields {
-                row[field.index] = try field.type.unmanagedStoredValue(at: base + field.offset)
+                row[field.index] = try field.type.storedValue(ofUnmanagedValueAt: base + field.valueOffset)
             }
         }
         let key: ObjectKey

@@ -35,8 +35,11 @@ final class ClassInfo: @unchecked Sendable {
 
     struct PersistedField {
         let index: Int
+        /// The property wrapper's offset in the object.
         let offset: Int
         let type: any PersistedProperty.Type
+        /// The unmanaged value's offset in the object.
+        let valueOffset: Int
     }
 
     struct ReferenceField {
@@ -98,7 +101,8 @@ final class ClassInfo: @unchecked Sendable {
             let label = String(cString: name)
             if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
-                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType))
+                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
+                                                    valueOffset: offset + persistedType.unmanagedValueOffset))
                 }
             } else if let index = boundByLabel[label] {
                 references.append(ReferenceField(index: index, offset: offset))
