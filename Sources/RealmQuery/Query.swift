@@ -5,10 +5,13 @@ import RealmCore
 /// duplicates (distinct key paths).
 ///
 /// A query is a plain value: building, filtering and sorting it does no
-/// work. Each execution (``objectKeys(in:)``, ``count(in:)``,
-/// ``aggregate(_:keyPath:in:)``) checks it against the transaction's schema,
-/// compiles it to SQL (microseconds) and runs it at the transaction's
-/// version, as SQLite statements cached per connection.
+/// work. Its first execution (``objectKeys(in:)``, ``count(in:)``,
+/// ``aggregate(_:keyPath:in:)``) against a schema checks it and compiles it
+/// to SQL (microseconds), and the query keeps the plan; it runs at the
+/// transaction's version, as SQLite statements cached per connection. A
+/// plan whose SQL does not depend on the values of the predicate's
+/// constants also serves other queries that differ only in those values
+/// ("Filters written per call" in `Docs/Queries.md`).
 ///
 /// Everything runs in SQL that SQL can say exactly, including sorting and
 /// distinct. What it cannot (`[c]`/`[d]` folding beyond what SQLite's LIKE
