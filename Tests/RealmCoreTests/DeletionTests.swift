@@ -40,6 +40,41 @@ import Testing
         }
     }
 
+    /// A key is never handed out twice, even after its object was deleted
+    /// and the file closed: each write below runs on a coordinator opened
+    /// afresh, as in a new process.
+    @Test func keysOfDeletedObjectsAreNeverHandedOutAgain() throws {
+        let directory = TemporaryDirectory()
+        func write(_ body: (Transaction, ClassHandle) throws -> [ObjectKey]) throws -> [ObjectKey] {
+            let transaction = try Coordinator.open(.file(directory.path(), schema: DeletionTests.schema)).makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            try transaction.beginWrite()
+            let keys = try body(transaction, dogs)
+            try transaction.commitWrite()
+            return keys
+        }
+        func addDog(_ transaction: Transaction, _ dogs: ClassHandle) throws -> ObjectKey {
+            try transaction.createObject(in: dogs, values: [.string("Rex"), .int(1), .null])
+        }
+        let first = try write { transaction, dogs in try (0..<3).map { _ in try addDog(transaction, dogs) } }
+        #expect(first == [ObjectKey(1), ObjectKey(2), ObjectKey(3)])
+        // The newest object deleted in a write of its own.
+        _ = try write { transaction, dogs in try transaction.deleteObject(first[2], in: dogs); return [] }
+        #expect(try write { transaction, dogs in [try addDog(transaction, dogs)] } == [ObjectKey(4)])
+        // Added and deleted in one write.
+        _ = try write { transaction, dogs in
+            let key = try addDog(transaction, dogs)
+            try transaction.deleteObject(key, in: dogs)
+            return [key]
+        }
+        #expect(try write { transaction, dogs in [try addDog(transaction, dogs)] } == [ObjectKey(6)])
+        // Every object deleted at once.
+        _ = try write { transaction, dogs in try transaction.deleteAllObjects(in: dogs); return [] }
+        #expect(try write { transaction, dogs in [try addDog(transaction, dogs)] } == [ObjectKey(7)])
+        _ = try write { transaction, _ in try transaction.deleteAll(); return [] }
+        #expect(try write { transaction, dogs in [try addDog(transaction, dogs)] } == [ObjectKey(8)])
+    }
+
     @Test func deletingAnObjectNullifiesLinksAndRemovesItFromLists() throws {
         let fixture = try Fixture()
         let transaction = fixture.transaction

@@ -19,6 +19,9 @@ package enum FileLayout {
     /// How many commits of change-set history the file keeps for other
     /// processes; one further behind computes its changes from scratch.
     static let historyLength: Int64 = 1_000
+    /// Commits between trims of the history, which therefore holds
+    /// between ``historyLength`` and ``historyLength`` + this many versions.
+    static let historyTrimInterval: UInt64 = 64
 
     static let createFixedTables = """
         CREATE TABLE realm_metadata (

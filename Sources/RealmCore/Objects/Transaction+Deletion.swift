@@ -44,6 +44,7 @@ extension Transaction {
         var allExisted = true
         do {
             try atomically { () throws(RealmError) in
+                try noteDeletions(in: layout)
                 let statement = try statement(layout, .deleteKeys)
                 statement.bind(json, at: 1)
                 try statement.run()
@@ -69,6 +70,7 @@ extension Transaction {
         let layout = try layout(classHandle(named: className))
         guard layout.standsAlone else { return false }
         try atomically { () throws(RealmError) in
+            try noteDeletions(in: layout)
             let statement = try connection.cachedStatement(sql)
             defer { statement.reset() }
             for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
@@ -107,6 +109,7 @@ extension Transaction {
                     record(.list(classIndex: source.index, property: reference.propertyIndex, owner: owner, countBefore: count, .removeAll))
                 }
             }
+            try noteDeletions(in: layout)
             try statement(layout, .deleteAll).run()
             record(.deletedAll(classIndex: layout.index))
             for (key, target) in embedded {
@@ -121,6 +124,7 @@ extension Transaction {
         try ensureReading()
         try atomically { () throws(RealmError) in
             for layout in catalog.tables {
+                try noteDeletions(in: layout)
                 try statement(layout, .deleteAll).run()
                 for property in layout.listTables.indices where layout.listTables[property] != nil {
                     try statement(layout, .listClearAll(property)).run()
@@ -162,6 +166,7 @@ extension Transaction {
             }
         }
 
+        try noteDeletions(in: layout)
         let delete = try statement(layout, .delete)
         delete.bind(key.rawValue, at: 1)
         try delete.run()
@@ -223,6 +228,14 @@ extension Transaction {
             statement.reset()
         }
         return embedded
+    }
+
+    /// Before objects of the class are deleted: reads its next key while
+    /// its newest object still exists, for the commit to store.
+    private func noteDeletions(in layout: TableLayout) throws(RealmError) {
+        if classesWithDeletions.insert(layout.index).inserted {
+            _ = try nextKey(for: layout)
+        }
     }
 
     func handle(of layout: TableLayout) -> ClassHandle {

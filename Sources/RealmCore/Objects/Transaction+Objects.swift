@@ -89,7 +89,7 @@ extension Transaction {
 
     /// The next key of the class: never one that was handed out before,
     /// even if the object holding it has been deleted.
-    private func nextKey(for layout: TableLayout) throws(RealmError) -> ObjectKey {
+    func nextKey(for layout: TableLayout) throws(RealmError) -> ObjectKey {
         if let next = nextKeys[layout.index] { return ObjectKey(next) }
         let stored = try connection.cachedStatement("SELECT next_key FROM realm_classes WHERE name = ?")
         stored.bind(layout.name, at: 1)

@@ -57,6 +57,10 @@ public final class Transaction {
     var pendingChanges: [PendingChange]?
     /// The next object key per class, read on first insert in a write.
     var nextKeys: [Int: Int64] = [:]
+    /// The classes that lost objects in this write. Their next keys are
+    /// stored at commit, so that a deleted newest key is never handed out
+    /// again; for the others the largest key in the table says enough.
+    var classesWithDeletions: Set<Int> = []
     /// Set during a migration, the only time a primary key may change.
     var allowsPrimaryKeyChanges = false
     private var statements: [StatementKey: Statement] = [:]
@@ -248,7 +252,8 @@ public final class Transaction {
         let newVersion = version + 1
         let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         do {
-            for (classIndex, nextKey) in nextKeys {
+            for classIndex in classesWithDeletions {
+                guard let nextKey = nextKeys[classIndex], classIndex < catalog.tables.count else { continue }
                 let statement = try connection.cachedStatement("UPDATE realm_classes SET next_key = ? WHERE name = ?")
                 statement.bind(nextKey, at: 1)
                 statement.bind(catalog.tables[classIndex].name, at: 2)
@@ -262,9 +267,13 @@ public final class Transaction {
             let encoded = ChangeSetEncoding.encode(changeSet)
             encoded.withUnsafeBytes { history.bind(bytes: $0, at: 2) }
             try history.run()
-            let trim = try connection.cachedStatement("DELETE FROM realm_history WHERE version <= ?")
-            trim.bind(Int64(bitPattern: newVersion) - FileLayout.historyLength, at: 1)
-            try trim.run()
+            // Trimming now and then rather than at every commit spares
+            // most commits a write to the history's oldest page.
+            if newVersion % FileLayout.historyTrimInterval == 0 {
+                let trim = try connection.cachedStatement("DELETE FROM realm_history WHERE version <= ?")
+                trim.bind(Int64(bitPattern: newVersion) - FileLayout.historyLength, at: 1)
+                try trim.run()
+            }
             try connection.cachedStatement("COMMIT").run()
         } catch {
             try? connection.execute("ROLLBACK")
@@ -293,6 +302,7 @@ public final class Transaction {
         }))
         state = .idle
         recorder = ChangeRecorder()
+        classesWithDeletions = []
         pendingChanges = nil
         allowsPrimaryKeyChanges = false
         changeCounter &+= 1
