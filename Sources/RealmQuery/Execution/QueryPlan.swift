@@ -4,7 +4,11 @@ import Synchronization
 /// A query compiled for one schema: the SQL pieces of its statements and
 /// what, if anything, Swift must finish (the post-filter, sorting by
 /// decimals, distinct after a post-filter).
-struct QueryPlan {
+///
+/// A class, immutable: a plan is handed from the query's cache to each run,
+/// and copying a dozen fields each time would cost more than the lookups
+/// it serves.
+final class QueryPlan {
     /// One ORDER BY term.
     struct SortTerm {
         let sql: String
@@ -14,10 +18,10 @@ struct QueryPlan {
 
     let className: String
     /// The checked condition, which the post-filter tests.
-    private(set) var condition: Condition
+    let condition: Condition
     let from: FromClause
     /// The WHERE condition, source constraint included.
-    private(set) var filter: SQLFragment
+    let filter: SQLFragment
     /// The SQL of the object key.
     let key: String
     /// Source order: the terms that make every order total and stable.
@@ -34,13 +38,6 @@ struct QueryPlan {
     /// post-filter runs (so that testing a candidate reads its own row
     /// without another query).
     let rowColumns: [(property: Int, sql: String, type: PropertyType)]
-
-    /// ``rowColumns`` as the rows statement's cursor reads them.
-    var rowLayout: [RowColumn] { memo.rowLayout { rowColumns.map { RowColumn(property: $0.property, type: $0.type) } } }
-
-    var prefetchedColumns: [(property: Int, sql: String, type: PropertyType)] {
-        needsPostFilter ? rowColumns : []
-    }
     /// The number of properties of the root class.
     let propertyCount: Int
     /// Whether the query reads a class's own columns only (no links, lists
@@ -48,16 +45,47 @@ struct QueryPlan {
     let isFlat: Bool
     /// The SQL of the plan's statements, kept for its later runs and for
     /// the plans rebound from it.
-    let memo = StatementMemo()
+    let memo: StatementMemo
+
+    init(className: String, condition: Condition, from: FromClause, filter: SQLFragment, key: String,
+         tieBreak: [String], sortTerms: [SortTerm], distinctTerms: [SortTerm], distinctBeforeSort: Bool,
+         needsPostFilter: Bool, aggregateValue: SQLOperand?, rowColumns: [(property: Int, sql: String, type: PropertyType)],
+         propertyCount: Int, isFlat: Bool, memo: StatementMemo = StatementMemo()) {
+        self.className = className
+        self.condition = condition
+        self.from = from
+        self.filter = filter
+        self.key = key
+        self.tieBreak = tieBreak
+        self.sortTerms = sortTerms
+        self.distinctTerms = distinctTerms
+        self.distinctBeforeSort = distinctBeforeSort
+        self.needsPostFilter = needsPostFilter
+        self.aggregateValue = aggregateValue
+        self.rowColumns = rowColumns
+        self.propertyCount = propertyCount
+        self.isFlat = isFlat
+        self.memo = memo
+    }
 
     /// The plan with other constants, which are the filter's `arguments`
     /// and the constants of `condition`: for a plan whose SQL does not
     /// depend on its constants (see `PlanTemplate`).
     func rebound(arguments: [Value], condition: Condition) -> QueryPlan {
-        var plan = self
-        plan.filter.arguments = arguments
-        plan.condition = condition
-        return plan
+        var filter = self.filter
+        filter.arguments = arguments
+        return QueryPlan(
+            className: className, condition: condition, from: from, filter: filter, key: key, tieBreak: tieBreak,
+            sortTerms: sortTerms, distinctTerms: distinctTerms, distinctBeforeSort: distinctBeforeSort,
+            needsPostFilter: needsPostFilter, aggregateValue: aggregateValue, rowColumns: rowColumns,
+            propertyCount: propertyCount, isFlat: isFlat, memo: memo)
+    }
+
+    /// ``rowColumns`` as the rows statement's cursor reads them.
+    var rowLayout: [RowColumn] { memo.rowLayout { rowColumns.map { RowColumn(property: $0.property, type: $0.type) } } }
+
+    var prefetchedColumns: [(property: Int, sql: String, type: PropertyType)] {
+        needsPostFilter ? rowColumns : []
     }
 
     /// Whether Swift must sort: a decimal sort key, or distinct before a
