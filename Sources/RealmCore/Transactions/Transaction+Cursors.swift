@@ -20,7 +20,6 @@ extension Transaction {
         return cursor
     }
 
-    /// Takes back the statement of a cursor that finished.
     /// The first row of `sql`'s result, read as a cursor's first batch
     /// would be; nil when there is none. The statement goes back to the pool
     /// at once, so no cursor is left to detach.
@@ -47,6 +46,7 @@ extension Transaction {
         return statement
     }
 
+    /// Takes back the statement of a cursor that finished.
     func checkIn(_ statement: Statement) {
         statement.reset()
         idleCursorStatements.put(statement)
