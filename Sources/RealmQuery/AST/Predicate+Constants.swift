@@ -91,10 +91,12 @@ extension Predicate {
             hasher.combine(0)
         case .falsePredicate:
             hasher.combine(1)
-        case .and(let operands), .or(let operands):
-            hasher.combine(isAnd ? 2 : 3)
-            hasher.combine(operands.count)
-            for operand in operands { operand.hashShape(into: &hasher) }
+        case .and(let operands):
+            hasher.combine(2)
+            Self.hashShapes(of: operands, into: &hasher)
+        case .or(let operands):
+            hasher.combine(3)
+            Self.hashShapes(of: operands, into: &hasher)
         case .not(let operand):
             hasher.combine(4)
             operand.hashShape(into: &hasher)
@@ -126,9 +128,9 @@ extension Predicate {
         }
     }
 
-    private var isAnd: Bool {
-        if case .and = self { return true }
-        return false
+    private static func hashShapes(of operands: [Predicate], into hasher: inout Hasher) {
+        hasher.combine(operands.count)
+        for operand in operands { operand.hashShape(into: &hasher) }
     }
 }
 
