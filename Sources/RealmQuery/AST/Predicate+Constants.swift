@@ -14,6 +14,17 @@ extension Predicate {
         return constants
     }
 
+    /// The values of the `.value` operands, in order; nil when there is a
+    /// `.values` operand.
+    var constantValues: [Value]? {
+        var values: [Value] = []
+        var hasLists = false
+        forEachConstant { constant in
+            if case .value(let value) = constant { values.append(value) } else { hasLists = true }
+        }
+        return hasLists ? nil : values
+    }
+
     func forEachConstant(_ body: (QueryExpression) -> Void) {
         switch self {
         case .truePredicate, .falsePredicate:

@@ -84,28 +84,36 @@ final class PlanTemplates: Sendable {
         let template: PlanTemplate?
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        /// The entry found last, compared before hashing: a loop of
+        /// lookups asks for one shape again and again.
+        var recent: (key: Key, entry: Entry)?
+    }
+
+    private let state = Mutex(State())
 
     /// The plan of `query` for the schema of `catalog`: rebound from the
     /// template of its shape, or made by `makePlan`.
     func plan(for query: Query, catalog: AnyObject, makePlan: () throws -> QueryPlan) throws -> QueryPlan {
-        let constants = query.predicate.constants
-        var values: [Value] = []
-        values.reserveCapacity(constants.count)
-        for constant in constants {
-            guard case .value(let value) = constant else { return try makePlan() }
-            values.append(value)
-        }
+        guard let values = query.predicate.constantValues else { return try makePlan() }
         let key = Key(catalog: ObjectIdentifier(catalog), shape: Shape(query: query))
-        if let entry = entries.withLock({ $0[key] }), entry.catalog === catalog {
-            guard let template = entry.template else { return try makePlan() }
+        let found = state.withLock { state -> Entry? in
+            if let recent = state.recent, recent.key == key { return recent.entry }
+            guard let entry = state.entries[key] else { return nil }
+            state.recent = (key, entry)
+            return entry
+        }
+        if let found, found.catalog === catalog {
+            guard let template = found.template else { return try makePlan() }
             return template.plan(with: values)
         }
         let plan = try makePlan()
         let entry = Entry(catalog: catalog, template: PlanTemplate(plan, constants: values))
-        entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
+        state.withLock { state in
+            if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = entry
+            state.recent = (key, entry)
         }
         return plan
     }

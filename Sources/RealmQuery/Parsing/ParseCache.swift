@@ -105,7 +105,14 @@ final class ParseCache: Sendable {
         let shapes: [ArgumentShape]
     }
 
-    private let entries = Mutex<[Key: ParsedFormat]>([:])
+    private struct State {
+        var entries: [Key: ParsedFormat] = [:]
+        /// The entry found last, compared before hashing: a loop of
+        /// lookups parses one format again and again.
+        var recent: (key: Key, parsed: ParsedFormat)?
+    }
+
+    private let state = Mutex(State())
 
     /// The predicate of `format` with `arguments`: from an earlier parse of
     /// the same format with arguments of the same shapes, or from `parse`,
@@ -115,14 +122,21 @@ final class ParseCache: Sendable {
         parse: () throws(QueryError) -> (Predicate, ParsedFormat?)
     ) throws(QueryError) -> Predicate {
         let key = Key(format: format, shapes: arguments.map(ArgumentShape.init))
-        if let parsed = entries.withLock({ $0[key] }), parsed.accepts(arguments) {
-            return parsed.predicate(with: arguments)
+        let found = state.withLock { state -> ParsedFormat? in
+            if let recent = state.recent, recent.key == key { return recent.parsed }
+            guard let parsed = state.entries[key] else { return nil }
+            state.recent = (key, parsed)
+            return parsed
+        }
+        if let found, found.accepts(arguments) {
+            return found.predicate(with: arguments)
         }
         let (predicate, parsed) = try parse()
         if let parsed {
-            entries.withLock { entries in
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = parsed
+            state.withLock { state in
+                if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[key] = parsed
+                state.recent = (key, parsed)
             }
         }
         return predicate
