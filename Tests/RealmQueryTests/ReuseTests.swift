@@ -159,6 +159,11 @@ import Testing
         // A folded comparison is planned each time.
         let folded = try plan("stringCol ==[c] %@", [.value(.string("a"))])
         #expect(try plan("stringCol ==[c] %@", [.value(.string("b"))]).memo !== folded.memo)
+        // So is one with a long constant, which the cache would keep alive.
+        let long = String(repeating: "x", count: 300)
+        let withLong = try plan("stringCol == %@", [.value(.string(long))])
+        #expect(try plan("stringCol == %@", [.value(.string(long + "y"))]).memo !== withLong.memo)
+        #expect(try plan("stringCol == %@", [.value(.string("x"))]).memo === plan("stringCol == %@", [.value(.string("y"))]).memo)
     }
 
     /// Which plans serve other constants: those whose SQL holds each

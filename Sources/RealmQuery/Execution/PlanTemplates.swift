@@ -93,10 +93,21 @@ final class PlanTemplates: Sendable {
 
     private let state = Mutex(State())
 
+    /// Whether a constant is small enough to be kept in the cache.
+    private static func isSmall(_ value: Value) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.count <= 256
+        case .data(let data): data.count <= 256
+        default: true
+        }
+    }
+
     /// The plan of `query` for the schema of `catalog`: rebound from the
     /// template of its shape, or made by `makePlan`.
     func plan(for query: Query, catalog: AnyObject, makePlan: () throws -> QueryPlan) throws -> QueryPlan {
-        guard let values = query.predicate.constantValues else { return try makePlan() }
+        // The cache keeps the first query of each shape and its plan with
+        // their values: large ones are not worth keeping.
+        guard let values = query.predicate.constantValues, values.allSatisfy(Self.isSmall) else { return try makePlan() }
         let key = Key(catalog: ObjectIdentifier(catalog), shape: Shape(query: query))
         let found = state.withLock { state -> Entry? in
             if let recent = state.recent, recent.key == key { return recent.entry }

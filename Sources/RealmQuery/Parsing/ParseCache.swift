@@ -58,7 +58,12 @@ struct ParsedFormat: Sendable {
                 return nil
             }
         }
-        self.predicate = predicate
+        // The arguments' values are replaced at each use; keeping them
+        // would hold a collection for `IN %@` in memory as long as the
+        // entry lives.
+        self.predicate = predicate.replacingConstants { number, constant in
+            sources[number] == .literal ? constant : .value(.null)
+        }
         self.sources = sources
         self.keyPathArguments = keyPathArguments.sorted().map { ($0, arguments[$0]) }
         self.takesArguments = sources.contains { $0 != .literal }
