@@ -55,20 +55,16 @@ final class Connection {
     /// Runs `body` in a read transaction (one snapshot, and one WAL read
     /// lock instead of one per statement).
     func read<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        try transaction("BEGIN", body)
     }
 
     /// Runs `body` in a write transaction and commits.
     func write<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction("BEGIN IMMEDIATE", body)
+    }
+
+    private func transaction<T>(_ begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
             try execute("COMMIT")
