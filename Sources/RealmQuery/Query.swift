@@ -112,7 +112,7 @@ public struct Query: Sendable {
     ///   was parsed from, when it was) and pointing at the offending token,
     ///   as in `"agee > 5": Dog has no property 'agee'`.
     public func validated(against schema: Schema) throws(QueryError) -> Query {
-        _ = try QueryPlanner(self, schema: schema).check()
+        _ = try QueryPlanner(self, schema: schema, keyedByPrimaryKey: []).check()
         return self
     }
 
@@ -122,9 +122,13 @@ public struct Query: Sendable {
     /// selects the candidates, with their sort and distinct values and the
     /// columns the post-filter reads.
     ///
+    /// `keyedByPrimaryKey` names the classes whose file layout keeps the
+    /// primary key as the object key (a transaction's
+    /// `classesKeyedByPrimaryKey`); their primary key compiles to `_key`.
+    ///
     /// - Throws: ``QueryError`` as ``validated(against:)``.
-    public func compiledSQL(schema: Schema) throws -> (sql: String, arguments: [Value]) {
-        let plan = try QueryPlanner(self, schema: schema).plan()
+    public func compiledSQL(schema: Schema, keyedByPrimaryKey: Set<String> = []) throws -> (sql: String, arguments: [Value]) {
+        let plan = try QueryPlanner(self, schema: schema, keyedByPrimaryKey: keyedByPrimaryKey).plan()
         return plan.isPureSQL ? plan.keysStatement() : plan.candidatesStatement()
     }
 
@@ -132,15 +136,15 @@ public struct Query: Sendable {
     /// arguments; nil when the count needs the post-filter.
     ///
     /// - Throws: ``QueryError`` as ``validated(against:)``.
-    public func compiledCountSQL(schema: Schema) throws -> (sql: String, arguments: [Value])? {
+    public func compiledCountSQL(schema: Schema, keyedByPrimaryKey: Set<String> = []) throws -> (sql: String, arguments: [Value])? {
         var unsorted = self
         unsorted.sort = []
-        return try QueryPlanner(unsorted, schema: schema).plan().countStatement()
+        return try QueryPlanner(unsorted, schema: schema, keyedByPrimaryKey: keyedByPrimaryKey).plan().countStatement()
     }
 
     /// Whether SQL alone answers the query, with no Swift post-filter or
     /// sorting, for `schema`.
     public func runsEntirelyInSQL(schema: Schema) throws -> Bool {
-        try QueryPlanner(self, schema: schema).plan().isPureSQL
+        try QueryPlanner(self, schema: schema, keyedByPrimaryKey: []).plan().isPureSQL
     }
 }

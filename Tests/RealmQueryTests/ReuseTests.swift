@@ -81,7 +81,7 @@ import Testing
         for arguments in argumentLists + argumentLists.reversed() {
             let query = Query(className: "AllTypes", source: source, predicate: try PredicateParser.parse(format, arguments: arguments))
             let note = Comment(rawValue: "\(format) with \(arguments)")
-            guard let fresh = try? QueryPlanner(query, schema: transaction.schema).plan() else {
+            guard let fresh = try? QueryPlanner(query, in: transaction).plan() else {
                 // An ill-typed comparison fails however often its shape ran.
                 #expect(throws: QueryError.self, note, sourceLocation: sourceLocation) { try query.objectKeys(in: transaction) }
                 continue
@@ -172,7 +172,7 @@ import Testing
         let (transaction, _) = try AllTypes.open()
         func isTemplate(_ format: String, _ arguments: [QueryArgument] = []) throws -> Bool {
             let predicate = try PredicateParser.parse(format, arguments: arguments)
-            let plan = try QueryPlanner(Query(className: "AllTypes", predicate: predicate), schema: transaction.schema).plan()
+            let plan = try QueryPlanner(Query(className: "AllTypes", predicate: predicate), in: transaction).plan()
             let values = predicate.constants.compactMap { constant -> Value? in
                 if case .value(let value) = constant { return value }
                 return nil

@@ -5,17 +5,26 @@ final class Catalog: Sendable {
     let schema: Schema
     let tables: [TableLayout]
     let schemaVersion: UInt64
+    /// The file's layout version (``FileLayout/readableFormatVersions``).
+    let formatVersion: Int64
+    /// The classes whose objects' keys are their primary-key values (see
+    /// ``TableLayout/isKeyedByPrimaryKey``).
+    let classesKeyedByPrimaryKey: Set<String>
     /// Incremented by every commit that changes the schema, so that a
     /// transaction can tell after a refresh whether to reload.
     let generation: Int64
     private let tableIndexByName: [String: Int]
 
-    init(schema: Schema, tableNames: [String], schemaVersion: UInt64, generation: Int64) {
+    init(schema: Schema, tableNames: [String], keyedByPrimaryKey: Set<String>, schemaVersion: UInt64,
+         formatVersion: Int64, generation: Int64) {
         self.schema = schema
         self.schemaVersion = schemaVersion
+        self.formatVersion = formatVersion
         self.generation = generation
+        self.classesKeyedByPrimaryKey = keyedByPrimaryKey
         self.tables = schema.objectSchemas.enumerated().map { index, objectSchema in
-            TableLayout(index: index, objectSchema: objectSchema, tableName: tableNames[index], in: schema)
+            TableLayout(index: index, objectSchema: objectSchema, tableName: tableNames[index],
+                        isKeyedByPrimaryKey: keyedByPrimaryKey.contains(objectSchema.name), in: schema)
         }
         var byName: [String: Int] = [:]
         for (index, objectSchema) in schema.objectSchemas.enumerated() {
@@ -37,10 +46,11 @@ final class Catalog: Sendable {
             throw RealmError(.corruptFile, "The Realm file at '\(connection.path)' has no metadata row.")
         }
         let formatVersion = metadata.int64(at: 0)
-        guard formatVersion == FileLayout.formatVersion else {
+        guard FileLayout.readableFormatVersions.contains(formatVersion) else {
+            let readable = FileLayout.readableFormatVersions
             throw RealmError(
                 .incompatibleFormat,
-                "The Realm file at '\(connection.path)' has format version \(formatVersion); this library reads version \(FileLayout.formatVersion).")
+                "The Realm file at '\(connection.path)' has format version \(formatVersion); this library reads versions \(readable.lowerBound) to \(readable.upperBound).")
         }
         let schemaVersion = UInt64(bitPattern: metadata.int64(at: 1))
         let generation = metadata.int64(at: 2)
@@ -72,18 +82,31 @@ final class Catalog: Sendable {
 
         var objectSchemas: [ObjectSchema] = []
         var tableNames: [String] = []
-        let classes = try connection.cachedStatement(
-            "SELECT name, table_name, is_embedded, swift_type FROM realm_classes ORDER BY position")
+        var keyedByPrimaryKey: Set<String> = []
+        // Format 1 has no keyed_by_primary_key column: no class is keyed so.
+        let classes = try connection.cachedStatement(formatVersion >= 2
+            ? "SELECT name, table_name, is_embedded, swift_type, keyed_by_primary_key FROM realm_classes ORDER BY position"
+            : "SELECT name, table_name, is_embedded, swift_type, 0 FROM realm_classes ORDER BY position")
         defer { classes.reset() }
         while try classes.step() {
             let name = classes.string(at: 0)
-            objectSchemas.append(ObjectSchema(
+            let objectSchema = ObjectSchema(
                 name: name,
                 properties: propertiesByClass[name] ?? [],
                 isEmbedded: classes.int64(at: 2) != 0,
-                swiftTypeName: classes.isNull(at: 3) ? nil : classes.string(at: 3)))
+                swiftTypeName: classes.isNull(at: 3) ? nil : classes.string(at: 3))
+            if classes.int64(at: 4) != 0 {
+                guard objectSchema.primaryKeyProperty.map(TableLayout.canKeyObjects) == true else {
+                    throw RealmError(
+                        .corruptFile,
+                        "The Realm file at '\(connection.path)' keys class '\(name)' by its primary key, which is not a required int.")
+                }
+                keyedByPrimaryKey.insert(name)
+            }
+            objectSchemas.append(objectSchema)
             tableNames.append(classes.string(at: 1))
         }
-        return Catalog(schema: Schema(objectSchemas), tableNames: tableNames, schemaVersion: schemaVersion, generation: generation)
+        return Catalog(schema: Schema(objectSchemas), tableNames: tableNames, keyedByPrimaryKey: keyedByPrimaryKey,
+                       schemaVersion: schemaVersion, formatVersion: formatVersion, generation: generation)
     }
 }

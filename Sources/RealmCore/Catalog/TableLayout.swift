@@ -18,6 +18,12 @@ final class TableLayout: Sendable {
     let columnProperties: [Int]
     /// The primary-key property's index.
     let primaryKey: Int?
+    /// Whether the objects' keys are their primary-key values: the table's
+    /// `_key` holds the primary key, which has no column of its own, and
+    /// no index beside the table's own b-tree. Classes created in a format 2
+    /// file with a required `int` primary key are keyed so; the class keeps
+    /// a separate key from the moment a migration changes its primary key.
+    let isKeyedByPrimaryKey: Bool
     /// To-one links (class index, property index) pointing at this class.
     let incomingLinks: [PropertyReference]
     /// Lists of links (class index, property index) pointing at this class.
@@ -31,12 +37,16 @@ final class TableLayout: Sendable {
     var name: String { objectSchema.name }
     var isEmbedded: Bool { objectSchema.isEmbedded }
 
-    init(index: Int, objectSchema: ObjectSchema, tableName: String, in schema: Schema) {
+    init(index: Int, objectSchema: ObjectSchema, tableName: String, isKeyedByPrimaryKey: Bool, in schema: Schema) {
         self.index = index
         self.objectSchema = objectSchema
         self.table = FileLayout.quote(tableName)
+        self.isKeyedByPrimaryKey = isKeyedByPrimaryKey
         let properties = objectSchema.properties
-        self.columns = properties.map { $0.isColumn ? FileLayout.quote($0.name) : nil }
+        self.columns = properties.map { property in
+            guard property.isColumn else { return nil }
+            return isKeyedByPrimaryKey && property.isPrimaryKey ? "_key" : FileLayout.quote(property.name)
+        }
         self.listTables = properties.map {
             $0.isList ? FileLayout.quote(FileLayout.listTableName(forClass: objectSchema.name, property: $0.name)) : nil
         }
@@ -63,6 +73,12 @@ final class TableLayout: Sendable {
         self.incomingLists = incomingLists
         self.standsAlone = incomingLinks.isEmpty && incomingLists.isEmpty
             && properties.allSatisfy { !$0.isList && $0.type != .object }
+    }
+
+    /// Whether a primary key of this kind can be the objects' key: a
+    /// required `int`, which SQLite can keep as the rowid.
+    static func canKeyObjects(_ primaryKey: Property) -> Bool {
+        primaryKey.type == .int && !primaryKey.isOptional && !primaryKey.isList
     }
 
     /// The property at `index`, which the caller has checked is in range.

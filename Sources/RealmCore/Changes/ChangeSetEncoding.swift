@@ -215,7 +215,7 @@ private struct ByteReader {
             guard let delta = signed(), let length = varint(), length < UInt64(Int64.max) else { return nil }
             let lower = previous &+ delta
             let (upper, overflow) = lower.addingReportingOverflow(Int64(length))
-            guard !overflow, ranges.last.map({ $0.upperBound + 1 < lower }) ?? true else { return nil }
+            guard !overflow, ranges.last.map({ $0.upperBound < lower && $0.upperBound + 1 != lower }) ?? true else { return nil }
             ranges.append(lower...upper)
             previous = upper
         }

@@ -2,7 +2,9 @@
 ///
 /// Keys are handed out in increasing order, so the objects a transaction
 /// inserts (or a bulk delete removes) usually form a handful of ranges: a
-/// 100,000-object insert is recorded as one range, not 100,000 keys.
+/// 100,000-object insert is recorded as one range, not 100,000 keys. Keys
+/// may be any `Int64` (a primary key can be an object's key), so range
+/// arithmetic never steps past `Int64.min` or `Int64.max`.
 public struct KeySet: Hashable, Sendable, Sequence, CustomStringConvertible {
     /// The ranges, sorted, with gaps between them.
     public private(set) var ranges: [ClosedRange<Int64>] = []
@@ -33,12 +35,12 @@ public struct KeySet: Hashable, Sendable, Sequence, CustomStringConvertible {
         let value = key.rawValue
         if let last = ranges.last {
             if last.contains(value) { return }
-            if value == last.upperBound + 1 {
-                ranges[ranges.count - 1] = last.lowerBound...value
-                return
-            }
-            if value > last.upperBound + 1 {
-                ranges.append(value...value)
+            if value > last.upperBound {
+                if value - 1 == last.upperBound {
+                    ranges[ranges.count - 1] = last.lowerBound...value
+                } else {
+                    ranges.append(value...value)
+                }
                 return
             }
         } else {
@@ -47,8 +49,10 @@ public struct KeySet: Hashable, Sendable, Sequence, CustomStringConvertible {
         }
         let index = rangeIndex(containingOrAfter: value) ?? ranges.count
         if index < ranges.count && ranges[index].contains(value) { return }
-        let joinsPrevious = index > 0 && ranges[index - 1].upperBound + 1 == value
-        let joinsNext = index < ranges.count && ranges[index].lowerBound - 1 == value
+        // `value` lies strictly between the neighbouring ranges, so these
+        // steps stay within Int64.
+        let joinsPrevious = index > 0 && ranges[index - 1].upperBound == value - 1
+        let joinsNext = index < ranges.count && ranges[index].lowerBound == value + 1
         switch (joinsPrevious, joinsNext) {
         case (true, true):
             ranges[index - 1] = ranges[index - 1].lowerBound...ranges[index].upperBound

@@ -5,16 +5,24 @@
 /// realm_metadata    one row: format version, schema version, commit version,
 ///                   catalog generation
 /// realm_classes     one row per class: table name, embedded flag, Swift type
-///                   name, the next object key to hand out
+///                   name, the next object key to hand out, and whether the
+///                   class is keyed by its primary key (format 2)
 /// realm_properties  one row per property, in declaration order
 /// realm_history     one row per recent commit: its compressed change set
 /// class_<Class>     one row per object: _key, then one column per scalar or
-///                   to-one link property
+///                   to-one link property; in a class keyed by its primary
+///                   key, _key is the primary key and it has no column of
+///                   its own
 /// list_<Class>.<p>  one row per list element: owner key, position, value
 /// ```
 package enum FileLayout {
-    /// The layout version this code reads and writes.
-    static let formatVersion: Int64 = 1
+    /// The layout version of the files this code creates.
+    ///
+    /// Version 2 added `realm_classes.keyed_by_primary_key`. Version 1 files
+    /// are read and written as they are: their classes keep a separate key.
+    static let formatVersion: Int64 = 2
+    /// The layout versions this code reads and writes.
+    static let readableFormatVersions: ClosedRange<Int64> = 1...2
 
     /// How many commits of change-set history the file keeps for other
     /// processes; one further behind computes its changes from scratch.
@@ -38,7 +46,8 @@ package enum FileLayout {
             table_name TEXT NOT NULL UNIQUE,
             is_embedded INTEGER NOT NULL,
             swift_type TEXT,
-            next_key INTEGER NOT NULL
+            next_key INTEGER NOT NULL,
+            keyed_by_primary_key INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE realm_properties (
             class_name TEXT NOT NULL,

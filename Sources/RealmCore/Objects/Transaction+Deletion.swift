@@ -231,9 +231,10 @@ extension Transaction {
     }
 
     /// Before objects of the class are deleted: reads its next key while
-    /// its newest object still exists, for the commit to store.
+    /// its newest object still exists, for the commit to store. A class
+    /// keyed by its primary key hands out no keys.
     private func noteDeletions(in layout: TableLayout) throws(RealmError) {
-        if classesWithDeletions.insert(layout.index).inserted {
+        if !layout.isKeyedByPrimaryKey && classesWithDeletions.insert(layout.index).inserted {
             _ = try nextKey(for: layout)
         }
     }

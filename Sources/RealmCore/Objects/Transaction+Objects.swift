@@ -50,10 +50,14 @@ extension Transaction {
         guard values.count <= properties.count else {
             throw RealmError(.invalidValue, "Too many values (\(values.count)) for class '\(layout.name)', which has \(properties.count) properties.")
         }
-        let key = try nextKey(for: layout)
         let statement = try statement(layout, .insert)
-        statement.bind(key.rawValue, at: 1)
-        var parameter: Int32 = 2
+        var key = ObjectKey(0)
+        var parameter: Int32 = 1
+        if !layout.isKeyedByPrimaryKey {
+            key = try nextKey(for: layout)
+            statement.bind(key.rawValue, at: 1)
+            parameter = 2
+        }
         var primaryKeyValue: Value = .null
         for index in layout.columnProperties {
             // Fields of the property are read in place: copying the whole
@@ -78,7 +82,14 @@ extension Transaction {
             }
             throw error
         }
-        nextKeys[layout.index] = key.rawValue + 1
+        if layout.isKeyedByPrimaryKey {
+            guard case .int(let value) = primaryKeyValue else {
+                preconditionFailure("checkedValue lets only ints into the primary key of \(layout.qualifiedName(layout.primaryKey!))")
+            }
+            key = ObjectKey(value)
+        } else {
+            nextKeys[layout.index] = key.rawValue + 1
+        }
         record(.inserted(key, classIndex: layout.index))
         return key
     }
@@ -87,8 +98,8 @@ extension Transaction {
         property.isOptional || !property.isColumn ? .null : property.type.defaultValue
     }
 
-    /// The next key of the class: never one that was handed out before,
-    /// even if the object holding it has been deleted.
+    /// The next key of a class not keyed by its primary key: never one that
+    /// was handed out before, even if the object holding it has been deleted.
     func nextKey(for layout: TableLayout) throws(RealmError) -> ObjectKey {
         if let next = nextKeys[layout.index] { return ObjectKey(next) }
         let stored = try connection.cachedStatement("SELECT next_key FROM realm_classes WHERE name = ?")
@@ -100,6 +111,10 @@ extension Transaction {
         let maximum = try statement(layout, .maxKey)
         let largest = try maximum.step() && !maximum.isNull(at: 0) ? maximum.int64(at: 0) : 0
         maximum.reset()
+        // Only a class that was keyed by its primary key can hold this key.
+        guard largest < Int64.max else {
+            throw RealmError(.invalidValue, "Class '\(layout.name)' has an object with key \(Int64.max); no larger key is left to hand out.")
+        }
         let next = max(storedNext, largest + 1, coordinator.keyHighWater(forClass: layout.name))
         nextKeys[layout.index] = next
         return ObjectKey(next)
@@ -172,7 +187,8 @@ extension Transaction {
         return try statement.step() ? Int(statement.int64(at: 0)) : 0
     }
 
-    /// The keys of every object of the class, in key (creation) order.
+    /// The keys of every object of the class, in key order: creation order,
+    /// or primary-key order for a class keyed by its primary key.
     public func objectKeys(in handle: ClassHandle) throws(RealmError) -> [ObjectKey] {
         let statement = try statement(layout(handle), .keys)
         defer { statement.reset() }
@@ -193,14 +209,24 @@ extension Transaction {
     ///   `objectNotFound` when the object does not exist.
     public func setValue(_ value: Value, of key: ObjectKey, property: Int, in handle: ClassHandle) throws(RealmError) {
         try requireWrite("modify an object")
-        let layout = try layout(handle)
+        var layout = try layout(handle)
         try requireColumn(layout, property)
         let checked = try checkedValue(value, for: layout, property: property)
-        if layout.property(property).isPrimaryKey && !allowsPrimaryKeyChanges {
-            guard try self.value(of: key, property: property, in: handle) == checked else {
-                throw RealmError(.invalidValue, "Primary key property \(layout.qualifiedName(property)) cannot be changed after an object is inserted.")
+        if layout.property(property).isPrimaryKey {
+            let current = try self.value(of: key, property: property, in: handle)
+            guard allowsPrimaryKeyChanges else {
+                guard current == checked else {
+                    throw RealmError(.invalidValue, "Primary key property \(layout.qualifiedName(property)) cannot be changed after an object is inserted.")
+                }
+                return
             }
-            return
+            if current == checked { return }
+            if layout.isKeyedByPrimaryKey {
+                // The object's key must not change with its primary key:
+                // links and lists hold it.
+                try atomically { () throws(RealmError) in try separateKeyFromPrimaryKey(in: layout) }
+                layout = try self.layout(handle)
+            }
         }
         if let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
             guard checked.isNull else { throw embeddedLinkError(layout, property) }

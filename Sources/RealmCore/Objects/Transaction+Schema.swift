@@ -20,6 +20,9 @@ extension Transaction {
         try merged.validate()
         let changes = stored.changes(to: wanted)
         try atomically { () throws(RealmError) in
+            for className in classesLosingKeyedLayout(changes) {
+                try separateKeyFromPrimaryKey(in: catalog.tables[catalog.tableIndex(named: className)!])
+            }
             for change in changes { try apply(change, stored: stored) }
             try writeCatalog(merged, touched: Set(wanted.classNames))
             let metadata = try connection.cachedStatement(
@@ -68,6 +71,56 @@ extension Transaction {
         allowsPrimaryKeyChanges = true
     }
 
+    // MARK: Classes keyed by their primary key
+
+    /// Whether a class created now is keyed by its primary key: it has a
+    /// required `int` primary key, and the file's format records the choice.
+    private func keysByPrimaryKey(_ objectSchema: ObjectSchema) -> Bool {
+        catalog.formatVersion >= 2 && objectSchema.primaryKeyProperty.map(TableLayout.canKeyObjects) == true
+    }
+
+    /// The classes keyed by their primary key that `changes` change the
+    /// primary key of: its property is removed, changes type or
+    /// optionality, or stops being the primary key.
+    private func classesLosingKeyedLayout(_ changes: [SchemaChange]) -> [String] {
+        var classes: [String] = []
+        for change in changes {
+            let className: String
+            let property: String?
+            switch change {
+            case .removedProperty(let name, let removed): (className, property) = (name, removed.name)
+            case .changedPropertyType(let name, let from, _): (className, property) = (name, from.name)
+            case .changedOptionality(let name, let from, _): (className, property) = (name, from.name)
+            case .changedPrimaryKey(let name, _, _): (className, property) = (name, nil)
+            default: continue
+            }
+            guard let index = catalog.tableIndex(named: className), catalog.tables[index].isKeyedByPrimaryKey,
+                  !classes.contains(className) else { continue }
+            let primaryKey = catalog.tables[index].objectSchema.primaryKeyProperty?.name
+            if property == nil || property == primaryKey { classes.append(className) }
+        }
+        return classes
+    }
+
+    /// Gives a class keyed by its primary key the layout of other classes:
+    /// the primary key gets its own column, filled from the keys, with a
+    /// unique index. Keys stay as they are, so links and lists stay valid;
+    /// the primary key can then change without changing the object's key.
+    /// Inside an atomic operation; reloads the catalog.
+    func separateKeyFromPrimaryKey(in layout: TableLayout) throws(RealmError) {
+        guard layout.isKeyedByPrimaryKey, let primaryKey = layout.objectSchema.primaryKeyProperty else { return }
+        let className = layout.name
+        let column = FileLayout.quote(primaryKey.name)
+        try connection.execute("ALTER TABLE \(classTable(className)) ADD COLUMN \(column) \(primaryKey.type.sqlDeclaration)")
+        try connection.execute("UPDATE \(classTable(className)) SET \(column) = _key")
+        try createIndex(className, primaryKey.name, unique: true)
+        let flag = try connection.cachedStatement("UPDATE realm_classes SET keyed_by_primary_key = 0 WHERE name = ?")
+        flag.bind(className, at: 1)
+        try flag.run()
+        try connection.execute("UPDATE realm_metadata SET catalog_generation = catalog_generation + 1 WHERE id = 1")
+        replaceCatalog(try Catalog.load(from: connection))
+    }
+
     // MARK: DDL
 
     private func apply(_ change: SchemaChange, stored: Schema) throws(RealmError) {
@@ -114,12 +167,16 @@ extension Transaction {
     }
 
     private func createTables(for objectSchema: ObjectSchema) throws(RealmError) {
-        let columns = objectSchema.properties.filter(\.isColumn).map { property in
+        // A primary key that keys the objects is the table's `_key`.
+        let keyedByPrimaryKey = keysByPrimaryKey(objectSchema)
+        let stored = objectSchema.properties.filter { $0.isColumn && !(keyedByPrimaryKey && $0.isPrimaryKey) }
+        let columns = stored.map { property in
             (FileLayout.quote(property.name) + " " + property.type.sqlDeclaration).trimmingCharacters(in: .whitespaces)
         }
         try connection.execute("CREATE TABLE \(classTable(objectSchema.name)) (\((["_key INTEGER PRIMARY KEY"] + columns).joined(separator: ", ")))")
         for property in objectSchema.properties {
             if property.isColumn {
+                if keyedByPrimaryKey && property.isPrimaryKey { continue }
                 try createIndexIfNeeded(objectSchema.name, property)
             } else if property.isList {
                 try createListTable(objectSchema.name, property)
@@ -185,13 +242,16 @@ extension Transaction {
                 if let swiftType = objectSchema.swiftTypeName { classRow.bind(swiftType, at: 2) } else { classRow.bindNull(at: 2) }
                 classRow.bind(objectSchema.name, at: 3)
             } else {
-                classRow = try connection.cachedStatement(
-                    "INSERT INTO realm_classes (name, position, table_name, is_embedded, swift_type, next_key) VALUES (?, ?, ?, ?, ?, 1)")
+                // Format 1 files have no keyed_by_primary_key column.
+                classRow = try connection.cachedStatement(catalog.formatVersion >= 2
+                    ? "INSERT INTO realm_classes (name, position, table_name, is_embedded, swift_type, next_key, keyed_by_primary_key) VALUES (?, ?, ?, ?, ?, 1, ?)"
+                    : "INSERT INTO realm_classes (name, position, table_name, is_embedded, swift_type, next_key) VALUES (?, ?, ?, ?, ?, 1)")
                 classRow.bind(objectSchema.name, at: 1)
                 classRow.bind(Int64(position), at: 2)
                 classRow.bind(FileLayout.tableName(forClass: objectSchema.name), at: 3)
                 classRow.bind(Int64(objectSchema.isEmbedded ? 1 : 0), at: 4)
                 if let swiftType = objectSchema.swiftTypeName { classRow.bind(swiftType, at: 5) } else { classRow.bindNull(at: 5) }
+                if catalog.formatVersion >= 2 { classRow.bind(Int64(keysByPrimaryKey(objectSchema) ? 1 : 0), at: 6) }
             }
             try classRow.run()
 

@@ -48,7 +48,8 @@ enum StatementKind: Hashable {
         let columns = layout.columnProperties.map { layout.columns[$0]! }
         switch self {
         case .insert:
-            let names = ["_key"] + columns
+            // A class keyed by its primary key has `_key` among its columns.
+            let names = layout.isKeyedByPrimaryKey ? columns : ["_key"] + columns
             return "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         case .selectRow:
             return "SELECT \(columns.isEmpty ? "_key" : columns.joined(separator: ", ")) FROM \(table) WHERE _key = ?"

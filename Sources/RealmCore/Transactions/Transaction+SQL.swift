@@ -14,6 +14,10 @@ extension Transaction {
     /// every transaction reading the same schema version of a file.
     package var catalogIdentity: AnyObject { catalog }
 
+    /// The classes whose objects' keys are their primary-key values: their
+    /// tables have no primary-key column, and SQL reads `_key` instead.
+    public var classesKeyedByPrimaryKey: Set<String> { catalog.classesKeyedByPrimaryKey }
+
     /// The quoted name of the table holding the objects of `className`.
     package func sqlTableName(forClass className: String) -> String {
         FileLayout.quote(FileLayout.tableName(forClass: className))

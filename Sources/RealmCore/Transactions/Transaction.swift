@@ -422,6 +422,7 @@ public final class Transaction {
         nextKeys = Dictionary(uniqueKeysWithValues: nextKeys.compactMap { index, key in
             newCatalog.tableIndex(named: catalog.tables[index].name).map { ($0, key) }
         })
+        classesWithDeletions = Set(classesWithDeletions.compactMap { newCatalog.tableIndex(named: catalog.tables[$0].name) })
         catalog = newCatalog
         statements.removeAll()
         connection.clearStatementCache()

@@ -11,6 +11,9 @@ struct ChangeInspector {
     private var modified: [String: [ObjectKey: PropertySet]] = [:]
     private var deleted: [String: KeySet] = [:]
     private var deletedAll: Set<String> = []
+    /// Keys deleted and then inserted again: a class keyed by its primary
+    /// key gives a new object with a deleted one's primary key its key.
+    private var recreated: [String: Set<ObjectKey>] = [:]
     /// False when some change sets were unavailable: then every object
     /// counts as changed.
     private(set) var isComplete = true
@@ -29,8 +32,16 @@ struct ChangeInspector {
                 for (key, properties) in changes.modifications {
                     modified[className, default: [:]][key, default: PropertySet()].formUnion(properties)
                 }
-                for key in changes.deletions { deleted[className, default: KeySet()].insert(key) }
                 if changes.deletedAll { deletedAll.insert(className) }
+                for key in changes.deletions { deleted[className, default: KeySet()].insert(key) }
+                // Within a change set a key both deleted and inserted was
+                // deleted first: the other order cancels out when recorded.
+                let allDeleted = deletedAll.contains(className)
+                if let deletedKeys = deleted[className] ?? (allDeleted ? KeySet() : nil) {
+                    for key in changes.insertions where allDeleted || deletedKeys.contains(key) {
+                        recreated[className, default: []].insert(key)
+                    }
+                }
             }
             if !changeSet.lists.isEmpty { isEmpty = false }
         }
@@ -46,6 +57,19 @@ struct ChangeInspector {
     func touchesClasses(otherThan className: String) -> Bool {
         !isComplete || modified.keys.contains { $0 != className } || deleted.keys.contains { $0 != className }
             || deletedAll.contains { $0 != className }
+    }
+
+    /// Whether the commits deleted the object, even if an object with the
+    /// same key (the same primary key, for a class keyed by it) was created
+    /// after.
+    func isDeleted(_ className: String, _ key: ObjectKey) -> Bool {
+        deletedAll.contains(className) || deleted[className]?.contains(key) == true
+    }
+
+    /// Whether the object with this key is not the one that had it before
+    /// the commits: that one was deleted and this one created with its key.
+    func isRecreated(_ className: String, _ key: ObjectKey) -> Bool {
+        recreated[className]?.contains(key) == true
     }
 
     /// The properties of an object set by the commits.

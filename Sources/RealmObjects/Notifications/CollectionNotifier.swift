@@ -161,11 +161,25 @@ final class CollectionNotifier: @unchecked Sendable {
             let old = Self.identities(matches.keys)
             let current = try currentState(in: transaction)
             let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
-            return Step(from: base.version, to: current, changes: CollectionDiff.changes(from: old, to: new, isModified: isModified))
+            return Step(from: base.version, to: current, changes: CollectionDiff.changes(
+                from: Self.separatingRecreated(old, inspector: inspector, className: className), to: new, isModified: isModified))
         }
         let current = try currentState(in: transaction)
         let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
-        return Step(from: base.version, to: current, changes: CollectionDiff.changes(from: base.identities, to: new, isModified: isModified))
+        return Step(from: base.version, to: current, changes: CollectionDiff.changes(
+            from: Self.separatingRecreated(base.identities, inspector: inspector, className: className), to: new, isModified: isModified))
+    }
+
+    /// `old` with the objects deleted and then created again under the same
+    /// key made unlike any new identity, so that they are reported as a
+    /// deletion and an insertion, as Realm reports them.
+    private static func separatingRecreated(_ old: [CollectionDiff.Identity], inspector: ChangeInspector,
+                                            className: String?) -> [CollectionDiff.Identity] {
+        guard let className else { return old }
+        return old.map { identity in
+            guard case .object(let key) = identity.value, inspector.isRecreated(className, key) else { return identity }
+            return CollectionDiff.Identity(value: identity.value, occurrence: -1 - identity.occurrence)
+        }
     }
 
     /// The notification's indices from a maintained update: the objects

@@ -70,11 +70,11 @@ final class ObjectNotifier {
         do {
             let version = try transaction.version
             guard version != lastVersion, let handle = state.handleIfStored(className) else { return .continuing }
-            guard try transaction.objectExists(key, in: handle) else {
+            let inspector = ChangeInspector(try transaction.changeSets(after: lastVersion))
+            guard try transaction.objectExists(key, in: handle), !inspector.isDeleted(className, key) else {
                 deliverChange(.deleted)
                 return .finished
             }
-            let inspector = ChangeInspector(try transaction.changeSets(after: lastVersion))
             let properties = inspector.modifiedProperties(className, key)
             let schema = transaction.schema
             let filter = KeyPathFilter.make(keyPaths, className: className, schema: schema)

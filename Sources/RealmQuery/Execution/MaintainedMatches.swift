@@ -44,7 +44,7 @@ public struct MaintainedMatches {
         guard case .table = query.source, query.distinct.isEmpty else { return nil }
         _ = try transaction.version
         guard transaction.schema[query.className] != nil else { return nil }
-        let plan = try QueryPlanner(query, schema: transaction.schema).plan()
+        let plan = try QueryPlanner(query, in: transaction).plan()
         guard plan.isFlat, plan.sortedKeysStatement() != nil else { return nil }
         self.query = query
         ascending = plan.sortTerms.map(\.ascending)
@@ -62,7 +62,12 @@ public struct MaintainedMatches {
             guard let changes = changeSet.classes[query.className] else { continue }
             if changes.deletedAll { return nil }
             for key in changes.deletions { deleted.insert(key) }
-            for key in changes.insertions { candidates.insert(key) }
+            for key in changes.insertions {
+                // Deleted, then created again with the same primary key (its
+                // key): matching by key would take it for the old object.
+                if deleted.contains(key) { return nil }
+                candidates.insert(key)
+            }
             for key in changes.modifications.keys { candidates.insert(key) }
         }
         candidates = candidates.filter { !deleted.contains($0) }
@@ -72,7 +77,7 @@ public struct MaintainedMatches {
 
         var narrowed = query
         narrowed.predicate = query.predicate.and(.compare(.keyPath("SELF"), .in, .values(candidates.map { .object($0) })))
-        let plan = try QueryPlanner(narrowed, schema: transaction.schema).plan()
+        let plan = try QueryPlanner(narrowed, in: transaction).plan()
         let (matchedKeys, matchedSortValues) = try Self.matches(plan, in: transaction)
         if candidates.count + deleted.count <= Self.fewChanges {
             return updateInPlace(deleted: deleted, candidates: candidates, matchedKeys: matchedKeys, matchedSortValues: matchedSortValues)

@@ -38,7 +38,7 @@ extension Query {
         let catalog = transaction.catalogIdentity
         if let plan = plans.plan(for: catalog) { return plan }
         let plan = try PlanTemplates.shared.plan(for: self, catalog: catalog) {
-            try QueryPlanner(self, schema: transaction.schema).plan()
+            try QueryPlanner(self, in: transaction).plan()
         }
         plans.store(plan, for: catalog)
         return plan

@@ -99,7 +99,7 @@ extension Query {
         let plan = sort.isEmpty ? try plan(in: transaction) : try { () throws -> QueryPlan in
             var unsorted = self
             unsorted.sort = []
-            return try QueryPlanner(unsorted, schema: transaction.schema).plan()
+            return try QueryPlanner(unsorted, in: transaction).plan()
         }()
         guard let (sql, arguments) = plan.countStatement() else {
             return try finishInSwift(plan, in: transaction).count
@@ -139,7 +139,7 @@ extension Query {
         // otherwise the order does not change an aggregate.
         var unsorted = self
         if distinct.isEmpty { unsorted.sort = [] }
-        let plan = try QueryPlanner(unsorted, schema: schema).plan(aggregating: path)
+        let plan = try QueryPlanner(unsorted, in: transaction).plan(aggregating: path)
         if let (sql, arguments) = plan.aggregateStatement(kind, type: type) {
             let statement = try transaction.queryStatement(sql)
             defer { statement.reset() }

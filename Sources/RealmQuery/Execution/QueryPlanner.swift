@@ -10,15 +10,23 @@ import RealmCore
 struct QueryPlanner {
     let query: Query
     let schema: Schema
+    /// The classes whose primary key is the object key, read as `_key`.
+    let keyedByPrimaryKey: Set<String>
 
     /// Whether to skip SQL filtering and test every object in Swift (the
     /// reference path of the tests).
     var forcesPostFilter = false
 
-    init(_ query: Query, schema: Schema) {
+    init(_ query: Query, schema: Schema, keyedByPrimaryKey: Set<String>) {
         self.query = query
         self.schema = schema
+        self.keyedByPrimaryKey = keyedByPrimaryKey
         self.forcesPostFilter = query.evaluation == .postFilterOnly
+    }
+
+    /// A planner for the schema and file layout `transaction` reads.
+    init(_ query: Query, in transaction: Transaction) {
+        self.init(query, schema: transaction.schema, keyedByPrimaryKey: transaction.classesKeyedByPrimaryKey)
     }
 
     /// The resolved parts of a query, before SQL.
@@ -82,7 +90,7 @@ struct QueryPlanner {
         let isFlat = query.source == .table && checked.condition.isRootOnly
             && checked.sort.allSatisfy { $0.1.isRootOnly } && checked.distinct.allSatisfy(\.isRootOnly)
             && (aggregatePath?.isRootOnly ?? true)
-        let names = AliasNames()
+        let names = StatementNames(schema: schema, keyedByPrimaryKey: keyedByPrimaryKey)
         let from: FromClause
         let root: SQLObject
         var constraint = SQLFragment.constant(true)

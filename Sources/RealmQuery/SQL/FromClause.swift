@@ -6,9 +6,9 @@ import RealmCore
 final class FromClause {
     private(set) var items: [String]
     private var joinedAliases: [String: String] = [:]
-    let names: AliasNames
+    let names: StatementNames
 
-    init(_ first: String, names: AliasNames) {
+    init(_ first: String, names: StatementNames) {
         self.items = [first]
         self.names = names
     }
@@ -31,9 +31,28 @@ final class FromClause {
     }
 }
 
-/// Hands out table aliases unique within one statement.
-final class AliasNames {
+/// The names of one statement: it hands out table aliases unique within
+/// the statement, and knows which properties have no column of their own.
+final class StatementNames {
     private var counter = 0
+    /// Per class keyed by its primary key, the primary key's name: the
+    /// property is the row's `_key`.
+    private let objectKeyProperties: [String: String]
+
+    /// Names for a statement over `schema`, whose classes named in
+    /// `keyedByPrimaryKey` keep their primary key as the object key.
+    init(schema: Schema, keyedByPrimaryKey: Set<String>) {
+        var properties: [String: String] = [:]
+        for className in keyedByPrimaryKey {
+            if let primaryKey = schema[className]?.primaryKeyProperty { properties[className] = primaryKey.name }
+        }
+        self.objectKeyProperties = properties
+    }
+
+    /// Whether `property` of `className` is the object's key.
+    func isObjectKey(_ property: String, of className: String) -> Bool {
+        !objectKeyProperties.isEmpty && objectKeyProperties[className] == property
+    }
 
     func next(_ prefix: String) -> String {
         counter += 1
@@ -52,8 +71,10 @@ struct SQLObject {
     var nullable: Bool
     let from: FromClause
 
-    /// The SQL of a column of the object, joining its row if needed.
+    /// The SQL of a column of the object, joining its row if needed. A
+    /// primary key that keys the objects is the key itself: no join.
     mutating func column(_ property: String) -> String {
+        if from.names.isObjectKey(property, of: className) { return key }
         if alias == nil { alias = from.row(of: className, key: key, nullable: nullable) }
         let quoted = SQLNames.quote(property)
         return alias!.isEmpty ? quoted : alias! + "." + quoted

@@ -10,7 +10,7 @@ import RealmCore
 /// approximation must then be a superset), false under an odd number of NOTs
 /// (a subset). Values become bound parameters, never SQL text.
 struct SQLCompiler {
-    let names: AliasNames
+    let names: StatementNames
 
     func compile(_ condition: Condition, on object: SQLObject, positive: Bool = true) -> SQLFragment {
         switch condition {
