@@ -1,6 +1,7 @@
 #include "CStorage.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <zlib.h>
 
 int cstorage_bind_text(sqlite3_stmt *statement, int index,
@@ -54,4 +55,42 @@ int cstorage_uncompress(const void *source, size_t length,
         return Z_DATA_ERROR;
     }
     return 0;
+}
+
+static void cstorage_rowid_log_append(void *context, int operation,
+                                      const char *database, const char *table,
+                                      sqlite3_int64 rowid) {
+    (void)database;
+    (void)table;
+    cstorage_rowid_log *log = context;
+    if (operation != SQLITE_DELETE || log->out_of_memory) {
+        return;
+    }
+    if (log->count == log->capacity) {
+        size_t capacity = log->capacity ? log->capacity * 2 : 256;
+        int64_t *grown = realloc(log->rowids, capacity * sizeof *grown);
+        if (!grown) {
+            log->out_of_memory = 1;
+            return;
+        }
+        log->rowids = grown;
+        log->capacity = capacity;
+    }
+    log->rowids[log->count++] = rowid;
+}
+
+void cstorage_rowid_log_attach(sqlite3 *db, cstorage_rowid_log *log) {
+    sqlite3_update_hook(db, cstorage_rowid_log_append, log);
+}
+
+void cstorage_rowid_log_detach(sqlite3 *db) {
+    sqlite3_update_hook(db, NULL, NULL);
+}
+
+void cstorage_rowid_log_free(cstorage_rowid_log *log) {
+    free(log->rowids);
+    log->rowids = NULL;
+    log->count = 0;
+    log->capacity = 0;
+    log->out_of_memory = 0;
 }

@@ -417,3 +417,39 @@ private struct DatabaseError: Error {
         #expect(sqlite3_column_bytes(statement, 0) == 10)
     }
 }
+
+/// The rowid log collects what the update hook reports of deletions, and
+/// nothing else.
+@Suite struct RowidLogTests {
+    private func execute(_ db: OpaquePointer, _ sql: String) {
+        #expect(sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK, "\(sql)")
+    }
+
+    @Test func collectsTheRowidsOfDeletedRowsOnly() throws {
+        var handle: OpaquePointer?
+        #expect(sqlite3_open(":memory:", &handle) == SQLITE_OK)
+        let db = try #require(handle)
+        defer { sqlite3_close(db) }
+        execute(db, "CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+        execute(db, "WITH RECURSIVE n(i) AS (SELECT -500 UNION ALL SELECT i + 1 FROM n WHERE i < 999) INSERT INTO t SELECT i, 'x' || i FROM n")
+
+        // The hook keeps the pointer: it must outlive the call, as `&log`
+        // would not.
+        let log = UnsafeMutablePointer<cstorage_rowid_log>.allocate(capacity: 1)
+        log.initialize(to: cstorage_rowid_log())
+        defer { log.deallocate() }
+        cstorage_rowid_log_attach(db, log)
+        // Inserts and updates are not logged; every deleted row is, past
+        // the buffer's first growths.
+        execute(db, "INSERT INTO t VALUES (5000, 'new'); UPDATE t SET v = 'y' WHERE k < 0")
+        execute(db, "DELETE FROM t WHERE k % 3 = 0")
+        cstorage_rowid_log_detach(db)
+        execute(db, "DELETE FROM t WHERE k = 1")
+
+        let logged = Array(UnsafeBufferPointer(start: log.pointee.rowids, count: log.pointee.count))
+        #expect(log.pointee.out_of_memory == 0)
+        #expect(logged == Array(stride(from: -498, through: 999, by: 3)).map(Int64.init))
+        cstorage_rowid_log_free(log)
+        #expect(log.pointee.rowids == nil && log.pointee.count == 0 && log.pointee.capacity == 0)
+    }
+}

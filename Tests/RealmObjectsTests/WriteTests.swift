@@ -242,6 +242,14 @@ import Testing
         #expect(realm.objects(Book.self).filter("title == 't2'").isEmpty)
         #expect(gone.isInvalidated && !kept.isInvalidated)
         #expect(deletions == (0..<50).filter { $0 % 4 == 2 })
+
+        // A predicate true of every object, though not TRUEPREDICATE itself,
+        // still reports each deletion.
+        try realm.write { realm.delete(realm.objects(Book.self).filter("title == 't0' OR TRUEPREDICATE")) }
+        realm.refresh()
+        #expect(realm.objects(Book.self).isEmpty)
+        #expect(deletions == Array(0..<38))
+        #expect(kept.isInvalidated)
         token.invalidate()
     }
 }

@@ -3,8 +3,10 @@
 //
 // SQLite's destructor sentinels (SQLITE_TRANSIENT, SQLITE_STATIC) are macros
 // that cast integers to function pointers, which Swift cannot import; zlib's
-// one-shot calls take `uLongf *` lengths whose width differs by platform.
-// Everything here is a thin, allocation-free wrapper.
+// one-shot calls take `uLongf *` lengths whose width differs by platform;
+// SQLite's update hook calls back once per row, where a C function costs a
+// call and a Swift closure a context lookup. Everything here is a thin
+// wrapper; only the rowid log allocates, and only its own buffer.
 
 #ifndef CSTORAGE_H
 #define CSTORAGE_H
@@ -43,6 +45,31 @@ int cstorage_compress(const void *source, size_t length,
 /// when the stated size is wrong).
 int cstorage_uncompress(const void *source, size_t length,
                         void *destination, size_t *destination_length);
+
+/// The rowids of the rows deleted while the log is attached to a
+/// connection, in the order SQLite deleted them.
+///
+/// A DELETE that must report its rows could say RETURNING, but SQLite then
+/// stores every returned row in a temporary table before returning the
+/// first; the update hook hands over each rowid as the row goes.
+typedef struct cstorage_rowid_log {
+    int64_t *rowids;
+    size_t count;
+    size_t capacity;
+    /// Set when growing the buffer failed: rowids were lost.
+    int out_of_memory;
+} cstorage_rowid_log;
+
+/// Attaches `log` (zero-initialised, or emptied by
+/// `cstorage_rowid_log_free`) to `db`: from now on every row deleted from a
+/// rowid table of `db` is appended to it. Replaces any update hook.
+void cstorage_rowid_log_attach(sqlite3 *db, cstorage_rowid_log *log);
+
+/// Detaches whatever log is attached to `db`.
+void cstorage_rowid_log_detach(sqlite3 *db);
+
+/// Frees the log's buffer and empties it.
+void cstorage_rowid_log_free(cstorage_rowid_log *log);
 
 #ifdef __cplusplus
 }

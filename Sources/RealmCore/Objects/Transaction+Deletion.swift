@@ -61,23 +61,27 @@ extension Transaction {
         }
     }
 
-    /// Runs `sql`, a DELETE of objects of `className` returning their
-    /// keys, and records the deletions; only for a class nothing links to
-    /// and that has no lists or links (returns false, running nothing,
-    /// for others).
-    package func deleteObjects(returnedBy sql: String, arguments: [Value], ofClass className: String) throws(RealmError) -> Bool {
+    /// Runs `sql`, a DELETE with a WHERE clause of objects of `className`,
+    /// and records the deletions; only for a class nothing links to and
+    /// that has no lists or links (returns false, running nothing, for
+    /// others).
+    package func deleteObjects(matching sql: String, arguments: [Value], ofClass className: String) throws(RealmError) -> Bool {
         try requireWrite("delete objects")
         let layout = try layout(classHandle(named: className))
         guard layout.standsAlone else { return false }
-        try atomically { () throws(RealmError) in
-            try noteDeletions(in: layout)
-            let statement = try connection.cachedStatement(sql)
-            defer { statement.reset() }
-            for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
-            while try statement.step() {
-                record(.deleted(ObjectKey(statement.int64(at: 0)), classIndex: layout.index))
-            }
+        try noteDeletions(in: layout)
+        // One statement, atomic on its own, so no savepoint: one would copy
+        // every page the deletion changes aside. The keys come from the
+        // update hook rather than RETURNING, which would first store every
+        // returned row in a temporary table.
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
+        let deleted = try connection.rowidsDeleted { () throws(RealmError) in try statement.run() }
+        guard deleted.count == connection.changes else {
+            throw RealmError(.storage, "Deleting objects of class '\(className)' in '\(coordinator.path)' lost track of \(connection.changes - deleted.count) of them; cancel the write transaction.")
         }
+        for key in deleted { record(.deleted(ObjectKey(key), classIndex: layout.index)) }
         return true
     }
 
@@ -86,6 +90,14 @@ extension Transaction {
     public func deleteAllObjects(in handle: ClassHandle) throws(RealmError) {
         try requireWrite("delete objects")
         let layout = try layout(handle)
+        if layout.standsAlone {
+            // One statement, atomic on its own: no savepoint to copy every
+            // page it frees aside.
+            try noteDeletions(in: layout)
+            try statement(layout, .deleteAll).run()
+            record(.deletedAll(classIndex: layout.index))
+            return
+        }
         try atomically { () throws(RealmError) in
             let embedded = try clearOwnLists(of: nil, in: layout) + embeddedLinkTargets(of: nil, in: layout)
             for reference in layout.incomingLinks where reference.classIndex != layout.index {

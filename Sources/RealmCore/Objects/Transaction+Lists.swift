@@ -69,6 +69,12 @@ extension Transaction {
             throw embeddedLinkError(layout, list.property)
         }
         guard index >= 0 && index <= count else { throw outOfBounds(index, count: count + 1, layout, list) }
+        guard index < count else {
+            // One INSERT, atomic on its own: a savepoint would only copy the
+            // list's last page aside, once per element appended.
+            try insertListRow(layout, list, value, at: index, count: count)
+            return
+        }
         try atomically { () throws(RealmError) in
             try insertListRow(layout, list, value, at: index, count: count)
         }

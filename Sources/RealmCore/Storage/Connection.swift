@@ -87,6 +87,27 @@ package final class Connection {
         return try statement.step() && !statement.isNull(at: 0) ? statement.int64(at: 0) : nil
     }
 
+    /// Runs `body` and returns the rowids of the rows it deleted, in the
+    /// order SQLite deleted them, as SQLite's update hook reports them.
+    ///
+    /// The hook does not see the truncate optimization, which an
+    /// unconditional `DELETE FROM t` uses: give such a statement a WHERE.
+    package func rowidsDeleted(by body: () throws(RealmError) -> Void) throws(RealmError) -> [Int64] {
+        let log = UnsafeMutablePointer<cstorage_rowid_log>.allocate(capacity: 1)
+        log.initialize(to: cstorage_rowid_log())
+        defer {
+            cstorage_rowid_log_free(log)
+            log.deallocate()
+        }
+        cstorage_rowid_log_attach(handle, log)
+        defer { cstorage_rowid_log_detach(handle) }
+        try body()
+        guard log.pointee.out_of_memory == 0 else {
+            throw RealmError(.storage, "Out of memory recording the objects deleted from '\(path)'.")
+        }
+        return Array(UnsafeBufferPointer(start: log.pointee.rowids, count: log.pointee.count))
+    }
+
     // MARK: State
 
     /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.

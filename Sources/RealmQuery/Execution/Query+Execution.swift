@@ -80,7 +80,7 @@ extension Query {
         try Self.beginReading(transaction)
         guard case .table = source, !predicate.sumsCollections,
               let (sql, arguments) = try plan(in: transaction).deleteStatement() else { return false }
-        return try transaction.deleteObjects(returnedBy: sql, arguments: arguments, ofClass: className)
+        return try transaction.deleteObjects(matching: sql, arguments: arguments, ofClass: className)
     }
 
     /// The number of matching objects.

@@ -153,12 +153,13 @@ final class QueryPlan {
         }.map { ($0, filter.arguments) }
     }
 
-    /// The statement that deletes the matches and returns their keys: nil
-    /// unless the query is flat and SQL alone answers it, without distinct.
+    /// The statement that deletes the matches: nil unless the query is flat
+    /// and SQL alone answers it, without distinct. It always has a WHERE
+    /// clause, so that SQLite deletes row by row and reports each row.
     func deleteStatement() -> (sql: String, arguments: [Value])? {
         memo.sql(.delete) {
             guard isFlat, isPureSQL, distinctTerms.isEmpty else { return nil }
-            return "DELETE FROM \(from.sql)\(whereClause) RETURNING _key"
+            return "DELETE FROM \(from.sql) WHERE \(filter.constant == true ? "1" : filter.sql)"
         }.map { ($0, filter.arguments) }
     }
 
