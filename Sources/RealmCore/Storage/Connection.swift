@@ -140,4 +140,7 @@ package final class Connection {
     /// SQLite's primary code for constraint violations, for callers that
     /// translate them into their own errors.
     package static let constraintCode = SQLITE_CONSTRAINT
+
+    /// SQLite's primary code for a lock another connection holds.
+    package static let busyCode = SQLITE_BUSY
 }

@@ -126,7 +126,7 @@ public final class Coordinator: Sendable {
         guard !readOnly else {
             throw RealmError(.notARealm, "The file at '\(connection.path)' is empty and cannot be initialised as a Realm read-only.")
         }
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try switchToWAL(connection)
         try connection.execute("BEGIN IMMEDIATE")
         do {
             // Another process may have laid the file out while we waited.
@@ -137,6 +137,25 @@ public final class Coordinator: Sendable {
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Puts a new file in WAL mode. The switch needs the file to itself, and
+    /// SQLite reports "busy" at once, without its busy handler, while
+    /// another process opening the same new file holds it: wait as the busy
+    /// handler would.
+    private static func switchToWAL(_ connection: Connection) throws(RealmError) {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        var pause: TimeInterval = 0.001
+        while true {
+            do {
+                try connection.execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                guard error.sqliteCode == Connection.busyCode, Date() < deadline else { throw error }
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.05)
+            }
         }
     }
 
