@@ -22,6 +22,7 @@ import Testing
         let realm = try Realm(configuration: inMemoryConfiguration())
         let old = City(value: ["id": 1, "name": "Oslo"])
         try realm.write { realm.add(old) }
+        let sameObject = try #require(realm.object(ofType: City.self, forPrimaryKey: 1))
         var reports: [String] = []
         let token = old.observe { change in
             switch change {
@@ -37,6 +38,9 @@ import Testing
         realm.refresh()
         #expect(reports == ["deleted"])
         #expect(old.isInvalidated)
+        // Another instance of the deleted object reads the new one
+        // (Docs/DifferencesFromApplePlatforms.md).
+        #expect(!sameObject.isInvalidated && sameObject.name == "Bergen")
         #expect(realm.object(ofType: City.self, forPrimaryKey: 1)?.name == "Bergen")
         token.invalidate()
     }
