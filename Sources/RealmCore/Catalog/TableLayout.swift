@@ -16,6 +16,8 @@ final class TableLayout: Sendable {
     let linkTargets: [Int?]
     /// The property indices of the column properties, in declaration order.
     let columnProperties: [Int]
+    /// The column properties as a row query reads them, after the key.
+    let rowColumns: [RowColumn]
     /// The primary-key property's index.
     let primaryKey: Int?
     /// Whether the objects' keys are their primary-key values: the table's
@@ -55,6 +57,7 @@ final class TableLayout: Sendable {
             return schema.objectSchemas.firstIndex { $0.name == target }
         }
         self.columnProperties = properties.indices.filter { properties[$0].isColumn }
+        self.rowColumns = columnProperties.map { RowColumn(property: $0, type: properties[$0].type) }
         self.primaryKey = properties.firstIndex(where: \.isPrimaryKey)
         var incomingLinks: [PropertyReference] = []
         var incomingLists: [PropertyReference] = []

@@ -173,6 +173,25 @@ extension Transaction {
         return try findObject(layout, primaryKey: value)
     }
 
+    /// The object whose primary key is `primaryKey` with its row, read by
+    /// one statement as ``firstRow(sql:arguments:columns:width:)`` reads
+    /// one, so that reading its properties next needs no query; nil when
+    /// there is no such object.
+    public func objectRow(withPrimaryKey primaryKey: Value, in handle: ClassHandle) throws(RealmError) -> ObjectCursor.Element? {
+        let layout = try layout(handle)
+        guard let property = layout.primaryKey else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no primary key.")
+        }
+        let value = try checkedValue(primaryKey, for: layout, property: property)
+        let statement = try statement(layout, value.isNull ? .selectRowByNullPrimaryKey : .selectRowByPrimaryKey)
+        if !value.isNull { statement.bind(value, at: 1) }
+        defer { statement.reset() }
+        var exhausted = false
+        let batch = try RowBatch(reading: statement, columns: layout.rowColumns, width: layout.objectSchema.properties.count,
+                                 limit: 1, stamp: changeCounter, exhausted: &exhausted)
+        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.keys[0], batch: batch, row: 0)
+    }
+
     func findObject(_ layout: TableLayout, primaryKey: Value) throws(RealmError) -> ObjectKey? {
         let statement = try statement(layout, primaryKey.isNull ? .findNullPrimaryKey : .findPrimaryKey)
         if !primaryKey.isNull { statement.bind(primaryKey, at: 1) }

@@ -12,6 +12,9 @@ enum StatementKind: Hashable {
     case maxKey
     case findPrimaryKey
     case findNullPrimaryKey
+    /// The key and columns of the object with a primary key.
+    case selectRowByPrimaryKey
+    case selectRowByNullPrimaryKey
     case selectColumn(Int)
     case updateColumn(Int)
     /// Objects whose to-one link column points at a key.
@@ -73,6 +76,10 @@ enum StatementKind: Hashable {
             return "SELECT _key FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) = ?"
         case .findNullPrimaryKey:
             return "SELECT _key FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) IS NULL"
+        case .selectRowByPrimaryKey:
+            return "SELECT \((["_key"] + columns).joined(separator: ", ")) FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) = ?"
+        case .selectRowByNullPrimaryKey:
+            return "SELECT \((["_key"] + columns).joined(separator: ", ")) FROM \(table) WHERE \(layout.columns[layout.primaryKey!]!) IS NULL"
         case .selectColumn(let property):
             return "SELECT \(layout.columns[property]!) FROM \(table) WHERE _key = ?"
         case .updateColumn(let property):

@@ -209,8 +209,15 @@ public struct Realm: Equatable {
         let className = ClassNames.name(of: type)
         guard let handle = state.handleIfStored(className) else { return nil }
         let value = ValueImporter.primaryKeyValue(key, className: className)
-        let found = perform("find '\(className)' by primary key") { try $0.object(withPrimaryKey: value, in: handle) }
-        return found.map { makeObject(type, key: $0, className: className) }
+        // One statement finds the object and reads its row, from which its
+        // properties are then read.
+        let found = perform("find '\(className)' by primary key") { try $0.objectRow(withPrimaryKey: value, in: handle) }
+        return found.map { element in
+            let object = makeObject(type, key: element.key, className: className)
+            object._rowBatch = element.batch
+            object._row = element.row
+            return object
+        }
     }
 
     // MARK: Thread confinement
