@@ -7,6 +7,30 @@ import Testing
 /// primary key gets the same key. Notifications must still tell the old
 /// object from the new one.
 @Suite struct PrimaryKeyIdentityTests {
+    final class Coupon: Object {
+        @Persisted(primaryKey: true) var code: String?
+        @Persisted var value = 0
+    }
+
+    /// A lookup by primary key reads the object's row with it; later reads
+    /// see later writes all the same.
+    @Test func lookupsByPrimaryKeyReadTheRow() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        try realm.write {
+            realm.add(City(value: ["id": 4, "name": "Oslo", "population": 700_000]))
+            realm.add(Coupon(value: ["code": nil, "value": 1]))
+            realm.add(Coupon(value: ["code": "A", "value": 2]))
+        }
+        let oslo = try #require(realm.object(ofType: City.self, forPrimaryKey: 4))
+        #expect(oslo.name == "Oslo" && oslo.population == 700_000)
+        try realm.write { oslo.name = "Kristiania" }
+        #expect(oslo.name == "Kristiania")
+        #expect(realm.object(ofType: City.self, forPrimaryKey: 5) == nil)
+        #expect(realm.object(ofType: Coupon.self, forPrimaryKey: nil as String?)?.value == 1)
+        #expect(realm.object(ofType: Coupon.self, forPrimaryKey: "A")?.value == 2)
+        #expect(realm.object(ofType: Coupon.self, forPrimaryKey: "B") == nil)
+    }
+
     @Test func unsortedResultsComeInPrimaryKeyOrder() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
