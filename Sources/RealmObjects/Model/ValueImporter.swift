@@ -111,9 +111,12 @@ enum ValueImporter {
 
     /// The primary-key value of `key` for a lookup.
     static func primaryKeyValue<Key>(_ key: Key, className: String) -> Value {
+        // The usual key types without a cast to an existential, which costs
+        // more than the lookup's SQL.
+        if Key.self == Int.self { return .int(Int64(unsafeBitCast(key, to: Int.self))) }
+        if Key.self == String.self { return .string(unsafeBitCast(key, to: String.self)) }
+        // Any integer width is an int key.
         if let persistable = key as? _Persistable, let value = try? persistable._toValue(in: nil) {
-            // Any integer width is an int key.
-            if case .int = value { return value }
             return value
         }
         preconditionFailure("Invalid primary key value '\(key)' for class '\(className)'.")

@@ -6,10 +6,11 @@ import RealmQuery
 extension Realm {
     /// Makes a managed object of `type` for a stored key. The object's `let`
     /// properties (lists, optionals, linking objects) are bound to the Realm.
-    func makeObject<T: Object>(_ type: T.Type, key: ObjectKey, className: String? = nil) -> T {
+    /// `handle`, when the caller has it, spares looking the class up again.
+    func makeObject<T: Object>(_ type: T.Type, key: ObjectKey, className: String? = nil, handle: ClassHandle? = nil) -> T {
         let object = type.init()
         let name = className ?? ClassNames.name(of: type)
-        guard let handle = state.handleIfStored(name) else {
+        guard let handle = handle ?? state.handleIfStored(name) else {
             preconditionFailure("The Realm at '\(configuration.identity)' has no class '\(name)'.")
         }
         object._realm = self

@@ -213,7 +213,7 @@ public struct Realm: Equatable {
         // properties are then read.
         let found = perform("find '\(className)' by primary key") { try $0.objectRow(withPrimaryKey: value, in: handle) }
         return found.map { element in
-            let object = makeObject(type, key: element.key, className: className)
+            let object = makeObject(type, key: element.key, className: className, handle: handle)
             object._rowBatch = element.batch
             object._row = element.row
             return object
