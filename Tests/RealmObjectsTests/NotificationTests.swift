@@ -19,6 +19,34 @@ import Testing
         return result
     }
 
+    /// What a names observer saw: the names at the last delivery, and each
+    /// update's deletions, insertions and modifications.
+    final class NamesLog {
+        var names: [String] = []
+        var updates: [(deletions: [Int], insertions: [Int], modifications: [Int])] = []
+    }
+
+    /// Observes the names of `results`, checking that every update's
+    /// indices turn the previous names into the new ones, as a table view
+    /// would apply them.
+    static func observeNames<T: Object>(_ results: Results<T>, _ name: KeyPath<T, String>) -> (NotificationToken, NamesLog) {
+        let log = NamesLog()
+        let token = results.observe { change in
+            switch change {
+            case .initial(let collection):
+                log.names = collection.map { $0[keyPath: name] }
+            case .update(let collection, let deletions, let insertions, let modifications):
+                let now = collection.map { $0[keyPath: name] }
+                #expect(apply(deletions, insertions, modifications, to: log.names, new: now) == now)
+                log.names = now
+                log.updates.append((deletions, insertions, modifications))
+            case .error(let error):
+                Issue.record(error)
+            }
+        }
+        return (token, log)
+    }
+
     @Test func realmNotificationsAfterEveryCommit() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
@@ -49,33 +77,19 @@ import Testing
             for age in [1, 6, 7, 3, 9] { realm.add(Dog(value: ["dog\(age)", age])) }
         }
         let results = realm.objects(Dog.self).filter("age > 5").sorted(byKeyPath: "age")
-        var previous: [String] = []
-        var updates: [(deletions: [Int], insertions: [Int], modifications: [Int])] = []
-        let token = results.observe { change in
-            switch change {
-            case .initial(let collection):
-                previous = collection.map(\.name)
-            case .update(let collection, let deletions, let insertions, let modifications):
-                let now = collection.map(\.name)
-                #expect(Self.apply(deletions, insertions, modifications, to: previous, new: now) == now)
-                previous = now
-                updates.append((deletions, insertions, modifications))
-            case .error(let error):
-                Issue.record(error)
-            }
-        }
-        #expect(previous == ["dog6", "dog7", "dog9"])
+        let (token, log) = Self.observeNames(results, \.name)
+        #expect(log.names == ["dog6", "dog7", "dog9"])
         try realm.write {
             realm.add(Dog(value: ["dog8", 8]))                                   // enters at 2
             realm.objects(Dog.self).filter("age == 7").first!.age = 2          // leaves
             realm.objects(Dog.self).filter("age == 9").first!.name = "nine"    // modified
         }
         realm.refresh()
-        #expect(updates.count == 1)
-        #expect(updates.first?.deletions == [1])
-        #expect(updates.first?.insertions == [1])
-        #expect(updates.first?.modifications == [2])
-        #expect(previous == ["dog6", "dog8", "nine"])
+        #expect(log.updates.count == 1)
+        #expect(log.updates.first?.deletions == [1])
+        #expect(log.updates.first?.insertions == [1])
+        #expect(log.updates.first?.modifications == [2])
+        #expect(log.names == ["dog6", "dog8", "nine"])
         _ = token
     }
 

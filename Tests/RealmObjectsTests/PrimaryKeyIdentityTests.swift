@@ -75,22 +75,7 @@ import Testing
         try realm.write {
             for (id, name) in [(1, "Oslo"), (2, "Bergen"), (3, "Tromsø")] { realm.add(City(value: ["id": id, "name": name])) }
         }
-        let results = realm.objects(City.self).sorted(byKeyPath: "name")
-        var previous: [String] = []
-        var updates: [[[Int]]] = []
-        let token = results.observe { change in
-            switch change {
-            case .initial(let collection):
-                previous = collection.map(\.name)
-            case .update(let collection, let deletions, let insertions, let modifications):
-                let now = collection.map(\.name)
-                #expect(NotificationTests.apply(deletions, insertions, modifications, to: previous, new: now) == now)
-                previous = now
-                updates.append([deletions, insertions, modifications])
-            case .error(let error):
-                Issue.record(error)
-            }
-        }
+        let (token, log) = NotificationTests.observeNames(realm.objects(City.self).sorted(byKeyPath: "name"), \.name)
         // In one write, and across two (each delivered at its commit).
         try realm.write {
             realm.delete(realm.object(ofType: City.self, forPrimaryKey: 2)!)
@@ -100,10 +85,10 @@ import Testing
         try realm.write { realm.delete(realm.object(ofType: City.self, forPrimaryKey: 3)!) }
         try realm.write { realm.add(City(value: ["id": 3, "name": "Narvik"])) }
         realm.refresh()
-        #expect(previous == ["Alta", "Narvik", "Oslo"])
+        #expect(log.names == ["Alta", "Narvik", "Oslo"])
         // Bergen leaves index 0 and Alta arrives there: a deletion and an
         // insertion, not a modification; then Tromsø leaves, Narvik comes.
-        #expect(updates == [[[0], [0], []], [[2], [], []], [[], [1], []]])
+        #expect(log.updates.map { [$0.deletions, $0.insertions, $0.modifications] } == [[[0], [0], []], [[2], [], []], [[], [1], []]])
 
         // Two commits on another thread arrive as one change.
         let done = DispatchSemaphore(value: 0)
@@ -115,8 +100,8 @@ import Testing
         }.start()
         done.wait()
         realm.refresh()
-        #expect(previous == ["Alta", "Narvik", "Oslo"])
-        #expect(updates.last == [[2], [2], []])
+        #expect(log.names == ["Alta", "Narvik", "Oslo"])
+        #expect(log.updates.last.map { [$0.deletions, $0.insertions, $0.modifications] } == [[2], [2], []])
         token.invalidate()
     }
 
