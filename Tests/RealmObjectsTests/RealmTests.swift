@@ -137,6 +137,35 @@ import Testing
         #expect(person.nickname == "none")  // the model's default for a new property
     }
 
+    /// The seeds' "users who skipped versions": `email` was removed at
+    /// version 2 and added again at 3, so a file still at version 1 has no
+    /// schema difference from version 3, yet its migration block must run
+    /// to nil the stale values out.
+    @Test func theMigrationBlockRunsOnEveryVersionIncrease() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), schemaVersion: 1, objectTypes: [City.self]))
+            try realm.write { realm.add(City(value: ["id": 1, "name": "Oslo", "population": 42])) }
+        }
+        let calls = Locked<[UInt64]>([])
+        var configuration = Realm.Configuration(fileURL: directory.file(), schemaVersion: 3, objectTypes: [City.self])
+        configuration.migrationBlock = { migration, oldSchemaVersion in
+            calls.value.append(oldSchemaVersion)
+            if oldSchemaVersion < 3 {
+                migration.enumerateObjects(ofType: "City") { _, newObject in
+                    newObject!["population"] = nil
+                }
+            }
+        }
+        do {
+            let realm = try Realm(configuration: configuration)
+            #expect(realm.objects(City.self).first?.population == nil)
+        }
+        // Once at the new version, opening again runs nothing.
+        _ = try Realm(configuration: configuration)
+        #expect(calls.value == [1])
+    }
+
     @Test func deleteRealmIfMigrationNeeded() throws {
         let directory = TemporaryDirectory()
         do {

@@ -32,8 +32,10 @@ extension Coordinator {
         /// The version of `schema`; must not be lower than the stored one.
         public var schemaVersion: UInt64
         /// Runs inside the write transaction that migrates the file to
-        /// `schema`, after the schema has been applied. Throwing from it
-        /// cancels the migration and leaves the file as it was.
+        /// `schema`, after the schema has been applied, whenever
+        /// `schemaVersion` is higher than the stored one (whether or not the
+        /// schema changed). Throwing from it cancels the migration and leaves
+        /// the file as it was.
         public var migration: (@Sendable (MigrationContext) throws -> Void)?
 
         public init(

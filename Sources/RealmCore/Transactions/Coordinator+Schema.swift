@@ -28,9 +28,13 @@ extension Coordinator {
             return
         }
 
+        // The migration block runs whenever the version goes up, changes or
+        // not: the seeds' example nils out a property removed and re-added
+        // between the versions, which leaves no difference to detect.
+        let runsBlock = migration != nil && version > storedVersion
         // The old data stays readable through a transaction pinned before
         // the migration's write.
-        let old = needsMigration ? try makeTransaction() : nil
+        let old = needsMigration || runsBlock ? try makeTransaction() : nil
         try old?.ensureReading()
         try transaction.beginWrite()
         do {
@@ -52,7 +56,7 @@ extension Coordinator {
                 try old.ensureReading()
             }
             try transaction.applySchema(wanted, schemaVersion: version)
-            if let old, let migration {
+            if let old, let migration, version > storedVersion {
                 try transaction.allowPrimaryKeyChanges()
                 try migration(MigrationContext(
                     oldSchemaVersion: storedVersion, newSchemaVersion: version, oldSchema: stored,
