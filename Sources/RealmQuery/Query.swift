@@ -134,6 +134,7 @@ public struct Query: Sendable {
 
     /// The `SELECT count(*)` statement ``count(in:)`` runs, and its
     /// arguments; nil when the count needs the post-filter.
+    /// `keyedByPrimaryKey` is as for ``compiledSQL(schema:keyedByPrimaryKey:)``.
     ///
     /// - Throws: ``QueryError`` as ``validated(against:)``.
     public func compiledCountSQL(schema: Schema, keyedByPrimaryKey: Set<String> = []) throws -> (sql: String, arguments: [Value])? {
