@@ -215,6 +215,64 @@ import Testing
         #expect(try Self.storedSQL(directory, "index_class_Item.id") == nil)
     }
 
+    /// A new primary key's values all start at zero; its uniqueness is
+    /// checked once the migration has set them.
+    @Test func renamingThePrimaryKeyInAMigration() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let transaction = try Self.open(directory)
+            let items = try transaction.classHandle(named: "Item")
+            try transaction.write {
+                try transaction.createObject(in: items, values: item(7, "seven"))
+                try transaction.createObject(in: items, values: item(3, "three", parent: ObjectKey(7)))
+            }
+        }
+        var renamed = Self.item
+        renamed.properties[0] = Property(name: "identifier", type: .int, isPrimaryKey: true)
+        let transaction = try Self.open(directory, schema: Schema([renamed] + Self.others), version: 1) { migration in
+            let oldItems = try migration.oldTransaction.classHandle(named: "Item")
+            let newItems = try migration.transaction.classHandle(named: "Item")
+            for key in try migration.oldTransaction.objectKeys(in: oldItems) {
+                let id = try migration.oldTransaction.value(of: key, property: 0, in: oldItems)
+                try migration.transaction.setValue(id, of: key, property: 0, in: newItems)
+            }
+        }
+        let items = try transaction.classHandle(named: "Item")
+        let three = try #require(try transaction.object(withPrimaryKey: .int(3), in: items))
+        #expect(try transaction.value(of: three, property: 2, in: items) == .object(try #require(try transaction.object(withPrimaryKey: .int(7), in: items))))
+        #expect(try Self.storedSQL(directory, "index_class_Item.identifier")?.contains("UNIQUE") == true)
+    }
+
+    @Test func aMigrationThatLeavesDuplicatePrimaryKeysChangesNothing() throws {
+        let directory = TemporaryDirectory()
+        let plain = ObjectSchema(name: "Plain", properties: [Property(name: "name", type: .string)])
+        do {
+            let transaction = try Self.open(directory, schema: Schema([plain]))
+            let plains = try transaction.classHandle(named: "Plain")
+            try transaction.write {
+                for name in ["a", "b", "c"] { try transaction.createObject(in: plains, values: [.string(name)]) }
+            }
+        }
+        var keyed = plain
+        keyed.properties.append(Property(name: "code", type: .int, isPrimaryKey: true))
+        // Without setting the codes, all three are 0.
+        let error = #expect(throws: RealmError.self) { _ = try Self.open(directory, schema: Schema([keyed]), version: 1) { _ in } }
+        #expect(error?.kind == .duplicatePrimaryKey)
+        #expect(error?.message.contains("'Plain.code'") == true)
+        #expect(try Self.open(directory, schema: Schema([plain])).schemaVersion == 0)
+
+        // Setting distinct codes makes the migration succeed.
+        let transaction = try Self.open(directory, schema: Schema([keyed]), version: 1) { migration in
+            let plains = try migration.transaction.classHandle(named: "Plain")
+            for (index, key) in try migration.transaction.objectKeys(in: plains).enumerated() {
+                try migration.transaction.setValue(.int(Int64(index * 10)), of: key, property: 1, in: plains)
+            }
+        }
+        let plains = try transaction.classHandle(named: "Plain")
+        #expect(try transaction.object(withPrimaryKey: .int(20), in: plains) != nil)
+        #expect(try Self.storedSQL(directory, "index_class_Plain.code")?.contains("UNIQUE") == true)
+    }
+
     @Test func removingThePrimaryKeyPropertyKeepsObjects() throws {
         let directory = TemporaryDirectory()
         do {

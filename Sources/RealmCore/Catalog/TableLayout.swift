@@ -100,3 +100,10 @@ struct PropertyReference: Hashable, Sendable {
     let classIndex: Int
     let propertyIndex: Int
 }
+
+/// A property of a class, by names: what stays meaningful when a schema
+/// change moves classes and properties to other positions.
+struct PropertyName: Hashable {
+    let className: String
+    let property: String
+}

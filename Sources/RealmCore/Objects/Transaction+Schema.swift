@@ -129,6 +129,7 @@ extension Transaction {
             try createTables(for: objectSchema)
         case .addedProperty(let className, let property):
             try addStorage(for: property, className: className)
+            if property.isPrimaryKey { deferPrimaryKeyIndex(className, property.name) }
         case .removedProperty(let className, let property):
             try removeStorage(for: property, className: className)
         case .changedPropertyType(let className, let from, let to):
@@ -151,11 +152,7 @@ extension Transaction {
             }
             if let to {
                 try connection.execute("DROP INDEX IF EXISTS \(indexName(className, to))")
-                do {
-                    try createIndex(className, to, unique: true)
-                } catch {
-                    throw RealmError(.duplicatePrimaryKey, "Cannot make '\(className).\(to)' the primary key: objects of class '\(className)' have duplicate values for it.")
-                }
+                deferPrimaryKeyIndex(className, to)
             }
         case .changedEmbedding:
             break
@@ -193,8 +190,43 @@ extension Transaction {
                 declaration += " DEFAULT " + Self.literal(for: property.type)
             }
             try connection.execute("ALTER TABLE \(classTable(className)) ADD COLUMN \(declaration)")
-            try createIndexIfNeeded(className, property)
+            // A new primary key's values all start at the default: its
+            // unique index waits for the migration to set them.
+            if !property.isPrimaryKey { try createIndexIfNeeded(className, property) }
         }
+    }
+
+    /// Makes the unique index of `className.property`, a primary key, at
+    /// commit (``createPendingPrimaryKeyIndexes()``).
+    private func deferPrimaryKeyIndex(_ className: String, _ property: String) {
+        let name = PropertyName(className: className, property: property)
+        if !pendingPrimaryKeyIndexes.contains(name) { pendingPrimaryKeyIndexes.append(name) }
+    }
+
+    /// Makes the unique indexes of the primary keys this write's schema
+    /// changes gave to classes with objects, now that a migration had its
+    /// chance to set their values.
+    ///
+    /// - Throws: `duplicatePrimaryKey` naming the class and property when
+    ///   two objects share a value; nothing is changed then.
+    func createPendingPrimaryKeyIndexes() throws(RealmError) {
+        guard !pendingPrimaryKeyIndexes.isEmpty else { return }
+        try atomically { () throws(RealmError) in
+            for name in pendingPrimaryKeyIndexes {
+                // The class or the property may be gone again, or no longer
+                // the primary key, after a later change in the same write.
+                guard let layout = catalog.tableIndex(named: name.className).map({ catalog.tables[$0] }),
+                      let primaryKey = layout.objectSchema.primaryKeyProperty, primaryKey.name == name.property,
+                      !layout.isKeyedByPrimaryKey else { continue }
+                try connection.execute("DROP INDEX IF EXISTS \(indexName(name.className, name.property))")
+                do {
+                    try createIndex(name.className, name.property, unique: true)
+                } catch {
+                    throw RealmError(.duplicatePrimaryKey, "Cannot make '\(name.className).\(name.property)' the primary key: objects of class '\(name.className)' have duplicate values for it.")
+                }
+            }
+        }
+        pendingPrimaryKeyIndexes = []
     }
 
     private func removeStorage(for property: Property, className: String) throws(RealmError) {

@@ -63,6 +63,10 @@ public final class Transaction {
     var classesWithDeletions: Set<Int> = []
     /// Set during a migration, the only time a primary key may change.
     var allowsPrimaryKeyChanges = false
+    /// The unique indexes of primary keys that a schema change gave to
+    /// classes holding objects, made at commit: a migration first fills in
+    /// the new primary key's values, which start equal.
+    var pendingPrimaryKeyIndexes: [PropertyName] = []
     private var statements: [StatementKey: Statement] = [:]
     /// Statements of finished cursors, for the next cursor to reuse.
     var idleCursorStatements = IdleStatements()
@@ -242,13 +246,19 @@ public final class Transaction {
     ///
     /// Once this returns, the commit is durable as the configuration's
     /// `durability` says. If committing fails (a full disk), nothing of the
-    /// transaction is kept and the error is thrown.
+    /// transaction is kept and the error is thrown. A primary key that a
+    /// schema change in this write gave to a class with objects is checked
+    /// first: duplicates throw `duplicatePrimaryKey` and leave the write
+    /// open, to fix or cancel.
     @discardableResult
     public func commitWrite() throws(RealmError) -> ChangeSet {
         guard case .writing(let version) = state else {
             throw RealmError(.invalidTransactionState, "Cannot commit: the Realm at '\(coordinator.path)' is not in a write transaction.")
         }
         detachCursors()
+        // Before anything is committed, so that duplicates leave the write
+        // open for the caller to fix or cancel.
+        try createPendingPrimaryKeyIndexes()
         let newVersion = version + 1
         let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         do {
@@ -305,6 +315,7 @@ public final class Transaction {
         classesWithDeletions = []
         pendingChanges = nil
         allowsPrimaryKeyChanges = false
+        pendingPrimaryKeyIndexes = []
         changeCounter &+= 1
         coordinator.writeLock.unlock()
     }
