@@ -44,6 +44,16 @@ import Testing
         [.int(id), .string(name), parent.map { .object($0) } ?? .null]
     }
 
+    /// A file with items 7 ("seven") and 3 ("three", whose parent is 7).
+    func makeSevenAndThree(in directory: TemporaryDirectory) throws {
+        let transaction = try Self.open(directory)
+        let items = try transaction.classHandle(named: "Item")
+        try transaction.write {
+            try transaction.createObject(in: items, values: item(7, "seven"))
+            try transaction.createObject(in: items, values: item(3, "three", parent: ObjectKey(7)))
+        }
+    }
+
     @Test func onlyRequiredIntPrimaryKeysKeyTheirObjects() throws {
         let directory = TemporaryDirectory()
         let transaction = try Self.open(directory)
@@ -193,14 +203,7 @@ import Testing
 
     @Test func schemaChangesToThePrimaryKeyKeepObjectKeys() throws {
         let directory = TemporaryDirectory()
-        do {
-            let transaction = try Self.open(directory)
-            let items = try transaction.classHandle(named: "Item")
-            try transaction.write {
-                try transaction.createObject(in: items, values: item(7, "seven"))
-                try transaction.createObject(in: items, values: item(3, "three", parent: ObjectKey(7)))
-            }
-        }
+        try makeSevenAndThree(in: directory)
         // The primary key moves to `name`; `id` stays as a plain property.
         var changed = Self.item
         changed.properties[0] = Property(name: "id", type: .int)
@@ -219,14 +222,7 @@ import Testing
     /// checked once the migration has set them.
     @Test func renamingThePrimaryKeyInAMigration() throws {
         let directory = TemporaryDirectory()
-        do {
-            let transaction = try Self.open(directory)
-            let items = try transaction.classHandle(named: "Item")
-            try transaction.write {
-                try transaction.createObject(in: items, values: item(7, "seven"))
-                try transaction.createObject(in: items, values: item(3, "three", parent: ObjectKey(7)))
-            }
-        }
+        try makeSevenAndThree(in: directory)
         var renamed = Self.item
         renamed.properties[0] = Property(name: "identifier", type: .int, isPrimaryKey: true)
         let transaction = try Self.open(directory, schema: Schema([renamed] + Self.others), version: 1) { migration in
