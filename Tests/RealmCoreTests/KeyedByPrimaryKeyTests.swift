@@ -317,4 +317,19 @@ import Testing
         #expect(keys.ranges == [(Int64.min + 1)...(Int64.min + 1), -1...0, (Int64.max - 1)...(Int64.max - 1)])
         #expect(keys.contains(ObjectKey(.min + 1)) && !keys.contains(ObjectKey(.min)))
     }
+
+    @Test func keySetIntersectionsAndUnionsWorkOnRanges() {
+        let inserted = KeySet((1...10).map(ObjectKey.init) + (20...30).map(ObjectKey.init) + [ObjectKey(.max)])
+        let deleted = KeySet((5...22).map(ObjectKey.init) + [ObjectKey(-3), ObjectKey(.max)])
+        let both = inserted.intersection(deleted)
+        #expect(both.ranges == [5...10, 20...22, Int64.max...Int64.max])
+        #expect(Set(both) == Set(inserted).intersection(Set(deleted)))
+        #expect(KeySet().intersection(deleted).isEmpty && deleted.intersection(KeySet()).isEmpty)
+
+        var union = KeySet()
+        union.formUnion(both)
+        #expect(union == both)
+        union.formUnion(KeySet([ObjectKey(11), ObjectKey(-3)]))
+        #expect(union.ranges == [-3...(-3), 5...11, 20...22, Int64.max...Int64.max])
+    }
 }

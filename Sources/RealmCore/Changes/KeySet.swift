@@ -85,6 +85,33 @@ public struct KeySet: Hashable, Sendable, Sequence, CustomStringConvertible {
         return true
     }
 
+    /// The keys in both sets; O(number of ranges).
+    public func intersection(_ other: KeySet) -> KeySet {
+        var result: [ClosedRange<Int64>] = []
+        var (mine, theirs) = (0, 0)
+        while mine < ranges.count && theirs < other.ranges.count {
+            let (a, b) = (ranges[mine], other.ranges[theirs])
+            let lower = Swift.max(a.lowerBound, b.lowerBound)
+            let upper = Swift.min(a.upperBound, b.upperBound)
+            if lower <= upper { result.append(lower...upper) }
+            if a.upperBound < b.upperBound { mine += 1 } else { theirs += 1 }
+        }
+        // Pieces of disjoint, non-adjacent ranges stay disjoint and
+        // non-adjacent.
+        return KeySet(validatedRanges: result)
+    }
+
+    /// Adds every key of `other`.
+    public mutating func formUnion(_ other: KeySet) {
+        if ranges.isEmpty {
+            ranges = other.ranges
+            return
+        }
+        for range in other.ranges {
+            for value in range { insert(ObjectKey(value)) }
+        }
+    }
+
     public mutating func removeAll() {
         ranges.removeAll()
     }

@@ -13,7 +13,7 @@ struct ChangeInspector {
     private var deletedAll: Set<String> = []
     /// Keys deleted and then inserted again: a class keyed by its primary
     /// key gives a new object with a deleted one's primary key its key.
-    private var recreated: [String: Set<ObjectKey>] = [:]
+    private var recreated: [String: KeySet] = [:]
     /// False when some change sets were unavailable: then every object
     /// counts as changed.
     private(set) var isComplete = true
@@ -36,12 +36,9 @@ struct ChangeInspector {
                 for key in changes.deletions { deleted[className, default: KeySet()].insert(key) }
                 // Within a change set a key both deleted and inserted was
                 // deleted first: the other order cancels out when recorded.
-                let allDeleted = deletedAll.contains(className)
-                if let deletedKeys = deleted[className] ?? (allDeleted ? KeySet() : nil) {
-                    for key in changes.insertions where allDeleted || deletedKeys.contains(key) {
-                        recreated[className, default: []].insert(key)
-                    }
-                }
+                let again = deletedAll.contains(className)
+                    ? changes.insertions : changes.insertions.intersection(deleted[className] ?? KeySet())
+                if !again.isEmpty { recreated[className, default: KeySet()].formUnion(again) }
             }
             if !changeSet.lists.isEmpty { isEmpty = false }
         }
