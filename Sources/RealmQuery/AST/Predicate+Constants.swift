@@ -39,26 +39,26 @@ extension Predicate {
         }
     }
 
-    /// The predicate with its constants, numbered in order from zero,
-    /// replaced by `replacement(number, constant)`.
-    func replacingConstants(_ replacement: (Int, QueryExpression) -> QueryExpression) -> Predicate {
+    /// The predicate with its constants replaced, in order, by
+    /// `replacements` (one for each of ``constants``).
+    func replacingConstants(with replacements: [QueryExpression]) -> Predicate {
         var next = 0
-        return replacingConstants(replacement, next: &next)
+        return replacingConstants(with: replacements, next: &next)
     }
 
-    fileprivate func replacingConstants(_ replacement: (Int, QueryExpression) -> QueryExpression, next: inout Int) -> Predicate {
+    fileprivate func replacingConstants(with replacements: [QueryExpression], next: inout Int) -> Predicate {
         switch self {
         case .truePredicate, .falsePredicate:
             return self
         case .and(let operands):
-            return .and(operands.map { $0.replacingConstants(replacement, next: &next) })
+            return .and(operands.map { $0.replacingConstants(with: replacements, next: &next) })
         case .or(let operands):
-            return .or(operands.map { $0.replacingConstants(replacement, next: &next) })
+            return .or(operands.map { $0.replacingConstants(with: replacements, next: &next) })
         case .not(let operand):
-            return .not(operand.replacingConstants(replacement, next: &next))
+            return .not(operand.replacingConstants(with: replacements, next: &next))
         case .comparison(var comparison):
-            comparison.left = comparison.left.replacingConstants(replacement, next: &next)
-            comparison.right = comparison.right.replacingConstants(replacement, next: &next)
+            comparison.left.replaceConstants(with: replacements, next: &next)
+            comparison.right.replaceConstants(with: replacements, next: &next)
             return .comparison(comparison)
         }
     }
@@ -76,16 +76,16 @@ extension QueryExpression {
         }
     }
 
-    fileprivate func replacingConstants(_ replacement: (Int, QueryExpression) -> QueryExpression, next: inout Int) -> QueryExpression {
+    fileprivate mutating func replaceConstants(with replacements: [QueryExpression], next: inout Int) {
         switch self {
         case .value, .values:
-            defer { next += 1 }
-            return replacement(next, self)
+            self = replacements[next]
+            next += 1
         case .subqueryCount(let collection, let variable, let predicate):
-            return .subqueryCount(collection: collection, variable: variable,
-                                  predicate: predicate.replacingConstants(replacement, next: &next))
+            self = .subqueryCount(collection: collection, variable: variable,
+                                  predicate: predicate.replacingConstants(with: replacements, next: &next))
         case .keyPath, .collectionOperation:
-            return self
+            break
         }
     }
 }

@@ -16,7 +16,7 @@ import RealmCore
 /// `description` renders the predicate in the format-string syntax;
 /// ``formatted()`` renders it together with the arguments needed to parse it
 /// back exactly.
-public indirect enum Predicate: Hashable, Sendable {
+public enum Predicate: Hashable, Sendable {
     /// Matches every object (`TRUEPREDICATE`).
     case truePredicate
     /// Matches no object (`FALSEPREDICATE`).
@@ -30,10 +30,10 @@ public indirect enum Predicate: Hashable, Sendable {
     /// Matches when the operand does not (`NOT`, `!`). Realm's logic has two
     /// values: a comparison involving nil is true or false, never unknown, so
     /// `NOT` always inverts.
-    case not(Predicate)
+    indirect case not(Predicate)
     /// A comparison, string operation, `IN`, `BETWEEN` or quantified
     /// (`ANY`, `ALL`, `NONE`) comparison.
-    case comparison(Comparison)
+    indirect case comparison(Comparison)
 }
 
 extension Predicate {

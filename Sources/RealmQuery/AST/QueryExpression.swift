@@ -1,7 +1,7 @@
 import RealmCore
 
 /// An operand of a comparison.
-public indirect enum QueryExpression: Hashable, Sendable {
+public enum QueryExpression: Hashable, Sendable {
     /// A key path from the object: `name`, `owner.name`, `dogs.age`;
     /// `SELF` for the object itself; inside a `SUBQUERY`, paths start with
     /// its variable: `$dog.age`, or `$dog` for the element itself.
@@ -20,7 +20,7 @@ public indirect enum QueryExpression: Hashable, Sendable {
     /// `SUBQUERY(collection, $variable, predicate).@count`: the number of
     /// elements of `collection` matching `predicate`, in which key paths
     /// start with `$variable`.
-    case subqueryCount(collection: String, variable: String, predicate: Predicate)
+    indirect case subqueryCount(collection: String, variable: String, predicate: Predicate)
 
     /// Whether the expression depends on the object (is not a constant).
     public var isConstant: Bool {

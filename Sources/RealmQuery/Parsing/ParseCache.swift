@@ -42,6 +42,9 @@ enum ArgumentShape: Hashable, Sendable {
 struct ParsedFormat: Sendable {
     private let predicate: Predicate
     private let sources: [ConstantSource]
+    /// The literal constants, by constant number; `.value(.null)` where an
+    /// argument goes.
+    private let literals: [QueryExpression]
     /// The arguments that stand for key paths, which shape the predicate.
     private let keyPathArguments: [(position: Int, argument: QueryArgument)]
     private let takesArguments: Bool
@@ -61,9 +64,8 @@ struct ParsedFormat: Sendable {
         // The arguments' values are replaced at each use; keeping them
         // would hold a collection for `IN %@` in memory as long as the
         // entry lives.
-        self.predicate = predicate.replacingConstants { number, constant in
-            sources[number] == .literal ? constant : .value(.null)
-        }
+        literals = zip(constants, sources).map { constant, source in source == .literal ? constant : .value(.null) }
+        self.predicate = predicate.replacingConstants(with: literals)
         self.sources = sources
         self.keyPathArguments = keyPathArguments.sorted().map { ($0, arguments[$0]) }
         self.takesArguments = sources.contains { $0 != .literal }
@@ -78,11 +80,34 @@ struct ParsedFormat: Sendable {
     /// The predicate the format string means with `arguments`.
     func predicate(with arguments: [QueryArgument]) -> Predicate {
         guard takesArguments else { return predicate }
-        return predicate.replacingConstants { number, constant in
-            switch sources[number] {
-            case .literal, .listWithArguments: constant
-            case .argument(let position, let conversion): Self.expression(for: arguments[position], conversion)
-            }
+        return predicate.replacingConstants(with: constants(with: arguments))
+    }
+
+    /// The values of the constants of ``predicate(with:)``, in order, made
+    /// without building the predicate; nil when one is a list.
+    func constantValues(with arguments: [QueryArgument]) -> [Value]? {
+        var values: [Value] = []
+        values.reserveCapacity(sources.count)
+        for (number, source) in sources.enumerated() {
+            guard case .value(let value) = constant(number, source, with: arguments) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    private func constants(with arguments: [QueryArgument]) -> [QueryExpression] {
+        var constants: [QueryExpression] = []
+        constants.reserveCapacity(sources.count)
+        for (number, source) in sources.enumerated() {
+            constants.append(constant(number, source, with: arguments))
+        }
+        return constants
+    }
+
+    private func constant(_ number: Int, _ source: ConstantSource, with arguments: [QueryArgument]) -> QueryExpression {
+        switch source {
+        case .literal, .listWithArguments: literals[number]
+        case .argument(let position, let conversion): Self.expression(for: arguments[position], conversion)
         }
     }
 
@@ -121,11 +146,11 @@ final class ParseCache: Sendable {
 
     /// The predicate of `format` with `arguments`: from an earlier parse of
     /// the same format with arguments of the same shapes, or from `parse`,
-    /// whose reusable result is kept.
+    /// whose reusable result is kept; with that reusable parse, if any.
     func predicate(
         _ format: String, arguments: [QueryArgument],
         parse: () throws(QueryError) -> (Predicate, ParsedFormat?)
-    ) throws(QueryError) -> Predicate {
+    ) throws(QueryError) -> (predicate: Predicate, reusable: ParsedFormat?) {
         let key = Key(format: format, shapes: arguments.map(ArgumentShape.init))
         let found = state.withLock { state -> ParsedFormat? in
             if let recent = state.recent, recent.key == key { return recent.parsed }
@@ -134,7 +159,7 @@ final class ParseCache: Sendable {
             return parsed
         }
         if let found, found.accepts(arguments) {
-            return found.predicate(with: arguments)
+            return (found.predicate(with: arguments), found)
         }
         let (predicate, parsed) = try parse()
         if let parsed {
@@ -144,6 +169,6 @@ final class ParseCache: Sendable {
                 state.recent = (key, parsed)
             }
         }
-        return predicate
+        return (predicate, parsed)
     }
 }

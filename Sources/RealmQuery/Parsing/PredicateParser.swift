@@ -24,6 +24,12 @@ public enum PredicateParser {
     /// calls with values of the same types reuse the first parse, with the
     /// new values in place (see `ParseCache`).
     public static func parse(_ format: String, arguments: [QueryArgument] = []) throws(QueryError) -> Predicate {
+        try parseReusably(format, arguments: arguments).predicate
+    }
+
+    /// Parses `format` as ``parse(_:arguments:)`` does, and says how to
+    /// reuse the parse for other arguments when that is possible.
+    static func parseReusably(_ format: String, arguments: [QueryArgument]) throws(QueryError) -> (predicate: Predicate, reusable: ParsedFormat?) {
         try ParseCache.shared.predicate(format, arguments: arguments) { () throws(QueryError) in
             try parseForReuse(format, arguments: arguments)
         }
