@@ -201,3 +201,14 @@ extension Array where Element == ObjectKey {
         return map { byKey[$0] ?? "?" }
     }
 }
+
+extension Value {
+    /// Whether the value is a floating-point NaN, which equals nothing.
+    var isNaN: Bool {
+        switch self {
+        case .double(let number): number.isNaN
+        case .float(let number): number.isNaN
+        default: false
+        }
+    }
+}

@@ -25,7 +25,7 @@ struct PlanTemplate {
     init?(_ plan: QueryPlan, constants: [Value]) {
         guard !plan.needsPostFilter, plan.condition.isRebindable,
               plan.condition.constantValues == constants else { return nil }
-        let arguments = plan.filter.arguments
+        let arguments = plan.arguments
         guard arguments.count >= constants.count,
               arguments.suffix(constants.count).elementsEqual(constants) else { return nil }
         self.plan = plan

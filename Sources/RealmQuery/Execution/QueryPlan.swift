@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// A class, immutable: a plan is handed from the query's cache to each run,
 /// and copying a dozen fields each time would cost more than the lookups
-/// it serves.
+/// it serves. What does not depend on the values of the constants is in a
+/// ``Shape``, which the plans rebound from one template share, so that
+/// rebinding makes a small object rather than a copy of every field.
 final class QueryPlan {
     /// One ORDER BY term.
     struct SortTerm {
@@ -16,70 +18,106 @@ final class QueryPlan {
         let type: PropertyType
     }
 
-    let className: String
+    /// The parts of a plan that do not depend on the values of its
+    /// constants.
+    final class Shape {
+        let className: String
+        let from: FromClause
+        /// The WHERE condition, source constraint included, with the
+        /// arguments of the plan the shape was made for.
+        let filter: SQLFragment
+        let key: String
+        let tieBreak: [String]
+        let sortTerms: [SortTerm]
+        let distinctTerms: [SortTerm]
+        let distinctBeforeSort: Bool
+        let needsPostFilter: Bool
+        let aggregateValue: SQLOperand?
+        let rowColumns: [(property: Int, sql: String, type: PropertyType)]
+        let propertyCount: Int
+        let isFlat: Bool
+        let memo = StatementMemo()
+
+        init(className: String, from: FromClause, filter: SQLFragment, key: String,
+             tieBreak: [String], sortTerms: [SortTerm], distinctTerms: [SortTerm], distinctBeforeSort: Bool,
+             needsPostFilter: Bool, aggregateValue: SQLOperand?, rowColumns: [(property: Int, sql: String, type: PropertyType)],
+             propertyCount: Int, isFlat: Bool) {
+            self.className = className
+            self.from = from
+            self.filter = filter
+            self.key = key
+            self.tieBreak = tieBreak
+            self.sortTerms = sortTerms
+            self.distinctTerms = distinctTerms
+            self.distinctBeforeSort = distinctBeforeSort
+            self.needsPostFilter = needsPostFilter
+            self.aggregateValue = aggregateValue
+            self.rowColumns = rowColumns
+            self.propertyCount = propertyCount
+            self.isFlat = isFlat
+        }
+    }
+
+    /// What the plans rebound from this one share.
+    let shape: Shape
     /// The checked condition, which the post-filter tests.
     let condition: Condition
-    let from: FromClause
-    /// The WHERE condition, source constraint included.
-    let filter: SQLFragment
-    /// The SQL of the object key.
-    let key: String
-    /// Source order: the terms that make every order total and stable.
-    let tieBreak: [String]
-    let sortTerms: [SortTerm]
-    let distinctTerms: [SortTerm]
-    let distinctBeforeSort: Bool
-    /// Whether SQL's WHERE only narrows and Swift must test each candidate.
-    let needsPostFilter: Bool
-    /// The value an aggregate asked for, compiled in the same FROM.
-    let aggregateValue: SQLOperand?
-    /// The root object's columns (property index, SQL, type), which the
-    /// rows statement selects, as does the candidates statement when the
-    /// post-filter runs (so that testing a candidate reads its own row
-    /// without another query).
-    let rowColumns: [(property: Int, sql: String, type: PropertyType)]
-    /// The number of properties of the root class.
-    let propertyCount: Int
-    /// Whether the query reads a class's own columns only (no links, lists
-    /// or other sources), so that only changes to its objects change it.
-    let isFlat: Bool
-    /// The SQL of the plan's statements, kept for its later runs and for
-    /// the plans rebound from it.
-    let memo: StatementMemo
+    /// The values of the WHERE condition's parameters, in order.
+    let arguments: [Value]
 
     init(className: String, condition: Condition, from: FromClause, filter: SQLFragment, key: String,
          tieBreak: [String], sortTerms: [SortTerm], distinctTerms: [SortTerm], distinctBeforeSort: Bool,
          needsPostFilter: Bool, aggregateValue: SQLOperand?, rowColumns: [(property: Int, sql: String, type: PropertyType)],
-         propertyCount: Int, isFlat: Bool, memo: StatementMemo = StatementMemo()) {
-        self.className = className
+         propertyCount: Int, isFlat: Bool) {
+        shape = Shape(
+            className: className, from: from, filter: filter, key: key, tieBreak: tieBreak, sortTerms: sortTerms,
+            distinctTerms: distinctTerms, distinctBeforeSort: distinctBeforeSort, needsPostFilter: needsPostFilter,
+            aggregateValue: aggregateValue, rowColumns: rowColumns, propertyCount: propertyCount, isFlat: isFlat)
         self.condition = condition
-        self.from = from
-        self.filter = filter
-        self.key = key
-        self.tieBreak = tieBreak
-        self.sortTerms = sortTerms
-        self.distinctTerms = distinctTerms
-        self.distinctBeforeSort = distinctBeforeSort
-        self.needsPostFilter = needsPostFilter
-        self.aggregateValue = aggregateValue
-        self.rowColumns = rowColumns
-        self.propertyCount = propertyCount
-        self.isFlat = isFlat
-        self.memo = memo
+        arguments = filter.arguments
+    }
+
+    private init(shape: Shape, condition: Condition, arguments: [Value]) {
+        self.shape = shape
+        self.condition = condition
+        self.arguments = arguments
     }
 
     /// The plan with other constants, which are the filter's `arguments`
     /// and the constants of `condition`: for a plan whose SQL does not
     /// depend on its constants (see `PlanTemplate`).
     func rebound(arguments: [Value], condition: Condition) -> QueryPlan {
-        var filter = self.filter
-        filter.arguments = arguments
-        return QueryPlan(
-            className: className, condition: condition, from: from, filter: filter, key: key, tieBreak: tieBreak,
-            sortTerms: sortTerms, distinctTerms: distinctTerms, distinctBeforeSort: distinctBeforeSort,
-            needsPostFilter: needsPostFilter, aggregateValue: aggregateValue, rowColumns: rowColumns,
-            propertyCount: propertyCount, isFlat: isFlat, memo: memo)
+        QueryPlan(shape: shape, condition: condition, arguments: arguments)
     }
+
+    var className: String { shape.className }
+    var from: FromClause { shape.from }
+    /// The SQL of the object key.
+    var key: String { shape.key }
+    /// Source order: the terms that make every order total and stable.
+    var tieBreak: [String] { shape.tieBreak }
+    var sortTerms: [SortTerm] { shape.sortTerms }
+    var distinctTerms: [SortTerm] { shape.distinctTerms }
+    var distinctBeforeSort: Bool { shape.distinctBeforeSort }
+    /// Whether SQL's WHERE only narrows and Swift must test each candidate.
+    var needsPostFilter: Bool { shape.needsPostFilter }
+    /// The value an aggregate asked for, compiled in the same FROM.
+    var aggregateValue: SQLOperand? { shape.aggregateValue }
+    /// The root object's columns (property index, SQL, type), which the
+    /// rows statement selects, as does the candidates statement when the
+    /// post-filter runs (so that testing a candidate reads its own row
+    /// without another query).
+    var rowColumns: [(property: Int, sql: String, type: PropertyType)] { shape.rowColumns }
+    /// The number of properties of the root class.
+    var propertyCount: Int { shape.propertyCount }
+    /// Whether the query reads a class's own columns only (no links, lists
+    /// or other sources), so that only changes to its objects change it.
+    var isFlat: Bool { shape.isFlat }
+    /// The SQL of the plan's statements, kept for its later runs and for
+    /// the plans rebound from it.
+    private var memo: StatementMemo { shape.memo }
+    /// The WHERE condition's SQL; its arguments are ``arguments``.
+    private var filter: SQLFragment { shape.filter }
 
     /// ``rowColumns`` as the rows statement's cursor reads them.
     var rowLayout: [RowColumn] { memo.rowLayout { rowColumns.map { RowColumn(property: $0.property, type: $0.type) } } }
@@ -109,7 +147,7 @@ final class QueryPlan {
 
     /// The keys of the matching objects, in order, entirely in SQL.
     func keysStatement() -> (sql: String, arguments: [Value]) {
-        (memo.sql(.keys) { makeKeysSQL() }!, filter.arguments)
+        (memo.sql(.keys) { makeKeysSQL() }!, arguments)
     }
 
     private func makeKeysSQL() -> String {
@@ -140,7 +178,7 @@ final class QueryPlan {
             guard isPureSQL, distinctTerms.isEmpty else { return nil }
             let columns = [key] + rowColumns.map(\.sql)
             return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))"
-        }.map { ($0, filter.arguments) }
+        }.map { ($0, arguments) }
     }
 
     /// The statement that reads the matches' keys and sort values, in
@@ -150,7 +188,7 @@ final class QueryPlan {
             guard isPureSQL, distinctTerms.isEmpty else { return nil }
             let columns = [key] + sortTerms.map(\.sql)
             return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(orderTerms.joined(separator: ", "))"
-        }.map { ($0, filter.arguments) }
+        }.map { ($0, arguments) }
     }
 
     /// The statement that deletes the matches: nil unless the query is flat
@@ -160,7 +198,7 @@ final class QueryPlan {
         memo.sql(.delete) {
             guard isFlat, isPureSQL, distinctTerms.isEmpty else { return nil }
             return "DELETE FROM \(from.sql) WHERE \(filter.constant == true ? "1" : filter.sql)"
-        }.map { ($0, filter.arguments) }
+        }.map { ($0, arguments) }
     }
 
     func candidatesStatement() -> (sql: String, arguments: [Value]) {
@@ -169,7 +207,7 @@ final class QueryPlan {
             let order = sortsInSwift ? tieBreak : orderTerms
             return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(order.joined(separator: ", "))"
         }
-        return (sql!, filter.arguments)
+        return (sql!, arguments)
     }
 
     func countStatement() -> (sql: String, arguments: [Value])? {
@@ -179,12 +217,13 @@ final class QueryPlan {
                 return "SELECT count(*) FROM \(from.sql)\(whereClause)"
             }
             return "SELECT count(*) FROM (SELECT DISTINCT \(distinctTerms.map(\.sql).joined(separator: ", ")) FROM \(from.sql)\(whereClause))"
-        }.map { ($0, filter.arguments) }
+        }.map { ($0, arguments) }
     }
 
     func aggregateStatement(_ kind: AggregateKind, type: PropertyType) -> (sql: String, arguments: [Value])? {
         guard isPureSQL, distinctTerms.isEmpty, type != .decimal, let value = aggregateValue else { return nil }
         var filter = self.filter
+        filter.arguments = arguments
         if type == .float || type == .double {
             // NaN is a BLOB in the file; aggregates skip it, as they skip nil.
             filter = .and([filter, SQLFragment("\(value.sql) <= 9e999", isNullable: true)])
@@ -203,10 +242,10 @@ final class QueryPlan {
     }
 }
 
-/// Statements a plan builds once.
 /// The SQL of a plan's statements and the layout of its rows, made on
 /// first use. They depend only on the plan's shape, not on its arguments,
-/// so plans rebound from one template (see `PlanTemplates`) share them.
+/// so the plans rebound from one template (see `PlanTemplates`) share them
+/// through their ``QueryPlan/Shape``.
 final class StatementMemo: Sendable {
     enum Statement: Int, CaseIterable {
         case keys, rows, sortedKeys, delete, candidates, count
