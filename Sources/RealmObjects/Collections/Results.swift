@@ -185,24 +185,21 @@ public final class Results<Element: Object>: RealmCollection {
 
     func filter(_ format: String, arguments: [Any]) -> Results<Element> {
         guard let realm else { return self }
-        let predicate = realm.parsePredicate(format, arguments: arguments, className: query.className)
-        var derived = query
-        derived.predicate = query.predicate.and(predicate)
-        return Results(realm: realm, query: realm.validated(derived, format: format))
+        return Results(realm: realm, query: realm.filtered(query, by: format, arguments: arguments))
     }
 
     func sorted(by descriptors: [RealmQuery.SortDescriptor]) -> Results<Element> {
         guard let realm else { return self }
         var derived = query
         derived.sort = descriptors
-        return Results(realm: realm, query: realm.validated(derived, format: descriptors.map(\.keyPath).joined(separator: ", ")))
+        return Results(realm: realm, query: realm.validated(derived))
     }
 
     func distinct(by keyPaths: [String]) -> Results<Element> {
         guard let realm else { return self }
         var derived = query
         derived.distinct = keyPaths
-        return Results(realm: realm, query: realm.validated(derived, format: keyPaths.joined(separator: ", ")))
+        return Results(realm: realm, query: realm.validated(derived))
     }
 
     func aggregate<T: _Persistable>(_ kind: AggregateKind, _ property: String) -> T? {

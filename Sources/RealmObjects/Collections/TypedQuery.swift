@@ -268,7 +268,7 @@ extension Results {
         guard let realm else { return self }
         var derived = query
         derived.predicate = query.predicate.and(predicate)
-        return Results(realm: realm, query: realm.validated(derived, format: "\(predicate)"))
+        return Results(realm: realm, query: realm.validated(derived))
     }
 }
 

@@ -137,20 +137,30 @@ extension Realm {
 
     // MARK: Queries
 
-    /// Parses a predicate for a class; a malformed or ill-typed predicate
-    /// stops with the parser's message, which quotes it and points at the
-    /// offending token.
-    func parsePredicate(_ format: String, arguments: [Any], className: String) -> RealmQuery.Predicate {
+    /// `query` further filtered by a format string, checked against the
+    /// Realm's schema when the file has the class. A malformed or ill-typed
+    /// predicate stops with the parser's message, which quotes it and
+    /// points at the offending token.
+    func filtered(_ query: Query, by format: String, arguments: [Any]) -> Query {
+        verifyThread()
         do {
             let converted = try QueryArguments.convert(arguments, format: format, realm: self)
-            return try PredicateParser.parse(format, arguments: converted)
+            guard transaction.schema[query.className] != nil else {
+                return query.filtered(by: try PredicateParser.parse(format, arguments: converted))
+            }
+            return try state.filters.filtered(query, by: format, arguments: converted, in: transaction)
+        } catch let error as QueryError {
+            preconditionFailure("Invalid predicate for class '\(query.className)': \(error)")
+        } catch let error as Realm.Error {
+            // An argument that cannot stand in a predicate.
+            preconditionFailure("Invalid predicate for class '\(query.className)': \(error)")
         } catch {
-            preconditionFailure("Invalid predicate for class '\(className)': \(error)")
+            preconditionFailure("Failed to filter '\(query.className)': \(error)")
         }
     }
 
     /// `query` type-checked against the Realm's schema.
-    func validated(_ query: Query, format: String) -> Query {
+    func validated(_ query: Query) -> Query {
         guard transaction.schema[query.className] != nil else { return query }
         do {
             return try query.validated(in: transaction)

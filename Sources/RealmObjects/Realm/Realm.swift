@@ -264,6 +264,8 @@ final class RealmState {
     }
     /// Class handles by class name, for the classes the file has.
     private var handles: [String: ClassHandle] = [:]
+    /// The filters this Realm's thread wrote lately, parsed and planned.
+    let filters = FilterMemo()
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
 

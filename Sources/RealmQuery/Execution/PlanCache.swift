@@ -37,11 +37,18 @@ extension Query {
     func plan(in transaction: Transaction) throws -> QueryPlan {
         let catalog = transaction.catalogIdentity
         if let plan = plans.plan(for: catalog) { return plan }
-        let plan = try PlanTemplates.shared.plan(for: self, catalog: catalog) {
+        return try makePlan(in: transaction).plan
+    }
+
+    /// Plans the query afresh (from the template of its shape when there is
+    /// one), keeps the plan, and returns it with that template.
+    func makePlan(in transaction: Transaction) throws -> (plan: QueryPlan, template: PlanTemplate?) {
+        let catalog = transaction.catalogIdentity
+        let made = try PlanTemplates.shared.plan(for: self, catalog: catalog) {
             try QueryPlanner(self, in: transaction).plan()
         }
-        plans.store(plan, for: catalog)
-        return plan
+        plans.store(made.plan, for: catalog)
+        return made
     }
 
     /// Checks the query against the schema the transaction reads, keeping

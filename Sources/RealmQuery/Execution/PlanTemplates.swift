@@ -34,7 +34,8 @@ struct PlanTemplate {
 
     /// The plan of the query of this shape whose constants are `constants`.
     func plan(with constants: [Value]) -> QueryPlan {
-        plan.rebound(arguments: leadingArguments + constants, condition: plan.condition.replacingConstantValues(constants))
+        plan.rebound(arguments: leadingArguments.isEmpty ? constants : leadingArguments + constants,
+                     condition: plan.condition.replacingConstantValues(constants))
     }
 }
 
@@ -103,11 +104,14 @@ final class PlanTemplates: Sendable {
     }
 
     /// The plan of `query` for the schema of `catalog`: rebound from the
-    /// template of its shape, or made by `makePlan`.
-    func plan(for query: Query, catalog: AnyObject, makePlan: () throws -> QueryPlan) throws -> QueryPlan {
+    /// template of its shape, or made by `makePlan`; with the template of
+    /// the shape, when its plans qualify.
+    func plan(
+        for query: Query, catalog: AnyObject, makePlan: () throws -> QueryPlan
+    ) throws -> (plan: QueryPlan, template: PlanTemplate?) {
         // The cache keeps the first query of each shape and its plan with
         // their values: large ones are not worth keeping.
-        guard let values = query.predicate.constantValues, values.allSatisfy(Self.isSmall) else { return try makePlan() }
+        guard let values = query.predicate.constantValues, values.allSatisfy(Self.isSmall) else { return (try makePlan(), nil) }
         let key = Key(catalog: ObjectIdentifier(catalog), shape: Shape(query: query))
         let found = state.withLock { state -> Entry? in
             if let recent = state.recent, recent.key == key { return recent.entry }
@@ -116,8 +120,8 @@ final class PlanTemplates: Sendable {
             return entry
         }
         if let found, found.catalog === catalog {
-            guard let template = found.template else { return try makePlan() }
-            return template.plan(with: values)
+            guard let template = found.template else { return (try makePlan(), nil) }
+            return (template.plan(with: values), template)
         }
         let plan = try makePlan()
         let entry = Entry(catalog: catalog, template: PlanTemplate(plan, constants: values))
@@ -126,7 +130,7 @@ final class PlanTemplates: Sendable {
             state.entries[key] = entry
             state.recent = (key, entry)
         }
-        return plan
+        return (plan, entry.template)
     }
 }
 
