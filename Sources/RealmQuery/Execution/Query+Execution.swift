@@ -50,7 +50,7 @@ extension Query {
         let plan = try plan(in: transaction)
         // An integer @sum can overflow in SQL partway through the walk; the
         // keys path handles that before the walk begins.
-        if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+        if !plan.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
             return try transaction.makeCursor(
                 sql: sql, arguments: arguments, columns: plan.rowLayout,
                 width: plan.propertyCount, firstBatchSize: firstBatchSize)
@@ -66,7 +66,7 @@ extension Query {
     public func firstMatch(in transaction: Transaction) throws -> ObjectCursor.Element? {
         try Self.beginReading(transaction)
         let plan = try plan(in: transaction)
-        if !predicate.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+        if !plan.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
             return try transaction.firstRow(sql: sql, arguments: arguments, columns: plan.rowLayout, width: plan.propertyCount)
         }
         return try makeCursor(in: transaction, firstBatchSize: 1).next()
@@ -78,8 +78,8 @@ extension Query {
     /// (then delete ``objectKeys(in:)`` instead).
     public func deleteMatches(in transaction: Transaction) throws -> Bool {
         try Self.beginReading(transaction)
-        guard case .table = source, !predicate.sumsCollections,
-              let (sql, arguments) = try plan(in: transaction).deleteStatement() else { return false }
+        let plan = try plan(in: transaction)
+        guard case .table = source, !plan.sumsCollections, let (sql, arguments) = plan.deleteStatement() else { return false }
         return try transaction.deleteObjects(matching: sql, arguments: arguments, ofClass: className)
     }
 
@@ -261,7 +261,7 @@ extension Query {
     }
 }
 
-private extension Predicate {
+extension Predicate {
     /// Whether any comparison uses `@sum`, directly or in a subquery.
     var sumsCollections: Bool {
         switch self {
@@ -273,8 +273,8 @@ private extension Predicate {
     }
 }
 
-private extension QueryExpression {
-    var sumsCollections: Bool {
+extension QueryExpression {
+    fileprivate var sumsCollections: Bool {
         switch self {
         case .keyPath, .value, .values: false
         case .collectionOperation(let operation, _, _): operation == .sum
