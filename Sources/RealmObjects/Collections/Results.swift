@@ -136,9 +136,11 @@ public final class Results<Element: Object>: RealmCollection {
             return keys().first.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
         // Reads one row rather than evaluating every match.
-        return realm.perform("evaluate a query on '\(query.className)'") { transaction in
-            try query.firstMatch(in: transaction).map { unsafeDowncast(factory.make($0), to: Element.self) }
+        let match = realm.perform("evaluate a query on '\(query.className)'") { transaction in
+            try query.firstMatch(in: transaction)
         }
+        guard let match else { return nil }
+        return unsafeDowncast(factory.make(match), to: Element.self)
     }
 
     public var last: Element? {
