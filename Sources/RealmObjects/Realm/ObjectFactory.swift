@@ -4,25 +4,40 @@ import RealmCore
 /// every object needs (class handle, class info) looked up once rather
 /// than per object.
 struct ObjectFactory {
+    /// What a factory needs of a stored model class, which a Realm keeps
+    /// per class (see `RealmState.storedClass(_:named:)`).
+    final class StoredClass {
+        let type: Object.Type
+        let handle: ClassHandle
+        let info: ClassInfo
+        let className: String
+        /// Whether the objects are `DynamicObject`s, whose class info
+        /// follows the stored schema (so it must not outlive a schema
+        /// change).
+        let isDynamic: Bool
+
+        init(type: Object.Type, handle: ClassHandle, info: ClassInfo, className: String, isDynamic: Bool) {
+            self.type = type
+            self.handle = handle
+            self.info = info
+            self.className = className
+            self.isDynamic = isDynamic
+        }
+    }
+
     let realm: Realm
-    private let type: Object.Type
-    private let handle: ClassHandle
-    private let info: ClassInfo
-    private let className: String
+    private let stored: StoredClass
+
     /// Whether the objects are `DynamicObject`s, whose class info follows
     /// the stored schema (so the factory must not outlive a schema change).
-    let isDynamic: Bool
+    var isDynamic: Bool { stored.isDynamic }
 
     /// A factory for the stored class `className`; nil when the file does
     /// not have it yet (so there is nothing to make).
     init?(realm: Realm, type: Object.Type, className: String) {
-        guard let handle = realm.state.handleIfStored(className) else { return nil }
+        guard let stored = realm.state.storedClass(type, named: className) else { return nil }
         self.realm = realm
-        self.type = type
-        self.handle = handle
-        self.className = className
-        isDynamic = type is DynamicObject.Type
-        info = isDynamic ? realm.state.dynamicInfo(className) : ClassInfo.of(type)
+        self.stored = stored
     }
 
     /// The object for `element` of a cursor, answering reads from its row
@@ -36,16 +51,16 @@ struct ObjectFactory {
 
     /// The object with key `key`.
     func make(_ key: ObjectKey) -> Object {
-        let object = type.init()
+        let object = stored.type.init()
         object._realm = realm
         object._key = key
-        object._handle = handle
-        object._cachedClassInfo = info
-        if isDynamic {
-            (object as! DynamicObject).dynamicClassName = className
+        object._handle = stored.handle
+        object._cachedClassInfo = stored.info
+        if stored.isDynamic {
+            (object as! DynamicObject).dynamicClassName = stored.className
         }
-        if !info.boundProperties.isEmpty {
-            realm.bindProperties(of: object, info: info, handle: handle)
+        if !stored.info.boundProperties.isEmpty {
+            realm.bindProperties(of: object, info: stored.info, handle: stored.handle)
         }
         return object
     }

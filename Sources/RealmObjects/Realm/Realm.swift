@@ -196,8 +196,7 @@ public struct Realm: Equatable {
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         verifyThread()
         precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
-        state.register(type)
-        return Results(realm: self, query: Query(className: ClassNames.name(of: type)))
+        return Results(realm: self, query: Query(className: state.registeredName(of: type)))
     }
 
     /// The object of a class with the given primary key, or nil.
@@ -205,8 +204,7 @@ public struct Realm: Equatable {
     /// - Precondition: the class has a primary key of the key's type.
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         verifyThread()
-        state.register(type)
-        let className = ClassNames.name(of: type)
+        let className = state.registeredName(of: type)
         guard let handle = state.handleIfStored(className) else { return nil }
         let value = ValueImporter.primaryKeyValue(key, className: className)
         // One statement finds the object and reads its row, from which its
@@ -264,6 +262,13 @@ final class RealmState {
     }
     /// Class handles by class name, for the classes the file has.
     private var handles: [String: ClassHandle] = [:]
+    /// The handle found last, compared before hashing: a loop of lookups
+    /// asks for one class again and again.
+    private var recentHandle: ClassHandle?
+    /// What object factories need of the stored model classes, by class.
+    private var storedClasses: [ObjectIdentifier: ObjectFactory.StoredClass] = [:]
+    /// The model class registered last, with its stored name.
+    private var recentModel: (type: ObjectIdentifier, name: String)?
     /// The filters this Realm's thread wrote lately, parsed and planned.
     let filters = FilterMemo()
     /// Classes whose schema this Realm has checked against the file.
@@ -287,6 +292,9 @@ final class RealmState {
     func forgetSchemaChanges() {
         registered = initiallyRegistered
         handles.removeAll()
+        recentHandle = nil
+        storedClasses.removeAll()
+        recentModel = nil
         dynamicInfos.removeAll()
     }
 
@@ -329,10 +337,44 @@ final class RealmState {
 
     /// The handle of a stored class, or nil when the file does not have it.
     func handleIfStored(_ className: String) -> ClassHandle? {
-        if let handle = handles[className] { return handle }
-        guard let handle = try? transaction.classHandle(named: className) else { return nil }
-        handles[className] = handle
+        if let recentHandle, recentHandle.className == className { return recentHandle }
+        let handle: ClassHandle
+        if let known = handles[className] {
+            handle = known
+        } else {
+            guard let stored = try? transaction.classHandle(named: className) else { return nil }
+            handles[className] = stored
+            handle = stored
+        }
+        recentHandle = handle
         return handle
+    }
+
+    /// What object factories need of the model class `type`, stored as
+    /// `className`; nil when the file does not have the class yet.
+    func storedClass(_ type: Object.Type, named className: String) -> ObjectFactory.StoredClass? {
+        let identifier = ObjectIdentifier(type)
+        if let stored = storedClasses[identifier], stored.className == className { return stored }
+        guard let handle = handleIfStored(className) else { return nil }
+        let isDynamic = type is DynamicObject.Type
+        let stored = ObjectFactory.StoredClass(
+            type: type, handle: handle, info: isDynamic ? dynamicInfo(className) : ClassInfo.of(type),
+            className: className, isDynamic: isDynamic)
+        // A dynamic class's info is per stored class, not per type.
+        if !isDynamic { storedClasses[identifier] = stored }
+        return stored
+    }
+
+    /// Registers the model class `type` (see ``register(_:)``) and returns
+    /// its stored name.
+    func registeredName(of type: Object.Type) -> String {
+        let identifier = ObjectIdentifier(type)
+        if let recentModel, recentModel.type == identifier { return recentModel.name }
+        register(type)
+        let name = ClassNames.name(of: type)
+        // Registration waits for a write when the file lacks the class.
+        if registered.contains(identifier) { recentModel = (identifier, name) }
+        return name
     }
 
     /// Makes sure a class used for the first time is known to the file:
