@@ -7,10 +7,6 @@ import Testing
 // deleting objects); seed 001 "Writes"; seed 002's `write`, `beginWrite`,
 // `commitWrite`, `cancelWrite`, `add(update:)`, `create`, `delete`.
 //
-// Adaptation: the seeds' `setValue(_:forKeyPath:)` is written
-// `setValue(_:forKey:)`, the only spelling this build has (see the report of
-// issue #3's seed port).
-//
 // Skipped: `commitWrite(withoutNotifying:)` (notifications, issue #5) and a
 // full disk making `commitWrite` throw (not reproducible in a unit test).
 
@@ -313,12 +309,13 @@ final class SeedNote: Object {
         }
         let persons = realm.objects(SeedPlanetPerson.self).sorted(byKeyPath: "name")
         try realm.write {
-            persons.first?.setValue(true, forKey: "isFirst")
+            persons.first?.setValue(true, forKeyPath: "isFirst")
             // set each person's planet property to "Earth"
-            persons.setValue("Earth", forKey: "planet")
+            persons.setValue("Earth", forKeyPath: "planet")
         }
         #expect(persons.map(\.isFirst) == [true, false])
         #expect(persons.map(\.planet) == ["Earth", "Earth"])
+        #expect(persons.value(forKeyPath: "planet") as? [String] == ["Earth", "Earth"])
         #expect(persons.value(forKey: "planet") as? [String] == ["Earth", "Earth"])
         #expect(persons[1].value(forKey: "name") as? String == "B")
 
@@ -329,6 +326,39 @@ final class SeedNote: Object {
             jim.dogs.setValue(9, forKey: "age")
         }
         #expect(jim.dogs.map(\.age) == [9, 9])
+    }
+
+    @Test func keyPathsGoThroughLinksAndLists() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]])
+        let stray = Dog(value: ["name": "Stray", "age": 4])
+        try realm.write {
+            realm.add([jim, stray])
+            for dog in jim.dogs { dog.owner = jim }
+        }
+        let rex = jim.dogs[0]
+        #expect(rex.value(forKeyPath: "owner.name") as? String == "Jim")
+        #expect(stray.value(forKeyPath: "owner.name") == nil)
+        #expect(jim.value(forKeyPath: "dogs.name") as? [Any?] as? [String] == ["Rex", "Fido"])
+        #expect(rex.value(forKeyPath: "owners.name") as? [Any?] as? [String] == ["Jim"])
+        #expect(realm.objects(Dog.self).value(forKeyPath: "owner.name") as? [String?] == ["Jim", "Jim", nil])
+        try realm.write {
+            rex.setValue("James", forKeyPath: "owner.name")
+            // Through a nil link, nothing happens.
+            stray.setValue("Nobody", forKeyPath: "owner.name")
+            // Through a list, every element changes.
+            jim.setValue(7, forKeyPath: "dogs.age")
+            realm.objects(Dog.self).filter("owner != nil").setValue("Spot", forKeyPath: "name")
+        }
+        #expect(jim.name == "James")
+        #expect(realm.objects(Person.self).count == 1)
+        #expect(jim.dogs.map(\.age) == [7, 7])
+        #expect(realm.objects(Dog.self).map(\.name) == ["Spot", "Spot", "Stray"])
+        // Unmanaged objects follow their links in memory.
+        let puppy = Dog(value: ["name": "Puppy", "owner": ["name": "Ann"]])
+        #expect(puppy.value(forKeyPath: "owner.name") as? String == "Ann")
+        puppy.setValue("Anna", forKeyPath: "owner.name")
+        #expect(puppy.owner?.name == "Anna")
     }
 
     // MARK: Objects with primary keys

@@ -61,6 +61,19 @@ extension RealmCollection {
     public func setValue(_ value: Any?, forKey key: String) {
         for element in self { (element as? Object)?[key] = value }
     }
+
+    /// The values at `keyPath` of every element, in order (see
+    /// ``Object/value(forKeyPath:)``).
+    public func value(forKeyPath keyPath: String) -> [Any?] {
+        map { element in (element as? Object)?.value(forKeyPath: keyPath) ?? nil }
+    }
+
+    /// Sets the property at `keyPath` of every element (see
+    /// ``Object/setValue(_:forKeyPath:)``), inside a write transaction:
+    /// `persons.setValue("Earth", forKeyPath: "planet")`.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        for element in self { (element as? Object)?.setValue(value, forKeyPath: keyPath) }
+    }
 }
 
 extension RealmCollection where Element: Object {

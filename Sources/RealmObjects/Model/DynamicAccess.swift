@@ -96,6 +96,60 @@ enum DynamicAccess {
         }
     }
 
+    // MARK: Key paths
+
+    /// The value at `keyPath`: a property name, or names joined by dots
+    /// that go through links (`owner.name`). A nil link on the way gives
+    /// nil; a list or linking objects on the way gives an array with the
+    /// value for each of its objects, as key-value coding does.
+    static func value(of object: Object, forKeyPath keyPath: String) -> Any? {
+        guard let (head, rest) = split(keyPath) else { return value(of: object, forKey: keyPath) }
+        let linked = value(of: object, forKey: head)
+        if let collection = linkedObjects(linked, of: object, through: head, in: keyPath) {
+            return collection.map { value(of: $0, forKeyPath: rest) }
+        }
+        return (linked as? Object).map { value(of: $0, forKeyPath: rest) } ?? nil
+    }
+
+    /// Sets the property at the end of `keyPath` (see
+    /// ``value(of:forKeyPath:)``) of the object it leads to, or of each of
+    /// them through a list; does nothing through a nil link.
+    static func setValue(_ value: Any?, of object: Object, forKeyPath keyPath: String) {
+        guard let (head, rest) = split(keyPath) else { return setValue(value, of: object, forKey: keyPath) }
+        let linked = Self.value(of: object, forKey: head)
+        if let collection = linkedObjects(linked, of: object, through: head, in: keyPath) {
+            for element in collection { setValue(value, of: element, forKeyPath: rest) }
+        } else if let linked = linked as? Object {
+            setValue(value, of: linked, forKeyPath: rest)
+        }
+    }
+
+    /// The first name of a dotted key path and the rest; nil for a name.
+    private static func split(_ keyPath: String) -> (head: String, rest: String)? {
+        guard let dot = keyPath.firstIndex(of: ".") else { return nil }
+        return (String(keyPath[..<dot]), String(keyPath[keyPath.index(after: dot)...]))
+    }
+
+    /// The objects of the list or linking objects `value` read from
+    /// property `name`; nil for a to-one link (or nil).
+    ///
+    /// - Precondition: the property is a link, a list of objects or linking
+    ///   objects, since the key path goes on through it.
+    private static func linkedObjects(_ value: Any?, of object: Object, through name: String, in keyPath: String) -> [Object]? {
+        let property = object._classInfo.objectSchema.properties[object._classInfo.propertyIndex(named: name)!]
+        guard property.type == .object || property.type == .linkingObjects else {
+            preconditionFailure("Key path '\(keyPath)' goes through '\(object._classInfo.className).\(name)', which is not a link.")
+        }
+        guard property.isList || property.type == .linkingObjects else { return nil }
+        if let objects = value as? [Any?] { return objects.compactMap { $0 as? Object } }
+        guard let sequence = value as? any Sequence else { return [] }
+        return objectsOf(sequence)
+    }
+
+    private static func objectsOf(_ sequence: some Sequence) -> [Object] {
+        sequence.compactMap { $0 as? Object }
+    }
+
     private static func unmanagedValue(of object: Object, info: ClassInfo, index: Int) -> Any? {
         if let override = object._override(index) {
             return override.flatMap(unwrapped)

@@ -170,6 +170,26 @@ open class Object: CustomStringConvertible {
         self[key] = value
     }
 
+    /// The value at `keyPath`: a property name, or names joined by dots
+    /// through links (`"owner.name"`). A nil link on the way gives nil; a
+    /// list or linking objects on the way gives an array of the values of
+    /// its objects (`"dogs.name"`), as key-value coding does.
+    ///
+    /// - Precondition: each name but the last is a link, a list of objects
+    ///   or linking objects, and the last is a property of the class it
+    ///   leads to.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        DynamicAccess.value(of: self, forKeyPath: keyPath)
+    }
+
+    /// Sets the property at `keyPath` (see ``value(forKeyPath:)``) of the
+    /// object it leads to, or of each object of a list on the way; does
+    /// nothing through a nil link. Inside a write transaction for a managed
+    /// object.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        DynamicAccess.setValue(value, of: self, forKeyPath: keyPath)
+    }
+
     open var description: String {
         let name = Swift.type(of: self).className()
         if isInvalidated { return "\(name) <invalidated>" }
