@@ -26,9 +26,10 @@ struct WorkloadOutcome: Codable {
     /// The budget in words.
     var budgetSummary: String
     var contenders: [ContenderOutcome]
-    /// realm's median over grdb's.
+    /// realm's time over grdb's: the median of the rounds' ratios (see
+    /// ``Harness/ratio(_:_:paired:)``).
     var realmOverGRDB: Double?
-    /// realm's median over sqlite's.
+    /// realm's time over sqlite's, as ``realmOverGRDB``.
     var realmOverSQLite: Double?
     /// Whether the ratios meet the budget; nil when not budgeted or not
     /// computable.
@@ -119,21 +120,34 @@ final class Harness {
     }
 
     private static func summarize(_ workload: Workload, _ outcomes: [ContenderOutcome]) -> WorkloadOutcome {
-        func medianOf(_ name: String) -> Double? {
-            outcomes.first { $0.contender == name && $0.error == nil }?.median
+        func samples(_ name: String) -> [Double]? {
+            outcomes.first { $0.contender == name && $0.error == nil && $0.applicable }?.samples
         }
-        func ratio(_ numerator: Double?, _ denominator: Double?) -> Double? {
-            guard let numerator, let denominator, denominator > 0 else { return nil }
-            return numerator / denominator
-        }
-        let realm = medianOf(ContenderName.realm), grdb = medianOf(ContenderName.grdb), sqlite = medianOf(ContenderName.sqlite)
-        let realmOverGRDB = ratio(realm, grdb)
-        let realmOverSQLite = ratio(realm, sqlite)
+        let realm = samples(ContenderName.realm), grdb = samples(ContenderName.grdb), sqlite = samples(ContenderName.sqlite)
+        // A latency workload pools many samples per round: its samples do
+        // not pair up by round.
+        let paired = !workload.reportsP99
+        let realmOverGRDB = ratio(realm, grdb, paired: paired)
+        let realmOverSQLite = ratio(realm, sqlite, paired: paired)
         return WorkloadOutcome(
             name: workload.name, summary: workload.summary, size: workload.size, unit: workload.unit,
             budget: workload.budget, budgetSummary: workload.budget.summary, contenders: outcomes,
             realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite,
             withinBudget: workload.budget.isMet(realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite))
+    }
+
+    /// realm's time over another contender's. With one sample per round
+    /// (`paired`), the median of the rounds' ratios: the contenders of a
+    /// round run back to back, so a drift of the machine between rounds
+    /// (other load, the CPU's clock) cancels out of each ratio, where it
+    /// can tilt a ratio of medians. Otherwise, the ratio of the medians.
+    static func ratio(_ numerator: [Double]?, _ denominator: [Double]?, paired: Bool) -> Double? {
+        guard let numerator, let denominator else { return nil }
+        if paired, numerator.count == denominator.count, denominator.allSatisfy({ $0 > 0 }) {
+            return median(zip(numerator, denominator).map { $0 / $1 })
+        }
+        guard let top = median(numerator), let bottom = median(denominator), bottom > 0 else { return nil }
+        return top / bottom
     }
 }
 

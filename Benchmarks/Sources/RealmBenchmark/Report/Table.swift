@@ -23,7 +23,7 @@ enum Table {
         }
         lines.append(contentsOf: align([header] + rows, rightAligned: [2, 3, 4, 5, 6]))
         lines.append("")
-        lines.append("Times are medians of the measured rounds (latency: of every commit, pooled). Ratios: realm's median over the other's; below 1 realm is faster.")
+        lines.append("Times are medians of the measured rounds (latency: of every commit, pooled). Ratios: the median of the rounds' realm/other ratios (latency: of the medians); below 1 realm is faster.")
         lines.append("Budget (SPEC §8): ≤1.0 vs grdb everywhere; SQLite-bound workloads also ≤1.3 vs sqlite; where grdb is itself at the floor, within 10% of sqlite.")
         let over = outcomes.filter { $0.withinBudget == false }.map(\.name)
         lines.append(over.isEmpty ? "Every budgeted workload is within budget." : "Over budget: \(over.joined(separator: ", ")).")
