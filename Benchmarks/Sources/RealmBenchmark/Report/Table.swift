@@ -16,7 +16,8 @@ enum Table {
         let header = ["workload", "size", "realm", "grdb", "sqlite", "realm/grdb", "realm/sqlite", "budget"]
         var rows: [[String]] = []
         for outcome in outcomes {
-            rows.append(row(outcome, statistic: \.median, budget: budgetCell(outcome)))
+            rows.append(row(outcome, statistic: \.median, budget: budgetCell(outcome),
+                            ratios: (outcome.realmOverGRDB, outcome.realmOverSQLite)))
             if outcome.contenders.contains(where: { $0.p99 != nil }) {
                 rows.append(row(outcome, statistic: \.p99, budget: "—", name: "  p99"))
             }
@@ -30,19 +31,23 @@ enum Table {
         return lines.joined(separator: "\n")
     }
 
+    /// A row of `statistic`, with realm's `ratios` over grdb and sqlite, or
+    /// when not given, the ratios of the statistic.
     private static func row(_ outcome: WorkloadOutcome, statistic: KeyPath<ContenderOutcome, Double?>,
-                            budget: String, name: String? = nil) -> [String] {
+                            budget: String, name: String? = nil, ratios: (Double?, Double?)? = nil) -> [String] {
         let values = [ContenderName.realm, ContenderName.grdb, ContenderName.sqlite].map { contender -> Double? in
             outcome.outcome(of: contender).flatMap { $0.error == nil ? $0[keyPath: statistic] : nil }
         }
         let cells = [ContenderName.realm, ContenderName.grdb, ContenderName.sqlite].enumerated().map { index, contender in
             cell(outcome.outcome(of: contender), value: values[index], unit: outcome.unit)
         }
-        func ratio(_ denominator: Double?) -> String {
-            guard let realm = values[0], let denominator, denominator > 0 else { return "n/a" }
-            return String(format: "%.2f", realm / denominator)
+        func ratio(_ denominator: Double?) -> Double? {
+            guard let realm = values[0], let denominator, denominator > 0 else { return nil }
+            return realm / denominator
         }
-        return [name ?? outcome.name, name == nil ? outcome.size : ""] + cells + [ratio(values[1]), ratio(values[2]), budget]
+        let (overGRDB, overSQLite) = ratios ?? (ratio(values[1]), ratio(values[2]))
+        let texts = [overGRDB, overSQLite].map { $0.map { String(format: "%.2f", $0) } ?? "n/a" }
+        return [name ?? outcome.name, name == nil ? outcome.size : ""] + cells + texts + [budget]
     }
 
     private static func cell(_ outcome: ContenderOutcome?, value: Double?, unit: Workload.Unit) -> String {
