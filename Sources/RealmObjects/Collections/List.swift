@@ -35,11 +35,24 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     public var isInvalidated: Bool {
         guard case .managed(let realm, let handle) = storage else { return false }
-        return !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+        return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+    }
+
+    /// The Realm's count of `invalidate()` calls when the list was bound to
+    /// it: a later call invalidates the list.
+    private var invalidations = 0
+
+    /// Stops with Realm's message when the list was obtained before the
+    /// Realm's last `invalidate()`.
+    private func verifyValid(_ realm: Realm) {
+        if invalidations != realm.state.invalidations {
+            preconditionFailure("Access to invalidated List object: its Realm was invalidated after it was obtained.")
+        }
     }
 
     public var _query: Query? {
         guard case .managed(let realm, let handle) = storage, let objectType = Element._objectType else { return nil }
+        verifyValid(realm)
         let owner = realm.className(of: handle.owningClass)
         let property = realm.propertyName(handle.property, of: handle.owningClass)
         return Query(className: objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
@@ -50,6 +63,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .unmanaged(let elements):
             return elements.count
         case .managed(let realm, let handle):
+            verifyValid(realm)
             return realm.perform("count a list") { try $0.count(of: handle) }
         }
     }
@@ -61,6 +75,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
                 return elements[position]
             case .managed(let realm, let handle):
+                verifyValid(realm)
                 let value = realm.perform("read a list element") { try $0.value(at: position, in: handle) }
                 return Element._fromValue(value, in: realm)
             }
@@ -84,6 +99,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
+            verifyValid(realm)
             // Objects come with their rows, read by the list's query.
             if let objectType = Element._objectType, let query = _query,
                let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) {
@@ -122,6 +138,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             elements.insert(element, at: index)
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
+            verifyValid(realm)
             realm.perform("insert into a list") { transaction in
                 if let embedded = element as? EmbeddedObject {
                     try realm.insertEmbedded(embedded, at: index, in: handle)
@@ -168,6 +185,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             elements[index] = object
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
+            verifyValid(realm)
             realm.perform("replace a list element") { transaction in
                 try transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
             }
@@ -180,6 +198,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             unmanaged(&elements)
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
+            verifyValid(realm)
             realm.perform(action) { try managed($0, handle) }
         }
     }
@@ -196,6 +215,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        invalidations = realm.state.invalidations
     }
 
     /// The unmanaged elements, copied into the Realm when the owner is added.

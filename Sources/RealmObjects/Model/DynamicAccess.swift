@@ -15,6 +15,7 @@ enum DynamicAccess {
             return unmanagedValue(of: object, info: info, index: index)
         }
         realm.verifyThread()
+        realm.verifyNotInvalidated(object)
         switch info.kinds[index] {
         case .persisted(let type), .optional(let type):
             let value = realm.readValue(of: object, property: index)
@@ -61,6 +62,7 @@ enum DynamicAccess {
                 return
             }
             realm.verifyThread()
+            realm.verifyNotInvalidated(object)
             precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting '\(info.className).\(key)').")
             let name = "'\(info.className).\(key)'"
             let transaction = realm.transaction

@@ -28,7 +28,12 @@ import RealmCore
 open class Object: CustomStringConvertible {
     // Managed state; nil realm means unmanaged.
     @usableFromInline
-    final var _realm: Realm?
+    final var _realm: Realm? {
+        didSet { _invalidations = _realm?.state.invalidations ?? 0 }
+    }
+    /// The Realm's count of `invalidate()` calls when the object was bound
+    /// to it: a later call invalidates the object.
+    final var _invalidations = 0
     final var _key = ObjectKey(0)
     final var _handle = ClassHandle?.none
     /// Set when this instance deleted its object, so it stays invalidated
@@ -130,7 +135,7 @@ open class Object: CustomStringConvertible {
     /// invalidated; an invalidated object must not be read.
     public var isInvalidated: Bool {
         guard let realm = _realm else { return false }
-        return _deletedThroughThisInstance || !realm.objectExists(self)
+        return _deletedThroughThisInstance || _invalidations != realm.state.invalidations || !realm.objectExists(self)
     }
 
     /// The object's schema.

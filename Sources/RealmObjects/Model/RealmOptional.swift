@@ -18,6 +18,9 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
     }
 
     private var storage: Storage
+    /// The Realm's count of `invalidate()` calls when the owner was bound:
+    /// a later call invalidates the owner, and this property with it.
+    private var invalidations = 0
 
     /// An optional holding `value` (nil by default).
     public init(_ value: Wrapped? = nil) {
@@ -32,6 +35,7 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
             case .unmanaged(let value):
                 return value
             case .managed(let realm, let key, let handle, let property):
+                verifyValid(realm)
                 let stored = realm.perform("read an optional property") { try $0.value(of: key, property: property, in: handle) }
                 return Wrapped?._fromValue(stored, in: realm)
             }
@@ -41,6 +45,7 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
             case .unmanaged:
                 storage = .unmanaged(newValue)
             case .managed(let realm, let key, let handle, let property):
+                verifyValid(realm)
                 realm.perform("set an optional property") { transaction in
                     try transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
                 }
@@ -61,6 +66,18 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         storage = .managed(realm, owner, ownerHandle, property)
+        invalidations = realm.state.invalidations
+    }
+
+    private func verifyValid(_ realm: Realm) {
+        if invalidations != realm.state.invalidations {
+            preconditionFailure("Object of class '\(ownerClassName)' has been deleted or invalidated.")
+        }
+    }
+
+    private var ownerClassName: String {
+        if case .managed(_, _, let handle, _) = storage { return handle.className }
+        return "?"
     }
 }
 

@@ -38,6 +38,7 @@ extension Realm {
     @usableFromInline
     func readValue(of object: Object, property: Int) -> Value {
         verifyThread()
+        verifyNotInvalidated(object)
         if let batch = object._rowBatch {
             if batch.stamp == transaction.changeCounter {
                 return batch.value(row: object._row, property: property)
@@ -58,6 +59,7 @@ extension Realm {
     @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
         verifyThread()
+        verifyNotInvalidated(object)
         var name: String { "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'" }
         if !isInWriteTransaction {
             preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")

@@ -116,7 +116,17 @@ public struct Realm: Equatable {
     /// transaction, cancels it.
     public func invalidate() {
         verifyThread()
+        state.invalidations &+= 1
         transaction.invalidate()
+    }
+
+    /// Stops with Realm's message when `object` was read before the last
+    /// ``invalidate()``.
+    @inline(__always)
+    func verifyNotInvalidated(_ object: Object) {
+        if object._invalidations != state.invalidations {
+            preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+        }
     }
 
     // MARK: Write transactions
@@ -271,6 +281,9 @@ final class RealmState {
     private var recentModel: (type: ObjectIdentifier, name: String)?
     /// The filters this Realm's thread wrote lately, parsed and planned.
     let filters = FilterMemo()
+    /// How often ``Realm/invalidate()`` was called: objects and lists
+    /// obtained before the last call are invalidated.
+    var invalidations = 0
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
 
