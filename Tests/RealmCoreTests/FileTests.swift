@@ -178,7 +178,7 @@ import Testing
         let error = #expect(throws: RealmError.self) {
             _ = try Coordinator.open(.file("/nonexistent-directory-\(UUID().uuidString)/x.realm", schema: TestSchema.schema))
         }
-        #expect(error?.kind == .fileAccess)
+        #expect(error?.kind == .fileNotFound)
         #expect(error?.message.contains("/x.realm") == true)
     }
 }

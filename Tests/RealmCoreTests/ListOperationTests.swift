@@ -526,18 +526,18 @@ private func expectRealmError(_ kind: RealmError.Kind, sourceLocation: SourceLoc
         try f.transaction.beginWrite()
         defer { f.transaction.cancelWrite() }
         // Wrong type.
-        expectRealmError(.invalidValue) { try f.transaction.append(.string("1"), to: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.insert(.double(1), at: 0, in: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.replace(at: 0, with: .bool(true), in: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.append(.int(1), to: strings) }
-        expectRealmError(.invalidValue) { try f.transaction.append(.data(Data("a".utf8)), to: strings) }
-        expectRealmError(.invalidValue) { try f.transaction.append(.int(Int64(item.rawValue)), to: objects) }
-        expectRealmError(.invalidValue) { try f.transaction.append(.object(item), to: ints) }
+        expectRealmError(.wrongType) { try f.transaction.append(.string("1"), to: ints) }
+        expectRealmError(.wrongType) { try f.transaction.insert(.double(1), at: 0, in: ints) }
+        expectRealmError(.wrongType) { try f.transaction.replace(at: 0, with: .bool(true), in: ints) }
+        expectRealmError(.wrongType) { try f.transaction.append(.int(1), to: strings) }
+        expectRealmError(.wrongType) { try f.transaction.append(.data(Data("a".utf8)), to: strings) }
+        expectRealmError(.wrongType) { try f.transaction.append(.int(Int64(item.rawValue)), to: objects) }
+        expectRealmError(.wrongType) { try f.transaction.append(.object(item), to: ints) }
         // Nil into a non-optional list.
-        expectRealmError(.invalidValue) { try f.transaction.append(.null, to: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.insert(.null, at: 0, in: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.replace(at: 0, with: .null, in: ints) }
-        expectRealmError(.invalidValue) { try f.transaction.append(.null, to: objects) }
+        expectRealmError(.missingValue) { try f.transaction.append(.null, to: ints) }
+        expectRealmError(.missingValue) { try f.transaction.insert(.null, at: 0, in: ints) }
+        expectRealmError(.missingValue) { try f.transaction.replace(at: 0, with: .null, in: ints) }
+        expectRealmError(.missingValue) { try f.transaction.append(.null, to: objects) }
         // A link to an object that does not exist.
         expectRealmError(.invalidValue) { try f.transaction.append(.object(ObjectKey(item.rawValue + 1000)), to: objects) }
         // A property that is not a list.

@@ -97,7 +97,7 @@ import Testing
         let error = #expect(throws: RealmError.self) {
             try transaction.setValue(.data(largest + [1]), of: key, property: data, in: handle)
         }
-        #expect(error?.kind == .invalidValue)
+        #expect(error?.kind == .valueTooLarge)
         #expect(error?.message.contains("'AllTypes.data'") == true)
         #expect(throws: RealmError.self) {
             try transaction.setValue(.string(String(repeating: "x", count: SchemaLimits.maximumValueSize + 1)), of: key, property: string, in: handle)
@@ -118,11 +118,12 @@ import Testing
         let wrongType = #expect(throws: RealmError.self) {
             try transaction.createObject(in: dogs, values: [.string("Rex"), .string("three")])
         }
-        #expect(wrongType?.kind == .invalidValue)
+        #expect(wrongType?.kind == .wrongType)
         #expect(wrongType?.message.contains("'Dog.age'") == true)
         let missingNil = #expect(throws: RealmError.self) {
             try transaction.createObject(in: dogs, values: [.null, .int(3)])
         }
+        #expect(missingNil?.kind == .missingValue)
         #expect(missingNil?.message.contains("'Dog.name' is required") == true)
         let danglingLink = #expect(throws: RealmError.self) {
             try transaction.createObject(in: dogs, values: [.string("Rex"), .int(3), .object(ObjectKey(999))])

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An error a caller can recover from: a file that cannot be opened, a schema
 /// that needs a migration, a value that does not fit its property.
 ///
@@ -8,9 +16,15 @@
 public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is, for callers that branch on it.
     public enum Kind: Sendable, Equatable {
-        /// The file could not be opened, created or read (permissions, a
-        /// missing directory, a full disk).
+        /// The file could not be opened, created, read or written (an I/O
+        /// error, a full disk), for a reason no other kind names.
         case fileAccess
+        /// The file, or the directory it should be in, does not exist.
+        case fileNotFound
+        /// The process may not open or create the file.
+        case filePermissionDenied
+        /// A file that is to be written already exists.
+        case fileExists
         /// The file exists but is not a Realm: another SQLite database, or
         /// not a database at all.
         case notARealm
@@ -29,9 +43,15 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
         case schemaMismatch
         /// A class or property name that the schema does not have.
         case unknownName
-        /// A value of the wrong type, nil for a required property, or a
-        /// value over a limit.
+        /// A value the operation cannot take, for a reason no other kind
+        /// names (a link to an embedded class, a key out of range …).
         case invalidValue
+        /// A value of another type than its property's.
+        case wrongType
+        /// No value (nil, or none given) for a required property.
+        case missingValue
+        /// A string or data value over the 16 MB limit.
+        case valueTooLarge
         /// An object with the same primary key already exists.
         case duplicatePrimaryKey
         /// The object was deleted, or never existed in this Realm.
@@ -60,4 +80,16 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+extension RealmError.Kind {
+    /// The kind of a failed file operation, from the `errno` it set.
+    static func file(errno code: Int32) -> Self {
+        switch code {
+        case ENOENT, ENOTDIR: .fileNotFound
+        case EACCES, EPERM, EROFS: .filePermissionDenied
+        case EEXIST: .fileExists
+        default: .fileAccess
+        }
+    }
 }

@@ -57,7 +57,8 @@ public enum AuxiliaryFiles {
         }
         let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw RealmError(.fileAccess, "Unable to create the lock file '\(path).lock': \(String(cString: strerror(errno))).")
+            let code = errno
+            throw RealmError(.file(errno: code), "Unable to create the lock file '\(path).lock': \(String(cString: strerror(code))).")
         }
         guard flock(descriptor, LOCK_SH) == 0 else {
             let message = String(cString: strerror(errno))

@@ -16,7 +16,7 @@ enum FileProbe {
     static func inspect(path: String) throws(RealmError) -> Finding {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             if FileManager.default.fileExists(atPath: path) {
-                throw RealmError(.fileAccess, "Unable to open a Realm at path '\(path)': permission denied.")
+                throw RealmError(.filePermissionDenied, "Unable to open a Realm at path '\(path)': permission denied.")
             }
             return .missing
         }

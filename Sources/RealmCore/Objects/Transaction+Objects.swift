@@ -331,18 +331,18 @@ extension Transaction {
     func checkElement(_ value: Value, type: PropertyType, isOptional: Bool, name: @autoclosure () -> String, target: Int?) throws(RealmError) {
         guard let valueType = value.type else {
             guard isOptional else {
-                throw RealmError(.invalidValue, "Property \(name()) is required and cannot be nil.")
+                throw RealmError(.missingValue, "Property \(name()) is required and cannot be nil.")
             }
             return
         }
         guard valueType == type else {
-            throw RealmError(.invalidValue, "Invalid value \(value) of type '\(valueType)' for property \(name()) of type '\(type)'.")
+            throw RealmError(.wrongType, "Invalid value \(value) of type '\(valueType)' for property \(name()) of type '\(type)'.")
         }
         switch value {
         case .string(let string) where string.utf8.count > SchemaLimits.maximumValueSize:
-            throw RealmError(.invalidValue, "A string of \(string.utf8.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
+            throw RealmError(.valueTooLarge, "A string of \(string.utf8.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
         case .data(let data) where data.count > SchemaLimits.maximumValueSize:
-            throw RealmError(.invalidValue, "Data of \(data.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
+            throw RealmError(.valueTooLarge, "Data of \(data.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
         case .object(let key):
             if let target, try !exists(key, in: catalog.tables[target]) {
                 throw RealmError(.invalidValue, "Property \(name()) cannot link to object \(key.rawValue) of class '\(catalog.tables[target].name)': no such object exists.")

@@ -21,9 +21,12 @@ package final class Connection {
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
                 ?? String(cString: sqlite3_errstr(status))
+            // SQLite keeps the errno of the system call that failed: it
+            // tells a missing directory from a denied permission.
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
             throw RealmError(
-                .fileAccess,
+                status & 0xff == SQLITE_CANTOPEN ? .file(errno: systemError) : .fileAccess,
                 "Unable to open a Realm at path '\(path)': \(message).",
                 sqliteCode: status & 0xff)
         }

@@ -81,7 +81,7 @@ public final class Coordinator: Sendable {
         self.isInMemory = isInMemory
         let finding = try FileProbe.inspect(path: path)
         if finding == .missing && configuration.isReadOnly {
-            throw RealmError(.fileAccess, "Unable to open a Realm at path '\(path)' read-only: the file does not exist.")
+            throw RealmError(.fileNotFound, "Unable to open a Realm at path '\(path)' read-only: the file does not exist.")
         }
         let connection = try Connection(path: path, readOnly: configuration.isReadOnly)
         try Self.prepareFile(connection, readOnly: configuration.isReadOnly)
