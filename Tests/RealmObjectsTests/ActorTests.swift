@@ -69,7 +69,7 @@ actor DogCounter {
 
     func addDog(named name: String) throws {
         let realm = try openRealm()
-        try realm.write { realm.add(Dog(value: [name, 1])) }
+        try realm.write { realm.add(Dog(value: ["name": name, "age": 1])) }
     }
 
     func stop() {
@@ -104,6 +104,6 @@ actor DogCounter {
     /// Realm without a suspension in between.
     private static func addDog(named name: String, configuration: Realm.Configuration) throws {
         let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(Dog(value: [name, 2])) }
+        try realm.write { realm.add(Dog(value: ["name": name, "age": 2])) }
     }
 }

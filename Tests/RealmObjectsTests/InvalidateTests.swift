@@ -11,7 +11,7 @@ import Testing
 @Suite struct InvalidateTests {
     @Test func objectsAndListsObtainedBeforeAreInvalidated() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]])
+        let jim = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         try realm.write { realm.add(jim) }
         let rex = try #require(realm.objects(Dog.self).filter("name == 'Rex'").first)
         let dogs = jim.dogs
@@ -40,7 +40,7 @@ import Testing
         let realm = try Realm(configuration: inMemoryConfiguration())
         realm.invalidate()
         realm.invalidate()
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         let rex = try #require(realm.objects(Dog.self).first)
         #expect(rex.name == "Rex")
         realm.invalidate()
@@ -51,7 +51,7 @@ import Testing
         let directory = TemporaryDirectory()
         let configuration = Realm.Configuration(fileURL: directory.url.appendingPathComponent("dogs.realm"), objectTypes: [Dog.self, Person.self])
         let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         let rex = try #require(realm.objects(Dog.self).first)
         // Another thread has its own instance.
         let seenThere = Mutex<String?>(nil)
@@ -73,7 +73,7 @@ import Testing
     @Test func readingAnInvalidatedObjectStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "invalidate"))
-            try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            try! realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
             let rex = realm.objects(Dog.self).first!
             realm.invalidate()
             _ = rex.name
@@ -84,7 +84,7 @@ import Testing
     @Test func writingAnInvalidatedObjectStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "invalidate"))
-            let rex = Dog(value: ["Rex", 1])
+            let rex = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write { realm.add(rex) }
             realm.invalidate()
             try! realm.write { rex.age = 2 }
@@ -95,7 +95,7 @@ import Testing
     @Test func usingAnInvalidatedListStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "invalidate"))
-            let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1]]])
+            let jim = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]])
             try! realm.write { realm.add(jim) }
             let dogs = jim.dogs
             realm.invalidate()

@@ -54,13 +54,13 @@ import Testing
         let token = realm.observe { notification, _ in
             if case .didChange = notification { count += 1 }
         }
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         #expect(count == 1)
         // A commit on another thread arrives when this thread refreshes.
         let done = DispatchSemaphore(value: 0)
         Thread {
             let other = try! Realm(configuration: configuration)
-            try! other.write { other.add(Dog(value: ["Fido", 2])) }
+            try! other.write { other.add(Dog(value: ["name": "Fido", "age": 2])) }
             done.signal()
         }.start()
         done.wait()
@@ -74,13 +74,13 @@ import Testing
     @Test func collectionNotificationsReportIndices() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
-            for age in [1, 6, 7, 3, 9] { realm.add(Dog(value: ["dog\(age)", age])) }
+            for age in [1, 6, 7, 3, 9] { realm.add(Dog(value: ["name": "dog\(age)", "age": age])) }
         }
         let results = realm.objects(Dog.self).filter("age > 5").sorted(byKeyPath: "age")
         let (token, log) = Self.observeNames(results, \.name)
         #expect(log.names == ["dog6", "dog7", "dog9"])
         try realm.write {
-            realm.add(Dog(value: ["dog8", 8]))                                   // enters at 2
+            realm.add(Dog(value: ["name": "dog8", "age": 8]))                                   // enters at 2
             realm.objects(Dog.self).filter("age == 7").first!.age = 2          // leaves
             realm.objects(Dog.self).filter("age == 9").first!.name = "nine"    // modified
         }
@@ -95,7 +95,7 @@ import Testing
 
     @Test func modificationsOfLinkedObjectsCount() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let person = Person(value: ["name": "Jim", "dogs": [["Rex", 1]]])
+        let person = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]])
         let other = Person(value: ["name": "Ann"])
         try realm.write { realm.add([person, other]) }
         let people = realm.objects(Person.self).sorted(byKeyPath: "name")  // Ann, Jim
@@ -106,7 +106,7 @@ import Testing
         // The person's name; a dog added to their list; a dog's age.
         try realm.write { person.name = "Jimmy" }
         realm.refresh()
-        try realm.write { person.dogs.append(Dog(value: ["Fido", 2])) }
+        try realm.write { person.dogs.append(Dog(value: ["name": "Fido", "age": 2])) }
         realm.refresh()
         try realm.write { person.dogs[0].age = 5 }
         realm.refresh()
@@ -128,10 +128,10 @@ import Testing
     @Test func listNotificationsWithDuplicates() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         let person = Person(value: ["name": "Jim"])
-        let rex = Dog(value: ["Rex", 1])
+        let rex = Dog(value: ["name": "Rex", "age": 1])
         try realm.write {
             realm.add(person)
-            person.dogs.append(objectsIn: [rex, rex, Dog(value: ["Fido", 2])])
+            person.dogs.append(objectsIn: [rex, rex, Dog(value: ["name": "Fido", "age": 2])])
         }
         var previous: [String] = []
         let token = person.dogs.observe { change in
@@ -209,13 +209,13 @@ import Testing
             if case .update = change { otherUpdates += 1 }
         }
         realm.beginWrite()
-        realm.add(Dog(value: ["Rex", 1]))
+        realm.add(Dog(value: ["name": "Rex", "age": 1]))
         try realm.commitWrite(withoutNotifying: [token])
         realm.refresh()
         #expect(skippedUpdates == 0)
         #expect(otherUpdates == 1)
         // Later commits notify both again.
-        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 2])) }
         realm.refresh()
         #expect(skippedUpdates == 1)
         #expect(otherUpdates == 2)
@@ -233,7 +233,7 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         Thread {
             let other = try! Realm(configuration: configuration)
-            for index in 0..<3 { try! other.write { other.add(Dog(value: ["dog\(index)", index])) } }
+            for index in 0..<3 { try! other.write { other.add(Dog(value: ["name": "dog\(index)", "age": index])) } }
             done.signal()
         }.start()
         done.wait()
@@ -284,8 +284,8 @@ import Testing
         }
         thread.start()
         registered.wait()
-        try anchor.write { anchor.add(Dog(value: ["Rex", 1])) }
-        try anchor.write { anchor.add(Dog(value: ["Fido", 2])) }
+        try anchor.write { anchor.add(Dog(value: ["name": "Rex", "age": 1])) }
+        try anchor.write { anchor.add(Dog(value: ["name": "Fido", "age": 2])) }
         #expect(finished.wait(timeout: .now() + 15) == .success)
         #expect(received.value.last == 2)
     }
@@ -300,7 +300,7 @@ import Testing
             return Int((seed >> 33) % UInt64(bound))
         }
         try realm.write {
-            for index in 0..<40 { realm.add(Dog(value: ["d\(index)", random(20)])) }
+            for index in 0..<40 { realm.add(Dog(value: ["name": "d\(index)", "age": random(20)])) }
         }
         let results = realm.objects(Dog.self).filter("age >= 5").sorted(byKeyPath: "age")
         var previous: [String] = []
@@ -325,7 +325,7 @@ import Testing
                 for _ in 0..<(1 + random(4)) {
                     switch random(3) {
                     case 0:
-                        realm.add(Dog(value: ["d\(names)", random(20)]))
+                        realm.add(Dog(value: ["name": "d\(names)", "age": random(20)]))
                         names += 1
                     case 1 where !all.isEmpty:
                         realm.delete(all[random(all.count)])
@@ -354,7 +354,7 @@ import Testing
             return Int((seed >> 33) % UInt64(bound))
         }
         try realm.write {
-            for _ in 0..<200 { realm.add(Dog(value: ["d\(random(50))", random(20)])) }
+            for _ in 0..<200 { realm.add(Dog(value: ["name": "d\(random(50))", "age": random(20)])) }
         }
         let results = realm.objects(Dog.self).filter("age >= 5 AND name != 'd7'")
             .sorted(by: [SortDescriptor(keyPath: "age"), SortDescriptor(keyPath: "name", ascending: false)])
@@ -381,7 +381,7 @@ import Testing
                 for _ in 0..<edits {
                     switch random(4) {
                     case 0:
-                        realm.add(Dog(value: ["d\(random(50))", random(20)]))
+                        realm.add(Dog(value: ["name": "d\(random(50))", "age": random(20)]))
                     case 1 where all.count > 50:
                         realm.delete(all[random(all.count)])
                     case 2:
@@ -412,7 +412,7 @@ import Testing
         let owner = Person(value: ["name": "owner"])
         try realm.write {
             realm.add(owner)
-            for index in 0..<30 { realm.add(Dog(value: ["d\(index)", index])) }
+            for index in 0..<30 { realm.add(Dog(value: ["name": "d\(index)", "age": index])) }
             owner.dogs.append(objectsIn: realm.objects(Dog.self).filter("age < 10"))
         }
         func describe(_ list: List<Dog>) -> [String] { list.map { "\($0.name):\($0.age)" } }
@@ -477,9 +477,9 @@ import Testing
         let otherToken = realm.objects(Dog.self).observe { change in
             if case .update = change { other += 1 }
         }
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         realm.refresh()
-        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 2])) }
         realm.refresh()
         #expect(selfStopping == 1)
         #expect(other == 2)
@@ -509,8 +509,8 @@ import Testing
             }
         }
         queue.sync {}  // the registration is in place
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
-        try realm.write { realm.add(Dog(value: ["Fido", 2])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 2])) }
         #expect(second.wait(timeout: .now() + 10) == .success)
         #expect(counts.value.first == 0)
         #expect(counts.value.last == 2)
@@ -525,9 +525,9 @@ import Testing
         // stream has delivered its initial state.
         Thread {
             let realm = try! Realm(configuration: configuration)
-            try! realm.write { realm.add(Dog(value: ["anchor", 0])) }
+            try! realm.write { realm.add(Dog(value: ["name": "anchor", "age": 0])) }
             if startWriting.wait(timeout: .now() + 20) == .success {
-                try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
+                try! realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
             }
             _ = writerDone.wait(timeout: .now() + 30)
         }.start()
@@ -561,7 +561,7 @@ import Testing
 
     @Test func objectsObservedOnAQueue() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { realm.add(dog) }
         let queue = DispatchQueue(label: "object-observer")
         let reports = Locked<[String]>([])
@@ -617,8 +617,8 @@ import Testing
             }
         }
         queue.sync {}
-        try realm.write { owner.dogs.append(Dog(value: ["Rex", 1])) }
-        try realm.write { owner.dogs.append(Dog(value: ["Fido", 2])) }
+        try realm.write { owner.dogs.append(Dog(value: ["name": "Rex", "age": 1])) }
+        try realm.write { owner.dogs.append(Dog(value: ["name": "Fido", "age": 2])) }
         #expect(twoDogs.wait(timeout: .now() + 10) == .success)
         #expect(counts.value.first == 0)
         #expect(counts.value.last == 2)

@@ -9,7 +9,7 @@ import Testing
         let configuration = inMemoryConfiguration()
         let anchor = try Realm(configuration: configuration)
         try anchor.write {
-            for index in 0..<1_000 { anchor.add(Dog(value: ["d\(index)", index % 50])) }
+            for index in 0..<1_000 { anchor.add(Dog(value: ["name": "d\(index)", "age": index % 50])) }
         }
         let before = CollectionNotifier.deliveriesComputedOffThread.load(ordering: .relaxed)
         let received = Locked<[[Int]]>([])

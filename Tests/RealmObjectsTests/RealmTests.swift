@@ -17,7 +17,7 @@ import Testing
         configuration.fileURL = directory.file("default.realm")
         Realm.Configuration.defaultConfiguration = configuration
         let realm = try Realm()
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         #expect(FileManager.default.fileExists(atPath: directory.file("default.realm").path))
         #expect(try Realm(fileURL: directory.file("default.realm")).objects(Dog.self).count == 1)
     }
@@ -28,7 +28,7 @@ import Testing
         #expect(configuration.fileURL == nil)
         do {
             let realm = try Realm(configuration: configuration)
-            try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
             #expect(try Realm(configuration: configuration).objects(Dog.self).count == 1)
         }
         // Every instance is gone: so is the data.
@@ -48,7 +48,7 @@ import Testing
         let directory = TemporaryDirectory()
         do {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
-            try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         }
         let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), readOnly: true))
         #expect(realm.objects(Dog.self).filter("age > 0").count == 1)
@@ -61,7 +61,7 @@ import Testing
     @Test func threadSafeReferencesToObjectsResultsAndLists() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
-        let person = Person(value: ["name": "Jane", "dogs": [["Rex", 1]]])
+        let person = Person(value: ["name": "Jane", "dogs": [["name": "Rex", "age": 1]]])
         try realm.write { realm.add(person) }
         let personRef = ThreadSafeReference(to: person)
         let dogsRef = ThreadSafeReference(to: person.dogs)
@@ -88,7 +88,7 @@ import Testing
     @Test func aDeletedObjectResolvesToNil() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { realm.add(dog) }
         let reference = ThreadSafeReference(to: dog)
         try realm.write { realm.delete(dog) }
@@ -192,7 +192,7 @@ import Testing
     @Test func writeCopy() throws {
         let directory = TemporaryDirectory()
         let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         try realm.writeCopy(toFile: directory.file("copy.realm"))
         let copy = try Realm(configuration: Realm.Configuration(fileURL: directory.file("copy.realm")))
         #expect(copy.objects(Dog.self).first?.name == "Rex")
@@ -212,7 +212,7 @@ import Testing
 
     @Test func dynamicAccess() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        try realm.write { realm.add(Person(value: ["name": "Jim", "dogs": [["Rex", 3]]])) }
+        try realm.write { realm.add(Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 3]]])) }
         let people = realm.dynamicObjects("Person")
         #expect(people.count == 1)
         let person = try #require(people.first)
@@ -227,7 +227,7 @@ import Testing
     @Test func asyncOpen() throws {
         let configuration = inMemoryConfiguration()
         let anchor = try Realm(configuration: configuration)  // keeps the in-memory data alive
-        try anchor.write { anchor.add(Dog(value: ["Rex", 1])) }
+        try anchor.write { anchor.add(Dog(value: ["name": "Rex", "age": 1])) }
         let done = DispatchSemaphore(value: 0)
         let count = Locked<Int?>(nil)
         let queue = DispatchQueue(label: "callback")

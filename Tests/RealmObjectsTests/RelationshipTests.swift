@@ -26,10 +26,10 @@ import Testing
         let jim = Person(value: ["name": "Jim"])
         try realm.write {
             realm.add(jim)
-            realm.add([Dog(value: ["Fido", 1]), Dog(value: ["Fidonia", 2]), Dog(value: ["Spot", 3])])
+            realm.add([Dog(value: ["name": "Fido", "age": 1]), Dog(value: ["name": "Fidonia", "age": 2]), Dog(value: ["name": "Spot", "age": 3])])
         }
         let someDogs = realm.objects(Dog.self).filter("name contains 'Fido'")
-        let rex = Dog(value: ["Rex", 4])
+        let rex = Dog(value: ["name": "Rex", "age": 4])
         try realm.write {
             jim.dogs.append(objectsIn: someDogs)
             jim.dogs.append(rex)
@@ -42,7 +42,7 @@ import Testing
             jim.dogs.move(from: 0, to: 3)
             jim.dogs.swapAt(0, 1)
             jim.dogs.remove(at: 0)
-            jim.dogs.insert(Dog(value: ["Lassie", 5]), at: 0)
+            jim.dogs.insert(Dog(value: ["name": "Lassie", "age": 5]), at: 0)
             jim.dogs.replace(index: 1, object: rex)
         }
         #expect(jim.dogs.map(\.name) == ["Lassie", "Rex", "Rex", "Fido"])
@@ -53,7 +53,7 @@ import Testing
 
     @Test func inverseRelationships() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let rex = Dog(value: ["Rex", 1])
+        let rex = Dog(value: ["name": "Rex", "age": 1])
         try realm.write {
             realm.create(Person.self, value: ["name": "Jim", "dogs": [rex]])
             realm.create(Person.self, value: ["name": "Ann", "dogs": [rex]])
@@ -68,7 +68,7 @@ import Testing
     @Test func genericCodeOverAnyRealmCollection() throws {
         func count<C: RealmCollection>(_ collection: C) -> Int { collection.count }
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]])
+        let jim = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         try realm.write { realm.add(jim) }
         #expect(count(realm.objects(Dog.self)) == 2)
         #expect(count(jim.dogs) == 2)

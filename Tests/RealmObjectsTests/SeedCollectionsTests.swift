@@ -224,7 +224,7 @@ final class SeedAgingPerson: Object {
     @Test func addingAnObjectOfAnotherRealmIsAnError() throws {
         let source = try Realm(configuration: inMemoryConfiguration("source"))
         let destination = try Realm(configuration: inMemoryConfiguration("destination"))
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         try source.write { source.add(dog) }
         destination.beginWrite()
         let error = #expect(throws: Realm.Error.self) {
@@ -276,10 +276,10 @@ final class SeedAgingPerson: Object {
     @Test func manyToMany() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         let jim = Person(value: ["name": "Jim"])
-        let rex = Dog(value: ["Rex", 3])
+        let rex = Dog(value: ["name": "Rex", "age": 3])
         try realm.write {
             realm.add(jim)
-            realm.add([Dog(value: ["Fido", 1]), Dog(value: ["Spot", 2]), Dog(value: ["Fidonia", 4])])
+            realm.add([Dog(value: ["name": "Fido", "age": 1]), Dog(value: ["name": "Spot", "age": 2]), Dog(value: ["name": "Fidonia", "age": 4])])
         }
         let someDogs = realm.objects(Dog.self).filter("name contains 'Fido'")
         try realm.write {
@@ -384,7 +384,7 @@ final class SeedAgingPerson: Object {
 
     @Test func inverseRelationships() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let rex = Dog(value: ["Rex", 1])
+        let rex = Dog(value: ["name": "Rex", "age": 1])
         #expect(rex.owners.isEmpty)  // unmanaged: empty
         let jim = Person(value: ["name": "Jim"])
         let ann = Person(value: ["name": "Ann"])
@@ -438,7 +438,7 @@ final class SeedAgingPerson: Object {
     @Test func settingLinkingObjectsStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "backlinks"))
-            let rex = Dog(value: ["Rex", 1])
+            let rex = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write {
                 realm.add(rex)
                 rex["owners"] = [Person()]
@@ -508,7 +508,7 @@ final class SeedAgingPerson: Object {
     @Test func limitingResults() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
-            for index in 0..<20 { realm.add(Dog(value: ["d\(index)", index])) }
+            for index in 0..<20 { realm.add(Dog(value: ["name": "d\(index)", "age": index])) }
         }
         // Loop through the first 5 Dog objects
         // restricting the number of objects read from disk

@@ -36,7 +36,7 @@ final class SeedThreadPerson: Object {
     @Test func aThreadKeepsItsVersionUntilItRefreshes() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { realm.add(dog) }
         let dogs = realm.objects(Dog.self)
 
@@ -46,7 +46,7 @@ final class SeedThreadPerson: Object {
             seenAtOpen.value = background.objects(Dog.self).first!.age
             try! background.write {
                 background.objects(Dog.self).first!.age = 2
-                background.add(Dog(value: ["Fido", 5]))
+                background.add(Dog(value: ["name": "Fido", "age": 5]))
             }
         }
         #expect(seenAtOpen.value == 1)
@@ -64,15 +64,15 @@ final class SeedThreadPerson: Object {
     @Test func beginningAWriteRefreshes() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         seedRunOnThread {
             let background = try! Realm(configuration: configuration)
-            try! background.write { background.add(Dog(value: ["Fido", 2])) }
+            try! background.write { background.add(Dog(value: ["name": "Fido", "age": 2])) }
         }
         #expect(realm.objects(Dog.self).count == 1)
         try realm.write {
             #expect(realm.objects(Dog.self).count == 2)
-            realm.add(Dog(value: ["Spot", 3]))
+            realm.add(Dog(value: ["name": "Spot", "age": 3]))
         }
         #expect(realm.objects(Dog.self).count == 3)
     }
@@ -86,7 +86,7 @@ final class SeedThreadPerson: Object {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let configuration = Realm.Configuration(inMemoryIdentifier: "runloop")
             let anchor = try! Realm(configuration: configuration)
-            try! anchor.write { anchor.add(Dog(value: ["Rex", 1])) }
+            try! anchor.write { anchor.add(Dog(value: ["name": "Rex", "age": 1])) }
 
             let opened = DispatchSemaphore(value: 0)
             let written = DispatchSemaphore(value: 0)
@@ -127,10 +127,10 @@ final class SeedThreadPerson: Object {
         let realm = try Realm(configuration: configuration)
         realm.autorefresh = false
         #expect(realm.autorefresh == false)
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         seedRunOnThread {
             let background = try! Realm(configuration: configuration)
-            try! background.write { background.add(Dog(value: ["Fido", 2])) }
+            try! background.write { background.add(Dog(value: ["name": "Fido", "age": 2])) }
         }
         #expect(realm.objects(Dog.self).count == 1)
         realm.refresh()
@@ -147,7 +147,7 @@ final class SeedThreadPerson: Object {
         let person = SeedUnchecked(value: SeedThreadPerson(name: "Jane"))
         seedRunOnThread {
             person.value.name = "Jane Doe"
-            person.value.pets.append(Dog(value: ["Rex", 1]))
+            person.value.pets.append(Dog(value: ["name": "Rex", "age": 1]))
             let background = try! Realm(configuration: configuration)
             try! background.write { background.add(person.value) }
         }
@@ -217,7 +217,7 @@ final class SeedThreadPerson: Object {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
         let person = SeedThreadPerson(name: "Jane")
-        person.pets.append(objectsIn: [Dog(value: ["Rex", 1]), Dog(value: ["Fido", 7])])
+        person.pets.append(objectsIn: [Dog(value: ["name": "Rex", "age": 1]), Dog(value: ["name": "Fido", "age": 7])])
         try realm.write { realm.add(person) }
         let puppiesRef = ThreadSafeReference(to: realm.objects(Dog.self).filter("age < 2"))
         let petsRef = ThreadSafeReference(to: person.pets)
@@ -227,7 +227,7 @@ final class SeedThreadPerson: Object {
             let puppies = background.resolve(puppiesRef)!
             let pets = background.resolve(petsRef)!
             try! background.write {
-                pets.append(Dog(value: ["Spot", 0]))
+                pets.append(Dog(value: ["name": "Spot", "age": 0]))
             }
             // Both are live in the destination Realm.
             outcome.value = [String(puppies.count), pets.map(\.name).joined(separator: ",")]
@@ -323,7 +323,7 @@ final class SeedThreadPerson: Object {
     @Test func usingResultsOnAnotherThreadStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "confined"))
-            try! realm.write { realm.add(Dog(value: ["Rex", 1])) }
+            try! realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
             let confined = SeedUnchecked(value: realm.objects(Dog.self))
             seedRunOnThread {
                 _ = confined.value.first
@@ -336,7 +336,7 @@ final class SeedThreadPerson: Object {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "confined"))
             let person = SeedThreadPerson(name: "Jane")
-            person.pets.append(Dog(value: ["Rex", 1]))
+            person.pets.append(Dog(value: ["name": "Rex", "age": 1]))
             try! realm.write { realm.add(person) }
             let confined = SeedUnchecked(value: person.pets)
             seedRunOnThread {
@@ -390,7 +390,7 @@ final class SeedThreadPerson: Object {
             Thread {
                 let background = try! Realm(configuration: configuration)
                 let again = try! Realm(configuration: configuration)
-                try! background.write { background.add(Dog(value: ["dog\(index)", index])) }
+                try! background.write { background.add(Dog(value: ["name": "dog\(index)", "age": index])) }
                 if background == again {
                     names.append("same")
                 }

@@ -12,10 +12,16 @@ import Testing
 
 /// The seeds' Dog for "Nested objects": `Person(value: ["Jane", 30, dogs])`
 /// needs a person whose properties are name, age and dogs, in that order.
+/// The Dog of seed 000's "Creating objects": a name and an age, no more.
+final class SeedTwoPropertyDog: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
+
 final class SeedNestedPerson: Object {
     @Persisted var name = ""
     @Persisted var age = 0
-    let dogs = List<Dog>()
+    let dogs = List<SeedTwoPropertyDog>()
 }
 
 /// "Typed updates".
@@ -45,7 +51,7 @@ final class SeedNote: Object {
     @Test func modifyingAnObjectOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside"))
-            let dog = Dog(value: ["Rex", 1])
+            let dog = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write { realm.add(dog) }
             dog.age = 2
         }
@@ -55,7 +61,7 @@ final class SeedNote: Object {
     @Test func addingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside"))
-            realm.add(Dog(value: ["Rex", 1]))
+            realm.add(Dog(value: ["name": "Rex", "age": 1]))
         }
         #expect(seedStandardError(result).contains("write transaction"))
     }
@@ -63,7 +69,7 @@ final class SeedNote: Object {
     @Test func creatingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside"))
-            realm.create(Dog.self, value: ["Rex", 1])
+            realm.create(Dog.self, value: ["name": "Rex", "age": 1])
         }
         #expect(seedStandardError(result).contains("write transaction"))
     }
@@ -71,7 +77,7 @@ final class SeedNote: Object {
     @Test func deletingOutsideAWriteTransactionStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside"))
-            let dog = Dog(value: ["Rex", 1])
+            let dog = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write { realm.add(dog) }
             realm.delete(dog)
         }
@@ -104,12 +110,12 @@ final class SeedNote: Object {
         #expect(!realm.isInWriteTransaction)
         let name = try realm.write { () -> String in
             #expect(realm.isInWriteTransaction)
-            return realm.create(Dog.self, value: ["Rex", 1]).name
+            return realm.create(Dog.self, value: ["name": "Rex", "age": 1]).name
         }
         #expect(name == "Rex")
         #expect(!realm.isInWriteTransaction)
         realm.beginWrite()
-        realm.add(Dog(value: ["Fido", 2]))
+        realm.add(Dog(value: ["name": "Fido", "age": 2]))
         #expect(realm.isInWriteTransaction)
         try realm.commitWrite()
         #expect(!realm.isInWriteTransaction)
@@ -121,12 +127,12 @@ final class SeedNote: Object {
     @Test func aThrowingWriteBlockIsRolledBack() throws {
         struct Stop: Error {}
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         try realm.write { realm.add(dog) }
         #expect(throws: Stop.self) {
             try realm.write {
                 dog.age = 10
-                realm.add(Dog(value: ["Fido", 2]))
+                realm.add(Dog(value: ["name": "Fido", "age": 2]))
                 throw Stop()
             }
         }
@@ -137,6 +143,8 @@ final class SeedNote: Object {
     // MARK: Creating objects
 
     @Test func creatingObjects() throws {
+        // The seed's Dog has the two properties its array gives.
+        typealias Dog = SeedTwoPropertyDog
         // (1) Create a Dog object and then set its properties
         let myDog = Dog()
         myDog.name = "Rex"
@@ -176,9 +184,9 @@ final class SeedNote: Object {
     @Test func committedChangesReachOtherThreads() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(Dog(value: ["Old", 0])) }
+        try realm.write { realm.add(Dog(value: ["name": "Old", "age": 0])) }
         realm.beginWrite()
-        realm.add(Dog(value: ["Rex", 1]))
+        realm.add(Dog(value: ["name": "Rex", "age": 1]))
         let beforeCommit = Locked<Int>(-1)
         seedRunOnThread {
             beforeCommit.value = try! Realm(configuration: configuration).objects(Dog.self).count
@@ -221,7 +229,7 @@ final class SeedNote: Object {
         let directory = TemporaryDirectory()
         let configuration = Realm.Configuration(fileURL: directory.file())
         let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(Dog(value: ["Rex", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
 
         realm.beginWrite()
         realm.objects(Dog.self).first!.age = 2
@@ -264,14 +272,15 @@ final class SeedNote: Object {
     // MARK: Nested objects
 
     @Test func nestedObjects() throws {
-        let aDog = Dog(value: ["Rex", 3])
-        let anotherDog = Dog(value: ["Spot", 4])
+        typealias Dog = SeedTwoPropertyDog
+        let aDog = Dog(value: ["name": "Rex", "age": 3])
+        let anotherDog = Dog(value: ["name": "Spot", "age": 4])
         // Instead of using already existing dogs...
         let aPerson = SeedNestedPerson(value: ["Jane", 30, [aDog, anotherDog]])
         // ...we can create them inline
         let anotherPerson = SeedNestedPerson(value: ["Jane", 30, [["Buster", 5], ["Buddy", 6]]])
         // Any combination of nested arrays and dictionaries.
-        let thirdPerson = SeedNestedPerson(value: ["name": "Joan", "age": 31, "dogs": [["name": "Lassie", "age": 7], ["Fido", 8]]])
+        let thirdPerson = SeedNestedPerson(value: ["name": "Joan", "age": 31, "dogs": [["name": "Lassie", "age": 7], ["name": "Fido", "age": 8]]])
 
         #expect(aPerson.dogs.count == 2)
         #expect(aPerson.dogs[0] === aDog)
@@ -320,7 +329,7 @@ final class SeedNote: Object {
         #expect(persons[1].value(forKey: "name") as? String == "B")
 
         // Lists conform too.
-        let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]])
+        let jim = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         try realm.write {
             realm.add(jim)
             jim.dogs.setValue(9, forKey: "age")
@@ -330,7 +339,7 @@ final class SeedNote: Object {
 
     @Test func keyPathsGoThroughLinksAndLists() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let jim = Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]])
+        let jim = Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]])
         let stray = Dog(value: ["name": "Stray", "age": 4])
         try realm.write {
             realm.add([jim, stray])
@@ -448,7 +457,7 @@ final class SeedNote: Object {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "nokey"))
             try! realm.write {
-                realm.add(Dog(value: ["Rex", 1]), update: true)
+                realm.add(Dog(value: ["name": "Rex", "age": 1]), update: true)
             }
         }
         #expect(seedStandardError(result).contains("primary key"))
@@ -480,8 +489,8 @@ final class SeedNote: Object {
         try realm.write {
             realm.add(cheeseBook)
             realm.add(Book(value: ["id": 2, "title": "Bread"]))
-            realm.add(Person(value: ["name": "Jim", "dogs": [["Rex", 1], ["Fido", 2]]]))
-            realm.add(Dog(value: ["Spot", 3]))
+            realm.add(Person(value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": 2]]]))
+            realm.add(Dog(value: ["name": "Spot", "age": 3]))
         }
         // Delete an object with a transaction
         try realm.write {
@@ -521,7 +530,7 @@ final class SeedNote: Object {
     @Test func readingADeletedObjectStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deleted"))
-            let dog = Dog(value: ["Rex", 1])
+            let dog = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write { realm.add(dog) }
             try! realm.write { realm.delete(dog) }
             _ = dog.name
@@ -534,7 +543,7 @@ final class SeedNote: Object {
     @Test func addingADeletedObjectStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "deleted"))
-            let dog = Dog(value: ["Rex", 1])
+            let dog = Dog(value: ["name": "Rex", "age": 1])
             try! realm.write { realm.add(dog) }
             try! realm.write { realm.delete(dog) }
             try! realm.write { realm.add(dog) }
@@ -546,7 +555,7 @@ final class SeedNote: Object {
 
     @Test func cancelWrite() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        try realm.write { realm.add(Dog(value: ["Old", 1])) }
+        try realm.write { realm.add(Dog(value: ["name": "Old", "age": 1])) }
 
         let oldObject = realm.objects(Dog.self).first!
         let newObject = Dog()
@@ -569,14 +578,14 @@ final class SeedNote: Object {
 
     @Test func cancelWriteRevertsModifications() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
-        let dog = Dog(value: ["Rex", 1])
+        let dog = Dog(value: ["name": "Rex", "age": 1])
         let jim = Person(value: ["name": "Jim"])
         try realm.write { realm.add([dog]); realm.add(jim) }
         realm.beginWrite()
         dog.age = 7
         dog.owner = jim
         jim.dogs.append(dog)
-        realm.create(Dog.self, value: ["Fido", 2])
+        realm.create(Dog.self, value: ["name": "Fido", "age": 2])
         #expect(realm.objects(Dog.self).count == 2)
         realm.cancelWrite()
         #expect(dog.age == 1)

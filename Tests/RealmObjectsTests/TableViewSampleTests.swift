@@ -89,7 +89,7 @@ import Testing
                 case 2:
                     people[random(people.count)].name = "renamed\(round)"         // a modification
                 case 3:
-                    people[random(people.count)].dogs.append(Dog(value: ["d\(round)", random(10)]))
+                    people[random(people.count)].dogs.append(Dog(value: ["name": "d\(round)", "age": random(10)]))
                 case 4 where !dogs.isEmpty:
                     dogs[random(dogs.count)].age = random(10)                    // through the list
                 case 5:
@@ -132,7 +132,7 @@ import Testing
         }
         func insertItem(_ name: String) throws {
             collection.realm!.beginWrite()
-            collection.insert(Dog(value: [name, 1]), at: 0)
+            collection.insert(Dog(value: ["name": name, "age": 1]), at: 0)
             tableView.beginUpdates()
             tableView.insertRows(at: [0])
             tableView.deleteRows(at: [])
@@ -144,7 +144,7 @@ import Testing
         realm.refresh()
         #expect(tableView.rows == ["second", "first"])
         // Other writes still arrive.
-        try realm.write { collection.append(Dog(value: ["third", 3])) }
+        try realm.write { collection.append(Dog(value: ["name": "third", "age": 3])) }
         realm.refresh()
         #expect(tableView.rows == ["second", "first", "third"])
         token.invalidate()

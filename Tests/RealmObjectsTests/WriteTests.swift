@@ -10,7 +10,7 @@ import Testing
         myDog.name = "Rex"
         myDog.age = 10
         let myOtherDog = Dog(value: ["name": "Pluto", "age": 3])
-        let myThirdDog = Dog(value: ["Fido", 5])
+        let myThirdDog = Dog(value: ["name": "Fido", "age": 5])
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
             realm.add(myDog)
@@ -28,7 +28,7 @@ import Testing
         let anotherDog = Dog(value: ["name": "Buddy", "age": 6])
         try realm.write {
             realm.create(Person.self, value: ["name": "Jane", "dogs": [aDog, anotherDog]])
-            realm.create(Person.self, value: ["name": "Joan", "dogs": [["Buster", 5], ["name": "Buddy", "age": 6]]])
+            realm.create(Person.self, value: ["name": "Joan", "dogs": [["Buster", 5, NSNull()], ["name": "Buddy", "age": 6]]])
         }
         #expect(realm.objects(Person.self).count == 2)
         #expect(realm.objects(Dog.self).count == 4)
@@ -191,7 +191,7 @@ import Testing
     @Test func keyValueCodingOnCollections() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
-            realm.add([Dog(value: ["a", 1]), Dog(value: ["b", 2])])
+            realm.add([Dog(value: ["name": "a", "age": 1]), Dog(value: ["name": "b", "age": 2])])
         }
         let dogs = realm.objects(Dog.self)
         try realm.write {
@@ -205,7 +205,7 @@ import Testing
     @Test func deletingResultsDeletesTheirObjects() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {
-            for index in 0..<30 { realm.add(Dog(value: ["d\(index)", index % 3])) }
+            for index in 0..<30 { realm.add(Dog(value: ["name": "d\(index)", "age": index % 3])) }
             let owner = Person(value: ["name": "Tim"])
             owner.dogs.append(objectsIn: realm.objects(Dog.self).filter("age == 1"))
             realm.add(owner)

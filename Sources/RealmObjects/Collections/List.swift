@@ -139,11 +139,13 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.perform("insert into a list") { transaction in
-                if let embedded = element as? EmbeddedObject {
-                    try realm.insertEmbedded(embedded, at: index, in: handle)
-                } else {
-                    try transaction.insert(try element._toValue(in: realm), at: index, in: handle)
+            realm.recordingFailure(of: "insert into a list") {
+                try realm.inOneStep(element) {
+                    if let embedded = element as? EmbeddedObject {
+                        try realm.insertEmbedded(embedded, at: index, in: handle)
+                    } else {
+                        try realm.transaction.insert(try element._toValue(in: realm), at: index, in: handle)
+                    }
                 }
             }
         }
@@ -186,8 +188,10 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.perform("replace a list element") { transaction in
-                try transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
+            realm.recordingFailure(of: "replace a list element") {
+                try realm.inOneStep(object) {
+                    try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
+                }
             }
         }
     }
@@ -199,7 +203,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.perform(action) { try managed($0, handle) }
+            realm.recordingFailure(of: action) { try managed(realm.transaction, handle) }
         }
     }
 

@@ -35,14 +35,14 @@ enum QueryArguments {
             do {
                 return .value(try persistable._toValue(in: nil))
             } catch {
-                throw Realm.Error(.fail, "Invalid argument '\(argument)' in \"\(format)\".")
+                throw Realm.Error(.invalidPredicate, "Invalid argument '\(argument)' in \"\(format)\".")
             }
         }
         if let sequence = argument as? any Sequence, !(argument is String) {
             var values: [Value] = []
             for element in AnySequence(sequence.map { $0 as Any }) {
                 guard case .value(let value) = try convert(element, format: format, realm: realm) else {
-                    throw Realm.Error(.fail, "Invalid collection element '\(element)' in an argument of \"\(format)\".")
+                    throw Realm.Error(.invalidPredicate, "Invalid collection element '\(element)' in an argument of \"\(format)\".")
                 }
                 values.append(value)
             }
@@ -51,12 +51,12 @@ enum QueryArguments {
         if let number = argument as? NSNumber {
             return .value(.double(number.doubleValue))
         }
-        throw Realm.Error(.fail, "Unsupported argument '\(argument)' of type '\(Swift.type(of: argument))' in \"\(format)\".")
+        throw Realm.Error(.invalidPredicate, "Unsupported argument '\(argument)' of type '\(Swift.type(of: argument))' in \"\(format)\".")
     }
 
     private static func value(of object: Object, format: String, realm: Realm) throws(Realm.Error) -> Value {
         guard let owner = object._realm, owner.configuration.identity == realm.configuration.identity, !object.isInvalidated else {
-            throw Realm.Error(.fail, "Only objects managed by this Realm can be compared in a query (\"\(format)\").")
+            throw Realm.Error(.invalidPredicate, "Only objects managed by this Realm can be compared in a query (\"\(format)\").")
         }
         return .object(object._key)
     }

@@ -49,6 +49,10 @@ enum DynamicAccess {
         }
     }
 
+    /// Sets a property by name from untyped input. On a managed object, a
+    /// value the property cannot take changes nothing and is recorded for
+    /// the commit to throw; on an unmanaged one it stops, as Realm's
+    /// key-value coding does.
     static func setValue(_ value: Any?, of object: Object, forKey key: String) {
         let info = object._classInfo
         guard let index = info.propertyIndex(named: key) else {
@@ -56,45 +60,55 @@ enum DynamicAccess {
         }
         let property = info.objectSchema.properties[index]
         let entry: Any = value ?? NSNull()
-        do {
-            guard let realm = object._realm else {
+        let name = "'\(info.className).\(key)'"
+        guard let realm = object._realm else {
+            do {
                 try ValueImporter.set(entry, property: index, of: object, info: info)
-                return
+            } catch {
+                preconditionFailure("\(error)")
             }
-            realm.verifyThread()
-            realm.verifyNotInvalidated(object)
-            precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting '\(info.className).\(key)').")
-            let name = "'\(info.className).\(key)'"
-            let transaction = realm.transaction
+            return
+        }
+        realm.verifyThread()
+        realm.verifyNotInvalidated(object)
+        precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
+        if case .linkingObjects = info.kinds[index] {
+            preconditionFailure("Linking objects property \(name) is computed from links and cannot be set.")
+        }
+        let transaction = realm.transaction
+        realm.recordingFailure(of: "set \(name)") {
+            // Converting first: a value of the wrong type changes nothing.
             switch info.kinds[index] {
             case .persisted(let type), .optional(let type):
                 let converted = try ValueImporter.convert(entry, to: type, name: name, allowNil: property.isOptional || property.type == .object)
-                if let embedded = converted as? EmbeddedObject {
-                    try realm.setEmbedded(embedded, of: object, property: index)
-                } else if let linked = converted as? Object {
-                    try transaction.setValue(.object(try realm.linkKey(for: linked)), of: object._key, property: index, in: object._handle!)
-                } else {
-                    try transaction.setValue(try converted?._toValue(in: realm) ?? .null, of: object._key, property: index, in: object._handle!)
+                try transaction.atomicallyRethrowing {
+                    if let embedded = converted as? EmbeddedObject {
+                        try realm.setEmbedded(embedded, of: object, property: index)
+                    } else if let linked = converted as? Object {
+                        try transaction.setValue(.object(try realm.linkKey(for: linked)), of: object._key, property: index, in: object._handle!)
+                    } else {
+                        try transaction.setValue(try converted?._toValue(in: realm) ?? .null, of: object._key, property: index, in: object._handle!)
+                    }
                 }
             case .list(let factory):
+                let elements = try ValueImporter.listElements(entry, name: name)
+                let converted = try elements.map { try ValueImporter.element($0, of: factory.elementType, name: name) }
                 let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
-                let elements: [Any] = (entry as? [Any]) ?? ((entry as? NSArray).map { $0.map { $0 } } ?? [])
-                try transaction.removeAll(from: list)
-                for element in elements {
-                    let converted = try ValueImporter.convert(element, to: factory.elementType, name: name + " (list element)")
-                    if let embedded = converted as? EmbeddedObject {
-                        try realm.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
-                    } else if let linked = converted as? Object {
-                        try transaction.append(.object(try realm.linkKey(for: linked)), to: list)
-                    } else {
-                        try transaction.append(try converted?._toValue(in: realm) ?? .null, to: list)
+                try transaction.atomicallyRethrowing {
+                    try transaction.removeAll(from: list)
+                    for element in converted {
+                        if let embedded = element as? EmbeddedObject {
+                            try realm.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
+                        } else if let linked = element as? Object {
+                            try transaction.append(.object(try realm.linkKey(for: linked)), to: list)
+                        } else {
+                            try transaction.append(try element._toValue(in: realm), to: list)
+                        }
                     }
                 }
             case .linkingObjects:
-                preconditionFailure("Linking objects property \(name) is computed from links and cannot be set.")
+                break
             }
-        } catch {
-            preconditionFailure("\(error)")
         }
     }
 

@@ -194,8 +194,16 @@ extension PersistableEnum {
 
 extension _Persistable {
     /// Converts a value from a dictionary, array or JSON to this type, or nil
-    /// when it has another type. Numbers convert between widths when exact.
+    /// when it has another type. Numbers convert between widths when exact;
+    /// a boolean is no number, and only 0 and 1 are booleans.
     public static func _convert(from any: Any) -> Self? {
+        switch _propertyType {
+        case .int, .double, .float:
+            // Foundation's booleans bridge to any number type.
+            if isBoolean(any) { return nil }
+        default:
+            break
+        }
         if let value = any as? Self { return value }
         switch _propertyType {
         case .int:
@@ -227,8 +235,8 @@ extension _Persistable {
             default: return nil
             }
         case .bool:
-            if let number = any as? NSNumber, number.intValue == 0 || number.intValue == 1 {
-                return _fromValue(.bool(number.boolValue), in: nil)
+            if let number = any as? NSNumber, number.doubleValue == 0 || number.doubleValue == 1 {
+                return _fromValue(.bool(number.doubleValue == 1), in: nil)
             }
             return nil
         case .string:
@@ -241,6 +249,17 @@ extension _Persistable {
             return nil
         }
     }
+}
+
+/// The type of Foundation's boolean numbers (what `JSONSerialization`
+/// makes of `true` and `false`).
+private let booleanNumberType: Any.Type = type(of: NSNumber(value: true) as Any)
+
+/// Whether untyped input is a boolean: a `Bool`, or one of Foundation's
+/// boolean numbers.
+private func isBoolean(_ any: Any) -> Bool {
+    let type = type(of: any)
+    return type == Bool.self || type == booleanNumberType
 }
 
 extension PersistableEnum {

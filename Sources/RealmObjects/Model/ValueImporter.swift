@@ -16,7 +16,7 @@ enum ValueImporter {
         switch value {
         case let source as Object:
             guard Swift.type(of: source).className() == className || source is DynamicObject else {
-                throw Realm.Error(.fail, "Cannot create an object of type '\(className)' from an object of type '\(Swift.type(of: source).className())'.")
+                throw Realm.Error(.wrongType, "Cannot create an object of type '\(className)' from an object of type '\(Swift.type(of: source).className())'.")
             }
             for (index, property) in properties.enumerated() where property.type != .linkingObjects {
                 provided.append((index, source[property.name] as Any))
@@ -31,15 +31,18 @@ enum ValueImporter {
             }
         case let array as [Any]:
             let stored = properties.indices.filter { properties[$0].type != .linkingObjects }
-            guard array.count <= stored.count else {
-                throw Realm.Error(.fail, "Invalid array input: \(array.count) values for \(stored.count) properties of '\(className)'.")
+            // As in Realm, an array names every property: one left out is
+            // more likely a mistake than a default.
+            guard array.count == stored.count else {
+                throw Realm.Error(array.count < stored.count ? .missingValue : .fail,
+                                  "Invalid array input: \(array.count) values for the \(stored.count) properties of '\(className)'; an array must give a value for every property, in order.")
             }
             for (position, entry) in array.enumerated() { provided.append((stored[position], entry)) }
         case let array as NSArray:
             try fill(object, from: array.map { $0 })
             return
         default:
-            throw Realm.Error(.fail, "Invalid value '\(value)' to initialize an object of type '\(className)': expected a dictionary, an array or an object.")
+            throw Realm.Error(.wrongType, "Invalid value '\(value)' to initialize an object of type '\(className)': expected a dictionary, an array or an object.")
         }
         for (index, entry) in provided {
             try set(entry, property: index, of: object, info: info)
@@ -60,21 +63,9 @@ enum ValueImporter {
             let optional = try convert(entry, to: wrapped, name: name, allowNil: true)
             (boundProperty(of: object, info: info, index: index) as? RealmOptionalBase)?.setUnmanaged(optional)
         case .list(let factory):
-            guard !isNull(entry) else { throw invalid(entry, name, "list") }
-            let elements: [Any]
-            switch entry {
-            case let array as [Any]: elements = array
-            case let array as NSArray: elements = array.map { $0 }
-            case let collection as any RealmCollectionBase: elements = (collection as? any Sequence).map { Array($0) as [Any] } ?? []
-            default: throw invalid(entry, name, "list")
-            }
-            let elementType = factory.elementType
             var converted: [_Persistable] = []
-            for element in elements {
-                guard let value = try convert(element, to: elementType, name: name + " (list element)") else {
-                    throw invalid(element, name, "list element")
-                }
-                converted.append(value)
+            for entry in try listElements(entry, name: name) {
+                converted.append(try element(entry, of: factory.elementType, name: name))
             }
             (boundProperty(of: object, info: info, index: index) as? ListFactory)?.setUnmanaged(converted)
         case .linkingObjects:
@@ -88,14 +79,14 @@ enum ValueImporter {
     static func convert(_ entry: Any, to valueType: _Persistable.Type, name: String, allowNil: Bool = false) throws(Realm.Error) -> _Persistable? {
         if isNull(entry) {
             guard valueType._isOptional || allowNil else {
-                throw Realm.Error(.fail, "Invalid value 'null' for required property \(name).")
+                throw Realm.Error(.missingValue, "Invalid value 'null' for required property \(name).")
             }
             return nil
         }
         if let target = valueType._objectType {
             if let object = entry as? Object {
                 guard Swift.type(of: object).className() == target.className() else {
-                    throw Realm.Error(.fail, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name), which links to '\(target.className())'.")
+                    throw Realm.Error(.wrongType, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name), which links to '\(target.className())'.")
                 }
                 return object
             }
@@ -107,6 +98,25 @@ enum ValueImporter {
             throw invalid(entry, name, valueType._propertyType.rawValue)
         }
         return converted
+    }
+
+    /// The elements of untyped input for a list property: an array, or
+    /// another Realm collection.
+    static func listElements(_ entry: Any, name: String) throws(Realm.Error) -> [Any] {
+        switch entry {
+        case let array as [Any]: return array
+        case let array as NSArray: return array.map { $0 }
+        case let collection as any RealmCollectionBase: return (collection as? any Sequence).map { Array($0) as [Any] } ?? []
+        default: throw invalid(entry, name, "list")
+        }
+    }
+
+    /// One element of a list from untyped input.
+    static func element(_ entry: Any, of elementType: _Persistable.Type, name: String) throws(Realm.Error) -> _Persistable {
+        guard let value = try convert(entry, to: elementType, name: name + " (list element)") else {
+            throw Realm.Error(.missingValue, "Invalid value 'null' for an element of list property \(name), whose elements are required.")
+        }
+        return value
     }
 
     /// The primary-key value of `key` for a lookup.
@@ -143,7 +153,7 @@ enum ValueImporter {
     }
 
     private static func invalid(_ entry: Any, _ name: String, _ typeName: String) -> Realm.Error {
-        Realm.Error(.fail, "Invalid value '\(entry)' of type '\(Swift.type(of: entry))' for property \(name) of type '\(typeName)'.")
+        Realm.Error(.wrongType, "Invalid value '\(entry)' of type '\(Swift.type(of: entry))' for property \(name) of type '\(typeName)'.")
     }
 }
 

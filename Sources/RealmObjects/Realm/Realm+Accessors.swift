@@ -55,7 +55,9 @@ extension Realm {
         }
     }
 
-    /// Writes a column property of a managed object.
+    /// Writes a column property of a managed object. A value the property
+    /// cannot take (over 16 MB, a link into another Realm) changes nothing
+    /// and is recorded for the commit to throw.
     @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
         verifyThread()
@@ -64,20 +66,20 @@ extension Realm {
         if !isInWriteTransaction {
             preconditionFailure("Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
         }
-        do {
+        let transaction = transaction
+        recordingFailure(of: "set \(name)") {
             // Only links can hold embedded objects; the casts cost.
-            if V._propertyType == .object, let embedded = value as? EmbeddedObject ?? (value as? EmbeddedObject?) ?? nil {
-                try setEmbedded(embedded, of: object, property: property)
+            guard V._propertyType == .object else {
+                try transaction.setValue(try value._toValue(in: self), of: object._key, property: property, in: object._handle!)
                 return
             }
-            try transaction.setValue(try value._toValue(in: self), of: object._key, property: property, in: object._handle!)
-        } catch let error as RealmError {
-            if error.kind == .objectNotFound {
-                preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+            try inOneStep(value) {
+                if let embedded = value as? EmbeddedObject ?? (value as? EmbeddedObject?) ?? nil {
+                    try setEmbedded(embedded, of: object, property: property)
+                } else {
+                    try transaction.setValue(try value._toValue(in: self), of: object._key, property: property, in: object._handle!)
+                }
             }
-            preconditionFailure("Failed to set \(name): \(error)")
-        } catch {
-            preconditionFailure("Failed to set \(name): \(error)")
         }
     }
 

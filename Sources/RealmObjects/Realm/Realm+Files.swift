@@ -13,7 +13,7 @@ extension Realm {
             throw Realm.Error(.fail, "Encrypted copies are not available in this build: the encryption layer is not implemented yet.")
         }
         guard !FileManager.default.fileExists(atPath: fileURL.path) else {
-            throw Realm.Error(.fileAccess, "Cannot write a copy of the Realm to '\(fileURL.path)': the file exists.")
+            throw Realm.Error(.fileExists, "Cannot write a copy of the Realm to '\(fileURL.path)': the file exists.")
         }
         do {
             // VACUUM cannot run inside the transaction this Realm holds open,

@@ -8,22 +8,27 @@ extension Realm {
     /// (inside a write transaction). With `update: true`, an existing object
     /// with the same primary key is updated instead.
     ///
-    /// - Precondition: in a write transaction; the object is not managed by
-    ///   another Realm; `update` only for classes with a primary key. A
-    ///   duplicate primary key stops with a message; use the throwing
-    ///   ``add(_:update:)-(_,UpdatePolicy)`` to handle it.
+    /// When the object cannot be added (a duplicate primary key, a value
+    /// over a limit, an object of another Realm), nothing of it is added
+    /// and the error is recorded: the enclosing ``write(_:)`` or
+    /// ``commitWrite()`` throws it and rolls the whole transaction back. Use
+    /// the throwing ``add(_:update:)-(_,UpdatePolicy)`` to handle the error
+    /// at once and go on with the transaction.
+    ///
+    /// - Precondition: in a write transaction; `update` only for classes
+    ///   with a primary key.
     public func add(_ object: Object, update: Bool = false) {
-        do {
+        recordingFailure(of: "add an object of class '\(Swift.type(of: object).className())'") {
             try add(object, update: update ? .all : .error)
-        } catch {
-            preconditionFailure("\(error)")
         }
     }
 
     /// Adds or updates an object with an explicit ``UpdatePolicy``.
     ///
     /// - Throws: ``Realm/Error`` with code `duplicatePrimaryKey` when the
-    ///   key is taken and the policy is `.error`; nothing is added then.
+    ///   key is taken and the policy is `.error`, `valueTooLarge` for a
+    ///   string or data over 16 MB, `fail` for an object of another Realm.
+    ///   Nothing is added then, and the write transaction goes on.
     public func add(_ object: Object, update: UpdatePolicy) throws {
         verifyThread()
         precondition(isInWriteTransaction, "Cannot add objects to a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
@@ -67,7 +72,9 @@ extension Realm {
         object._providedProperties = nil
     }
 
-    /// Adds every object of a sequence; see ``add(_:update:)-(_,Bool)``.
+    /// Adds every object of a sequence; see ``add(_:update:)-(_,Bool)``. An
+    /// object that cannot be added records its error, and the others are
+    /// still added (to be rolled back with the transaction).
     public func add<S: Sequence>(_ objects: S, update: Bool = false) where S.Element: Object {
         for object in objects { add(object, update: update) }
     }
@@ -86,25 +93,31 @@ extension Realm {
     /// object with the same primary key gets only the given values (nil
     /// included).
     ///
-    /// As in the seeds, this variant does not throw: a value of the wrong
-    /// type, `null` for a required property or a taken primary key stops the
-    /// program with a message naming the class, property and value. Use
-    /// ``create(_:value:update:)-(_,_,UpdatePolicy)`` to handle them as
-    /// errors.
+    /// As in the seeds, this variant does not throw. A value of the wrong
+    /// type, `null` for a required property, too few values in an array, a
+    /// value over a limit or a taken primary key creates nothing and records
+    /// an error naming the class, property and value: the enclosing
+    /// ``write(_:)`` or ``commitWrite()`` throws it and rolls the whole
+    /// transaction back. The object returned then is unmanaged and stored
+    /// nowhere. Use ``create(_:value:update:)-(_,_,UpdatePolicy)`` to handle
+    /// the error at once and go on with the transaction.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: Bool = false) -> T {
-        do {
-            return try create(type, value: value, update: update ? UpdatePolicy.all : .error)
-        } catch {
-            preconditionFailure("\(error)")
+        var created: T?
+        recordingFailure(of: "create an object of class '\(type.className())'") {
+            created = try create(type, value: value, update: update ? UpdatePolicy.all : .error)
         }
+        return created ?? type.init()
     }
 
     /// Creates or updates an object with an explicit ``UpdatePolicy``.
     ///
-    /// - Throws: ``Realm/Error`` naming the class, property and value for a
-    ///   value of the wrong type, `null` for a required property, or (code
-    ///   `duplicatePrimaryKey`) a taken key. Nothing is created then.
+    /// - Throws: ``Realm/Error`` naming the class, property and value: code
+    ///   `wrongType` for a value of the wrong type, `missingValue` for `null`
+    ///   for a required property or too few values in an array,
+    ///   `valueTooLarge` for a string or data over 16 MB,
+    ///   `duplicatePrimaryKey` for a taken key. Nothing is created then, and
+    ///   the write transaction goes on.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy) throws -> T {
         verifyThread()

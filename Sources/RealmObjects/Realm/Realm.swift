@@ -117,6 +117,7 @@ public struct Realm: Equatable {
     public func invalidate() {
         verifyThread()
         state.invalidations &+= 1
+        state.writeFailure = nil
         transaction.invalidate()
     }
 
@@ -139,8 +140,13 @@ public struct Realm: Equatable {
     /// Runs `block` in a write transaction and commits it. If `block`
     /// throws, the transaction is cancelled and the error rethrown.
     ///
-    /// - Throws: the block's error, or ``Realm/Error`` when the commit
-    ///   fails (a full disk).
+    /// When a call of the block that does not throw (`add`, `create`, a
+    /// property setter, a list mutation) failed on bad input, the block
+    /// still runs to its end; then nothing of it is committed, and its
+    /// first such error is thrown (see ``commitWrite()``).
+    ///
+    /// - Throws: the block's error; the first error recorded by a call of
+    ///   the block; or ``Realm/Error`` when the commit fails (a full disk).
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
         beginWrite()
@@ -173,15 +179,23 @@ public struct Realm: Equatable {
             state.deliverNotifications(versionChanged: changed)
         }
         perform("begin a write transaction") { try $0.beginWrite() }
+        state.writeFailure = nil
     }
 
     /// Commits the write transaction.
     ///
-    /// - Throws: ``Realm/Error`` when the changes could not be written; they
-    ///   are then discarded.
+    /// - Throws: ``Realm/Error`` when a call of the transaction that does not
+    ///   throw (`add`, `create`, a property setter, a list mutation) failed
+    ///   on bad input: the first such error, after the whole transaction was
+    ///   rolled back. Also when the changes could not be written; they are
+    ///   then discarded too.
     public func commitWrite() throws {
         verifyThread()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction.")
+        if let failure = state.writeFailure {
+            cancelWrite()
+            throw failure
+        }
         do {
             try transaction.commitWrite()
         } catch {
@@ -197,6 +211,7 @@ public struct Realm: Equatable {
         verifyThread()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction.")
         transaction.cancelWrite()
+        state.writeFailure = nil
         state.forgetSchemaChanges()
     }
 
@@ -284,6 +299,9 @@ final class RealmState {
     /// How often ``Realm/invalidate()`` was called: objects and lists
     /// obtained before the last call are invalidated.
     var invalidations = 0
+    /// The first error of the open write transaction's calls that do not
+    /// throw; its commit throws it instead of committing.
+    var writeFailure: Realm.Error?
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
 

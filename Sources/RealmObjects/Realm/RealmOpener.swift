@@ -30,7 +30,8 @@ enum RealmOpener {
             state.notifiers.startListening()
             return state
         } catch {
-            throw Realm.Error(error)
+            throw Realm.Error(error, fileURL: configuration.inMemoryIdentifier == nil
+                ? configuration.fileURL ?? Realm.Configuration.defaultFileURL : nil)
         }
     }
 

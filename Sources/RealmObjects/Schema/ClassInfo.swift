@@ -268,7 +268,7 @@ final class ClassInfo: @unchecked Sendable {
                 if let target = valueType._objectType {
                     linked.append(target)
                     if !valueType._isOptional {
-                        throw Realm.Error(.fail, "Property '\(className).\(name)' links to '\(target.className())' and must be optional ('\(target.className())?').")
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(name)' links to '\(target.className())' and must be optional ('\(target.className())?').")
                     }
                 }
                 kind = .persisted(valueType)
@@ -281,7 +281,7 @@ final class ClassInfo: @unchecked Sendable {
                 if let target = element._objectType {
                     linked.append(target)
                     if element._isOptional {
-                        throw Realm.Error(.fail, "Property '\(className).\(label)' is a list of optional '\(target.className())' objects; lists of objects cannot hold nil.")
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' is a list of optional '\(target.className())' objects; lists of objects cannot hold nil.")
                     }
                 }
                 kind = .list(Swift.type(of: list))
@@ -310,10 +310,10 @@ final class ClassInfo: @unchecked Sendable {
         }
         let names = Set(properties.map(\.name))
         if let declaredPrimaryKey, !names.contains(declaredPrimaryKey) {
-            throw Realm.Error(.fail, "Primary key property '\(declaredPrimaryKey)' does not exist on object '\(className)'.")
+            throw Realm.Error(.invalidSchema, "Primary key property '\(declaredPrimaryKey)' does not exist on object '\(className)'.")
         }
         if let missing = indexed.first(where: { !names.contains($0) }) {
-            throw Realm.Error(.fail, "Indexed property '\(missing)' does not exist on object '\(className)'.")
+            throw Realm.Error(.invalidSchema, "Indexed property '\(missing)' does not exist on object '\(className)'.")
         }
         let objectSchema = ObjectSchema(
             name: className, properties: properties, isEmbedded: objectType.isEmbedded,

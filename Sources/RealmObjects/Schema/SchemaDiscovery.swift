@@ -26,7 +26,7 @@ enum SchemaDiscovery {
         for type in types {
             let info = try ClassInfo.reflecting(type)
             if let other = seen[info.className], other != type {
-                throw Realm.Error(.fail, "Object type '\(info.className)' appears more than once in the schema (\(String(reflecting: other)) and \(String(reflecting: type))).")
+                throw Realm.Error(.invalidSchema, "Object type '\(info.className)' appears more than once in the schema (\(String(reflecting: other)) and \(String(reflecting: type))).")
             }
             seen[info.className] = type
             objectSchemas.append(info.objectSchema)
