@@ -91,7 +91,12 @@ enum ValueImporter {
                 return object
             }
             let nested = target.init()
-            try fill(nested, from: entry)
+            do {
+                try fill(nested, from: entry)
+            } catch {
+                // Say where in the input the nested object was.
+                throw Realm.Error(error.code, "\(error.message) (in the value of \(name))")
+            }
             return nested
         }
         guard let converted = valueType._convert(from: unwrap(entry)) else {

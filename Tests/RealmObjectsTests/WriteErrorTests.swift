@@ -1,0 +1,244 @@
+import Foundation
+import RealmObjects
+import Testing
+
+/// Bad input inside a write is an error the caller catches: the calls that do
+/// not throw record it and change nothing, the commit throws it and rolls
+/// the whole transaction back, and the Realm stays usable.
+@Suite struct WriteErrorTests {
+    /// A file Realm with one committed book and person, the state every
+    /// refusal must leave as it was.
+    private func populatedRealm(_ directory: TemporaryDirectory) throws -> Realm {
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+        try realm.write {
+            realm.add(Book(value: ["id": 1, "title": "Cheese", "price": 9.0]))
+            realm.add(Person(value: ["name": "Jim"]))
+        }
+        return realm
+    }
+
+    /// Runs `block` in a write, expects the commit to throw `code` with a
+    /// message naming `names`, then checks that a reopened file holds only
+    /// the committed state and that a later write works.
+    private func expectRefusal(_ code: Realm.Error.Code, naming names: [String],
+                               sourceLocation: SourceLocation = #_sourceLocation,
+                               _ block: (Realm) -> Void) throws {
+        let directory = TemporaryDirectory()
+        let realm = try populatedRealm(directory)
+        let error = #expect(throws: Realm.Error.self, sourceLocation: sourceLocation) {
+            try realm.write {
+                // A change before the failure, rolled back with it.
+                realm.add(Dog(value: ["name": "Rolled back", "age": 1]))
+                block(realm)
+            }
+        }
+        #expect(error?.code == code, sourceLocation: sourceLocation)
+        for name in names {
+            #expect(error?.message.contains(name) == true, "\(error?.message ?? "no error") names \(name)", sourceLocation: sourceLocation)
+        }
+        #expect(!realm.isInWriteTransaction, sourceLocation: sourceLocation)
+        #expect(realm.objects(Dog.self).isEmpty, sourceLocation: sourceLocation)
+        #expect(realm.objects(Book.self).map(\.title) == ["Cheese"], sourceLocation: sourceLocation)
+        #expect(realm.objects(Person.self).map(\.name) == ["Jim"], sourceLocation: sourceLocation)
+
+        // Still usable: a write after the failure commits.
+        try realm.write { realm.add(Dog(value: ["name": "Kept", "age": 2])) }
+        #expect(realm.objects(Dog.self).map(\.name) == ["Kept"], sourceLocation: sourceLocation)
+    }
+
+    @Test func aDuplicatePrimaryKey() throws {
+        try expectRefusal(.duplicatePrimaryKey, naming: ["Book", "id"]) { realm in
+            realm.add(Book(value: ["id": 1, "title": "Another"]))
+        }
+        try expectRefusal(.duplicatePrimaryKey, naming: ["Book"]) { realm in
+            realm.create(Book.self, value: ["id": 1, "title": "Another"])
+        }
+    }
+
+    @Test func aStringOrDataOverSixteenMegabytes() throws {
+        let tooLong = String(repeating: "x", count: 16 * 1024 * 1024 + 1)
+        try expectRefusal(.valueTooLarge, naming: ["Book.title", "16 MB"]) { realm in
+            realm.add(Book(value: ["id": 2, "title": tooLong]))
+        }
+        try expectRefusal(.valueTooLarge, naming: ["Book.title"]) { realm in
+            realm.objects(Book.self).first!.title = tooLong
+        }
+        try expectRefusal(.valueTooLarge, naming: ["Person.picture"]) { realm in
+            realm.objects(Person.self).first!.picture = Data(count: 16 * 1024 * 1024 + 1)
+        }
+        try expectRefusal(.valueTooLarge, naming: ["AllTypes"]) { realm in
+            let all = realm.create(AllTypes.self)
+            all.optionalStrings.append(tooLong)
+        }
+    }
+
+    @Test func nullForARequiredProperty() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(#"{"id": 3, "title": null}"#.utf8))
+        try expectRefusal(.missingValue, naming: ["Book.title", "null"]) { realm in
+            realm.create(Book.self, value: json)
+        }
+    }
+
+    @Test func aStringWhereADateIsExpected() throws {
+        try expectRefusal(.wrongType, naming: ["Person.birthdate", "yesterday"]) { realm in
+            realm.create(Person.self, value: ["name": "Ann", "birthdate": "yesterday"])
+        }
+    }
+
+    @Test func valuesOfTheWrongType() throws {
+        try expectRefusal(.wrongType, naming: ["AllTypes.bool", "1.1"]) { realm in
+            realm.create(AllTypes.self, value: ["bool": 1.1])
+        }
+        try expectRefusal(.wrongType, naming: ["AllTypes.double"]) { realm in
+            realm.create(AllTypes.self, value: ["double": true])
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(#"{"int": false}"#.utf8))
+        try expectRefusal(.wrongType, naming: ["AllTypes.int"]) { realm in
+            realm.create(AllTypes.self, value: json)
+        }
+        try expectRefusal(.wrongType, naming: ["Book.price", "cheap"]) { realm in
+            realm.objects(Book.self).first!.setValue("cheap", forKey: "price")
+        }
+        try expectRefusal(.wrongType, naming: ["Book.price"]) { realm in
+            realm.objects(Book.self).first!["price"] = "cheap"
+        }
+    }
+
+    @Test func booleansAndNumbersThatAreAllowed() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let json = try JSONSerialization.jsonObject(with: Data(#"{"bool": true, "optionalBool": 0, "double": 2, "int": 3.0}"#.utf8))
+        let all = try realm.write { realm.create(AllTypes.self, value: json) }
+        #expect(all.bool && all.optionalBool == false && all.double == 2 && all.int == 3)
+    }
+
+    @Test func aWrongElementInANestedList() throws {
+        try expectRefusal(.wrongType, naming: ["Person.dogs", "Dog.age"]) { realm in
+            realm.create(Person.self, value: ["name": "Ann", "dogs": [["name": "Rex", "age": 1], ["name": "Fido", "age": "old"]]])
+        }
+        try expectRefusal(.wrongType, naming: ["AllTypes.ints"]) { realm in
+            realm.create(AllTypes.self, value: ["ints": [1, "two"]])
+        }
+        try expectRefusal(.missingValue, naming: ["AllTypes.ints"]) { realm in
+            realm.create(AllTypes.self, value: ["ints": [1, NSNull()]])
+        }
+    }
+
+    @Test func nullForAList() throws {
+        try expectRefusal(.wrongType, naming: ["Person.dogs"]) { realm in
+            realm.create(Person.self, value: ["name": "Ann", "dogs": NSNull()])
+        }
+        try expectRefusal(.wrongType, naming: ["Person.dogs"]) { realm in
+            realm.objects(Person.self).first!.setValue(NSNull(), forKey: "dogs")
+        }
+    }
+
+    @Test func tooFewValuesInAnArray() throws {
+        try expectRefusal(.missingValue, naming: ["Book", "2 values", "3 properties"]) { realm in
+            realm.create(Book.self, value: [5, "Bread"])
+        }
+        try expectRefusal(.fail, naming: ["Book", "4 values"]) { realm in
+            realm.create(Book.self, value: [5, "Bread", 1.0, "extra"])
+        }
+    }
+
+    @Test func aLinkIntoAnotherRealm() throws {
+        let other = try Realm(configuration: inMemoryConfiguration())
+        let foreign = try other.write { other.create(Dog.self, value: ["name": "Elsewhere", "age": 3]) }
+        try expectRefusal(.fail, naming: ["another Realm"]) { realm in
+            realm.add(foreign)
+        }
+    }
+
+    @Test func theFirstErrorIsTheOneThrown() throws {
+        try expectRefusal(.duplicatePrimaryKey, naming: ["Book"]) { realm in
+            realm.add(Book(value: ["id": 1]))
+            realm.create(Person.self, value: ["name": "Ann", "birthdate": "never"])
+        }
+    }
+
+    @Test func readsAfterAFailureSeeTheBlockWithoutTheFailedCall() throws {
+        let directory = TemporaryDirectory()
+        let realm = try populatedRealm(directory)
+        var seen: [String] = []
+        #expect(throws: Realm.Error.self) {
+            try realm.write {
+                realm.add(Book(value: ["id": 2, "title": "Bread"]))
+                realm.add(Book(value: ["id": 1, "title": "Duplicate"]))
+                // The failed add left nothing; the earlier one is there until
+                // the commit rolls everything back.
+                seen = realm.objects(Book.self).sorted(byKeyPath: "id").map(\.title)
+                realm.objects(Book.self).first!.title = "Changed after the failure"
+            }
+        }
+        #expect(seen == ["Cheese", "Bread"])
+        #expect(realm.objects(Book.self).map(\.title) == ["Cheese"])
+    }
+
+    @Test func commitWriteThrowsAndCancelWriteDiscards() throws {
+        let directory = TemporaryDirectory()
+        let realm = try populatedRealm(directory)
+        realm.beginWrite()
+        realm.add(Book(value: ["id": 1]))
+        let error = #expect(throws: Realm.Error.self) { try realm.commitWrite() }
+        #expect(error?.code == .duplicatePrimaryKey)
+        #expect(!realm.isInWriteTransaction)
+
+        // Cancelling drops the recorded error with the transaction.
+        realm.beginWrite()
+        realm.add(Book(value: ["id": 1]))
+        realm.cancelWrite()
+        try realm.write { realm.add(Book(value: ["id": 2, "title": "Bread"])) }
+        #expect(realm.objects(Book.self).count == 2)
+    }
+
+    @Test func theThrowingSpellingsLeaveTheTransactionUsable() throws {
+        let directory = TemporaryDirectory()
+        let realm = try populatedRealm(directory)
+        try realm.write {
+            #expect(throws: Realm.Error.self) { try realm.add(Book(value: ["id": 1]), update: .error) }
+            let error = #expect(throws: Realm.Error.self) {
+                try realm.create(Person.self, value: ["name": 7], update: .error)
+            }
+            #expect(error?.code == .wrongType)
+            #expect(error?.message.contains("Person.name") == true)
+            realm.add(Book(value: ["id": 2, "title": "Bread"]))
+        }
+        #expect(realm.objects(Book.self).sorted(byKeyPath: "id").map(\.title) == ["Cheese", "Bread"])
+    }
+
+    @Test func aBlockThatThrowsRethrowsItsOwnError() throws {
+        struct Stop: Error {}
+        let directory = TemporaryDirectory()
+        let realm = try populatedRealm(directory)
+        #expect(throws: Stop.self) {
+            try realm.write {
+                realm.add(Book(value: ["id": 1]))
+                throw Stop()
+            }
+        }
+        try realm.write { realm.add(Book(value: ["id": 2])) }
+        #expect(realm.objects(Book.self).count == 2)
+    }
+
+    // MARK: Programming errors still stop
+
+    @Test func writingOutsideATransactionStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside-error"))
+            let book = try! realm.write { realm.create(Book.self, value: ["id": 1]) }
+            book.title = "No transaction"
+        }
+        let output = seedStandardError(result)
+        #expect(output.contains("outside of a write transaction"))
+        #expect(output.contains("Book.title"))
+    }
+
+    @Test func appendingToAListOutsideATransactionStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "outside-list"))
+            let person = try! realm.write { realm.create(Person.self, value: ["name": "Jim"]) }
+            person.dogs.append(Dog())
+        }
+        #expect(seedStandardError(result).contains("outside of a write transaction"))
+    }
+}
