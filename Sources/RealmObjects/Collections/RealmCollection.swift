@@ -85,9 +85,33 @@ extension RealmCollection where Element: Object {
     /// ```
     ///
     /// - Precondition: the predicate is valid for the class; an invalid one
-    ///   stops with a message quoting it and naming the offending token.
+    ///   stops with a message quoting it and naming the offending token. For
+    ///   a predicate from outside the program, use ``filter(validating:_:)``.
     public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
         results().filter(predicateFormat, arguments: arguments)
+    }
+
+    /// The objects of this collection matching a predicate that comes from
+    /// outside the program (a search box, a configuration file), or an error
+    /// when it does not parse or does not fit the class.
+    ///
+    /// ```swift
+    /// do {
+    ///     let matches = try realm.objects(Dog.self).filter(validating: searchText)
+    /// } catch let error as Realm.Error where error.code == .invalidPredicate {
+    ///     print(error.message)   // "agee > 5": Dog has no property 'agee' …
+    /// }
+    /// ```
+    ///
+    /// It costs what ``filter(_:_:)`` costs; only a failure differs.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidPredicate`, whose message
+    ///   quotes the predicate and points at the offending token, for a
+    ///   predicate that does not parse, names a property the class does not
+    ///   have, compares values of the wrong types, or has arguments that
+    ///   do not match its placeholders.
+    public func filter(validating predicateFormat: String, _ arguments: Any...) throws(Realm.Error) -> Results<Element> {
+        try results().checkedFilter(predicateFormat, arguments: arguments)
     }
 
     /// The objects sorted by a property or to-one key path.

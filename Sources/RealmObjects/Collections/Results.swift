@@ -190,6 +190,11 @@ public final class Results<Element: Object>: RealmCollection {
         return Results(realm: realm, query: realm.filtered(query, by: format, arguments: arguments))
     }
 
+    func checkedFilter(_ format: String, arguments: [Any]) throws(Realm.Error) -> Results<Element> {
+        guard let realm else { return self }
+        return Results(realm: realm, query: try realm.checkedFilter(query, by: format, arguments: arguments))
+    }
+
     func sorted(by descriptors: [RealmQuery.SortDescriptor]) -> Results<Element> {
         guard let realm else { return self }
         var derived = query

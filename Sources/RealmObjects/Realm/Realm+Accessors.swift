@@ -146,6 +146,17 @@ extension Realm {
     /// predicate stops with the parser's message, which quotes it and
     /// points at the offending token.
     func filtered(_ query: Query, by format: String, arguments: [Any]) -> Query {
+        do {
+            return try checkedFilter(query, by: format, arguments: arguments)
+        } catch {
+            preconditionFailure("Invalid predicate for class '\(query.className)': \(error.message)")
+        }
+    }
+
+    /// `query` further filtered by a format string, or an error with code
+    /// `invalidPredicate` that quotes the predicate and points at the
+    /// offending token.
+    func checkedFilter(_ query: Query, by format: String, arguments: [Any]) throws(Realm.Error) -> Query {
         verifyThread()
         do {
             let converted = try QueryArguments.convert(arguments, format: format, realm: self)
@@ -153,13 +164,14 @@ extension Realm {
                 return query.filtered(by: try PredicateParser.parse(format, arguments: converted))
             }
             return try state.filters.filtered(query, by: format, arguments: converted, in: transaction)
-        } catch let error as QueryError {
-            preconditionFailure("Invalid predicate for class '\(query.className)': \(error)")
         } catch let error as Realm.Error {
             // An argument that cannot stand in a predicate.
-            preconditionFailure("Invalid predicate for class '\(query.className)': \(error)")
+            throw error
+        } catch let error as QueryError {
+            throw Realm.Error(.invalidPredicate, "\(error)")
         } catch {
-            preconditionFailure("Failed to filter '\(query.className)': \(error)")
+            // Reading the schema failed: the file, not the predicate.
+            throw Realm.Error(wrapping: error)
         }
     }
 
