@@ -141,6 +141,22 @@ import Testing
         }
     }
 
+    @Test func anUnmanagedObjectMadeFromBadInputIsRefusedWhenAdded() throws {
+        let book = Book(value: ["id": 7, "title": 42])
+        #expect(book.id == 7)
+        #expect(book.title == "")
+        try expectRefusal(.wrongType, naming: ["Book.title", "42"]) { realm in
+            realm.add(book)
+        }
+        try expectRefusal(.missingValue, naming: ["Person", "1 values"]) { realm in
+            let dog = realm.create(Dog.self, value: ["name": "Rex", "age": 1])
+            dog.owner = Person(value: ["Ann"])
+        }
+        try expectRefusal(.missingValue, naming: ["Dog"]) { realm in
+            realm.add(Person(value: ["name": "Ann", "dogs": [Dog(value: ["Rex"])]]))
+        }
+    }
+
     @Test func aLinkIntoAnotherRealm() throws {
         let other = try Realm(configuration: inMemoryConfiguration())
         let foreign = try other.write { other.create(Dog.self, value: ["name": "Elsewhere", "age": 3]) }

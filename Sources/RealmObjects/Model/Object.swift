@@ -90,15 +90,29 @@ open class Object: CustomStringConvertible {
     /// name, an array of values in property order, or another object of the
     /// same class; nested dictionaries and arrays create linked objects.
     ///
-    /// Invalid values stop with a message naming the class and property;
-    /// use ``Realm/create(_:value:update:)`` for a throwing alternative.
+    /// An initializer cannot report bad input (a value of the wrong type,
+    /// `null` for a required property, too few values in an array): the
+    /// object keeps the values read before it and its defaults, and remembers
+    /// the error, which adding it to a Realm reports as `add` reports its
+    /// own (the commit throws it). Use ``Realm/create(_:value:update:)-(_,_,UpdatePolicy)``
+    /// to have the error thrown at once.
     public convenience init(value: Any) {
         self.init()
         do {
             try ValueImporter.fill(self, from: value)
         } catch {
-            preconditionFailure("\(error)")
+            if _unmanagedOverrides == nil { _unmanagedOverrides = [:] }
+            _unmanagedOverrides![Self.importFailureSlot] = error
         }
+    }
+
+    /// Where ``init(value:)`` keeps the error of input it could not take:
+    /// an index no property has.
+    static let importFailureSlot = -1
+
+    /// The error ``init(value:)`` met, if any.
+    final var _importFailure: Realm.Error? {
+        _unmanagedOverrides?[Self.importFailureSlot] as? Realm.Error
     }
 
     // MARK: Class configuration

@@ -63,6 +63,7 @@ struct ObjectWriter {
             }
             return
         }
+        if let failure = object._importFailure { throw failure }
         guard !(object is EmbeddedObject) else {
             throw Realm.Error(.fail, "Embedded objects of type '\(Swift.type(of: object).className())' cannot be added on their own; assign them to a property or list of their parent.")
         }
@@ -192,6 +193,7 @@ struct ObjectWriter {
             try insertEmbedded(copy, create: create)
             return
         }
+        if let failure = embedded._importFailure { throw failure }
         let info = embedded._classInfo
         realm.state.register(Swift.type(of: embedded))
         guard let handle = realm.state.handleIfStored(info.className) else {
