@@ -198,6 +198,30 @@ import Testing
         #expect(copy.objects(Dog.self).first?.name == "Rex")
     }
 
+    /// Seed 002: "if this method is called from within a write transaction,
+    /// the current data is written".
+    @Test func writeCopyInsideAWriteHoldsTheUncommittedChanges() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "Uncommitted", "age": 2]))
+        realm.objects(Dog.self).filter("name == 'Rex'").first!.age = 10
+        try realm.writeCopy(toFile: directory.file("copy.realm"))
+        // The transaction goes on, and can still be cancelled.
+        #expect(realm.isInWriteTransaction)
+        realm.cancelWrite()
+        #expect(realm.objects(Dog.self).count == 1)
+
+        let copy = try Realm(configuration: Realm.Configuration(fileURL: directory.file("copy.realm")))
+        #expect(copy.objects(Dog.self).sorted(byKeyPath: "name").map(\.name) == ["Rex", "Uncommitted"])
+        #expect(copy.objects(Dog.self).filter("name == 'Rex'").first?.age == 10)
+        // The copy is a Realm of its own: it takes writes.
+        try copy.write { copy.add(Dog(value: ["name": "Copied", "age": 3])) }
+        #expect(copy.objects(Dog.self).count == 3)
+        #expect(realm.objects(Dog.self).count == 1)
+    }
+
     @Test func limitsAreEnforced() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         realm.beginWrite()

@@ -111,6 +111,53 @@ package final class Connection {
         return Array(UnsafeBufferPointer(start: log.pointee.rowids, count: log.pointee.count))
     }
 
+    /// Copies the schema and every row of this connection's main database
+    /// into `destination`, an empty database, as this connection sees them:
+    /// inside a write transaction, with its uncommitted changes (which
+    /// neither another connection nor SQLite's backup API can see).
+    package func copyContents(into destination: Connection) throws(RealmError) {
+        var tables: [String] = []
+        var laterSQL: [String] = []
+        let schema = try prepare("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY rowid")
+        try destination.execute("BEGIN")
+        do {
+            while try schema.step() {
+                let sql = schema.string(at: 2)
+                if schema.string(at: 0) == "table" {
+                    try destination.execute(sql)
+                    tables.append(schema.string(at: 1))
+                } else {
+                    // Indexes once the rows are in: faster to build at once.
+                    laterSQL.append(sql)
+                }
+            }
+            for table in tables {
+                try copyRows(of: table, into: destination)
+            }
+            for sql in laterSQL { try destination.execute(sql) }
+            try destination.execute("COMMIT")
+        } catch {
+            try? destination.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Copies the rows of `table`, every column as SQLite stores it.
+    private func copyRows(of table: String, into destination: Connection) throws(RealmError) {
+        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let rows = try prepare("SELECT * FROM \(quoted)")
+        let width = sqlite3_column_count(rows.handle)
+        guard width > 0 else { return }
+        let placeholders = Array(repeating: "?", count: Int(width)).joined(separator: ", ")
+        let insert = try destination.prepare("INSERT INTO \(quoted) VALUES (\(placeholders))")
+        while try rows.step() {
+            for column in 0..<width {
+                sqlite3_bind_value(insert.handle, column + 1, sqlite3_column_value(rows.handle, column))
+            }
+            try insert.run()
+        }
+    }
+
     // MARK: State
 
     /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.

@@ -3,27 +3,23 @@ import Foundation
 import RealmCore
 
 extension Realm {
-    /// Writes a compacted copy of the Realm at its newest version to a new
-    /// file, which must not exist.
+    /// Writes a compacted copy of the Realm to a new file, which must not
+    /// exist. Inside a write transaction the copy holds the transaction's
+    /// current data, uncommitted changes included; otherwise the newest
+    /// committed version.
     ///
-    /// - Throws: ``Realm/Error`` when the file exists or cannot be written.
+    /// - Throws: ``Realm/Error`` with code `fileExists` when the file exists,
+    ///   `fileNotFound` when its directory does not, or another file code
+    ///   when it cannot be written.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         verifyThread()
         guard encryptionKey == nil else {
             throw Realm.Error(.fail, "Encrypted copies are not available in this build: the encryption layer is not implemented yet.")
         }
-        guard !FileManager.default.fileExists(atPath: fileURL.path) else {
-            throw Realm.Error(.fileExists, "Cannot write a copy of the Realm to '\(fileURL.path)': the file exists.")
-        }
         do {
-            // VACUUM cannot run inside the transaction this Realm holds open,
-            // so a connection of its own writes the copy.
-            let connection = try Connection(path: state.coordinator.path, readOnly: true)
-            let statement = try connection.prepare("VACUUM INTO ?")
-            statement.bind(.string(fileURL.path), at: 1)
-            try statement.run()
+            try transaction.writeCopy(toPath: fileURL.path)
         } catch {
-            throw Realm.Error(error)
+            throw Realm.Error(error, fileURL: fileURL)
         }
     }
 
