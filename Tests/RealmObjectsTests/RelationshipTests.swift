@@ -55,6 +55,8 @@ import Testing
         let realm = try Realm(configuration: inMemoryConfiguration())
         let rex = Dog(value: ["name": "Rex", "age": 1])
         try realm.write {
+            // Managed first: create copies unmanaged objects it is given.
+            realm.add(rex)
             realm.create(Person.self, value: ["name": "Jim", "dogs": [rex]])
             realm.create(Person.self, value: ["name": "Ann", "dogs": [rex]])
         }

@@ -226,6 +226,36 @@ private func address(_ street: String, _ city: String) -> SeedEmbeddedAddress {
         #expect(storedAddresses(realm) == 2)
     }
 
+    /// "An embedded object exists as nested data inside of a single,
+    /// specific parent object": a managed one cannot be given to a second
+    /// parent (an error the commit throws, as Realm refuses it); `create`
+    /// copies it instead.
+    @Test func anEmbeddedObjectHasOneParent() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let nick = SeedEmbeddedContact(name: "Nick", address: address("1 Main St", "Springfield"))
+        let ann = SeedEmbeddedContact(value: ["name": "Ann"])
+        let business = SeedBusiness()
+        business.name = "Shop"
+        try realm.write { realm.add([nick, ann]); realm.add(business) }
+
+        let error = #expect(throws: Realm.Error.self) {
+            try realm.write { ann.address = nick.address }
+        }
+        #expect(error?.message.contains("embedded") == true)
+        #expect(ann.address == nil)
+        #expect(throws: Realm.Error.self) {
+            try realm.write { business.addresses.append(nick.address!) }
+        }
+        #expect(business.addresses.isEmpty)
+        #expect(storedAddresses(realm) == 1)
+
+        // A copy made with create is a new embedded object of its own.
+        let copy = try realm.write { realm.create(SeedEmbeddedContact.self, value: ["name": "Copy", "address": nick.address!]) }
+        #expect(copy.address?.street == "1 Main St")
+        #expect(copy.address?.isSameObject(as: nick.address!) == false)
+        #expect(storedAddresses(realm) == 2)
+    }
+
     /// "Realm automatically deletes embedded objects if their parent object
     /// is deleted or when overwritten by a new embedded object instance."
     @Test func cascadingDeletes() throws {

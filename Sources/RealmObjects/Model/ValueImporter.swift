@@ -8,7 +8,11 @@ enum ValueImporter {
     /// Fills the properties of an unmanaged object from `value`. Properties
     /// the input does not name keep their default values; the indices of
     /// those it names are recorded for partial updates.
-    static func fill(_ object: Object, from value: Any) throws(Realm.Error) {
+    ///
+    /// With `copies`, unmanaged objects met in the input are copied rather
+    /// than taken, as `create` does; without, they are taken as they are,
+    /// as `init(value:)` does (adding the object then adds them).
+    static func fill(_ object: Object, from value: Any, copies: UnmanagedCopies? = nil) throws(Realm.Error) {
         let info = object._classInfo
         let className = info.className
         let properties = info.objectSchema.properties
@@ -39,24 +43,24 @@ enum ValueImporter {
             }
             for (position, entry) in array.enumerated() { provided.append((stored[position], entry)) }
         case let array as NSArray:
-            try fill(object, from: array.map { $0 })
+            try fill(object, from: array.map { $0 }, copies: copies)
             return
         default:
             throw Realm.Error(.wrongType, "Invalid value '\(value)' to initialize an object of type '\(className)': expected a dictionary, an array or an object.")
         }
         for (index, entry) in provided {
-            try set(entry, property: index, of: object, info: info)
+            try set(entry, property: index, of: object, info: info, copies: copies)
         }
         object._providedProperties = Set(provided.map(\.0))
     }
 
     /// Sets one property of an unmanaged object from untyped input.
-    static func set(_ entry: Any, property index: Int, of object: Object, info: ClassInfo) throws(Realm.Error) {
+    static func set(_ entry: Any, property index: Int, of object: Object, info: ClassInfo, copies: UnmanagedCopies? = nil) throws(Realm.Error) {
         let property = info.objectSchema.properties[index]
         let name = "'\(info.className).\(property.name)'"
         switch info.kinds[index] {
         case .persisted(let valueType):
-            let converted = try convert(entry, to: valueType, name: name)
+            let converted = try convert(entry, to: valueType, name: name, copies: copies)
             if object._unmanagedOverrides == nil { object._unmanagedOverrides = [:] }
             object._unmanagedOverrides![index] = converted ?? NSNull()
         case .optional(let wrapped):
@@ -65,7 +69,7 @@ enum ValueImporter {
         case .list(let factory):
             var converted: [_Persistable] = []
             for entry in try listElements(entry, name: name) {
-                converted.append(try element(entry, of: factory.elementType, name: name))
+                converted.append(try element(entry, of: factory.elementType, name: name, copies: copies))
             }
             (boundProperty(of: object, info: info, index: index) as? ListFactory)?.setUnmanaged(converted)
         case .linkingObjects:
@@ -76,7 +80,8 @@ enum ValueImporter {
     /// Converts untyped input to a value of `type`: nil for NSNull or nil
     /// when the type is optional; nested input for links makes unmanaged
     /// objects of the target class.
-    static func convert(_ entry: Any, to valueType: _Persistable.Type, name: String, allowNil: Bool = false) throws(Realm.Error) -> _Persistable? {
+    static func convert(_ entry: Any, to valueType: _Persistable.Type, name: String, allowNil: Bool = false,
+                        copies: UnmanagedCopies? = nil) throws(Realm.Error) -> _Persistable? {
         if isNull(entry) {
             guard valueType._isOptional || allowNil else {
                 throw Realm.Error(.missingValue, "Invalid value 'null' for required property \(name).")
@@ -88,11 +93,14 @@ enum ValueImporter {
                 guard Swift.type(of: object).className() == target.className() else {
                     throw Realm.Error(.wrongType, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name), which links to '\(target.className())'.")
                 }
+                if let copies, object._realm == nil {
+                    return try copies.copy(of: object)
+                }
                 return object
             }
             let nested = target.init()
             do {
-                try fill(nested, from: entry)
+                try fill(nested, from: entry, copies: copies)
             } catch {
                 // Say where in the input the nested object was.
                 throw Realm.Error(error.code, "\(error.message) (in the value of \(name))")
@@ -117,8 +125,9 @@ enum ValueImporter {
     }
 
     /// One element of a list from untyped input.
-    static func element(_ entry: Any, of elementType: _Persistable.Type, name: String) throws(Realm.Error) -> _Persistable {
-        guard let value = try convert(entry, to: elementType, name: name + " (list element)") else {
+    static func element(_ entry: Any, of elementType: _Persistable.Type, name: String,
+                        copies: UnmanagedCopies? = nil) throws(Realm.Error) -> _Persistable {
+        guard let value = try convert(entry, to: elementType, name: name + " (list element)", copies: copies) else {
             throw Realm.Error(.missingValue, "Invalid value 'null' for an element of list property \(name), whose elements are required.")
         }
         return value
@@ -159,6 +168,29 @@ enum ValueImporter {
 
     private static func invalid(_ entry: Any, _ name: String, _ typeName: String) -> Realm.Error {
         Realm.Error(.wrongType, "Invalid value '\(entry)' of type '\(Swift.type(of: entry))' for property \(name) of type '\(typeName)'.")
+    }
+}
+
+/// The unmanaged objects met in the input of `create`, with the copies
+/// made of them: `create` copies nested unmanaged objects, as Realm does,
+/// and an object met twice, or in a cycle, is copied once.
+final class UnmanagedCopies {
+    private var copies: [ObjectIdentifier: Object] = [:]
+
+    /// Records `copy` as the copy of `original`: the object `create` fills
+    /// from an unmanaged object stands for it in cycles back to it.
+    func record(_ copy: Object, asCopyOf original: Object) {
+        copies[ObjectIdentifier(original)] = copy
+    }
+
+    func copy(of object: Object) throws(Realm.Error) -> Object {
+        if let copy = copies[ObjectIdentifier(object)] { return copy }
+        if let failure = object._importFailure { throw failure }
+        let copy = Swift.type(of: object).init()
+        // Recorded before filling, so that a cycle back to `object` finds it.
+        copies[ObjectIdentifier(object)] = copy
+        try ValueImporter.fill(copy, from: object, copies: self)
+        return copy
     }
 }
 

@@ -124,19 +124,31 @@ extension Realm {
         return object._key
     }
 
-    /// Replaces the embedded object in a to-one property with a copy of
-    /// `embedded` (or deletes it for nil).
+    /// Replaces the embedded object in a to-one property with `embedded`,
+    /// which becomes managed (or deletes it for nil).
     func setEmbedded(_ embedded: EmbeddedObject?, of owner: Object, property: Int) throws {
         guard let embedded else {
             try transaction.setValue(.null, of: owner._key, property: property, in: owner._handle!)
             return
         }
+        try requireUnmanaged(embedded)
         try ObjectWriter(realm: self).setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property)
     }
 
-    /// Inserts a copy of `embedded` into a list of embedded objects.
+    /// Inserts `embedded`, which becomes managed, into a list of embedded
+    /// objects.
     func insertEmbedded(_ embedded: EmbeddedObject, at index: Int, in list: ListHandle) throws {
+        try requireUnmanaged(embedded)
         try ObjectWriter(realm: self).insertEmbedded(embedded, at: index, in: list)
+    }
+
+    /// An embedded object has one parent (seed 004): one that is managed
+    /// already cannot be assigned to another, as in Realm. `create` copies
+    /// them instead.
+    private func requireUnmanaged(_ embedded: EmbeddedObject) throws {
+        guard embedded._realm == nil else {
+            throw Realm.Error(.fail, "Cannot set a link to an existing managed embedded object of class '\(Swift.type(of: embedded).className())': an embedded object has one parent. Assign a new, unmanaged object instead.")
+        }
     }
 
     // MARK: Queries

@@ -129,7 +129,10 @@ extension Realm {
         }
         state.register(type)
         let object = type.init()
-        try ValueImporter.fill(object, from: value)
+        // Nested unmanaged objects are copied: the caller's stay unmanaged.
+        let copies = UnmanagedCopies()
+        if let source = value as? Object, source._realm == nil { copies.record(object, asCopyOf: source) }
+        try ValueImporter.fill(object, from: value, copies: copies)
         let partial = object._providedProperties
         try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update, partial: partial) }
         return object
