@@ -6,6 +6,8 @@ import RealmCore
 /// do.
 enum DynamicAccess {
     static func value(of object: Object, forKey key: String) -> Any? {
+        // Key-value coding's name for the object itself.
+        if key == "self" { return object }
         let info = object._classInfo
         guard let index = info.propertyIndex(named: key) else {
             preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'.")

@@ -127,10 +127,8 @@ enum ValueImporter {
     /// One element of a list from untyped input.
     static func element(_ entry: Any, of elementType: _Persistable.Type, name: String,
                         copies: UnmanagedCopies? = nil) throws(Realm.Error) -> _Persistable {
-        guard let value = try convert(entry, to: elementType, name: name + " (list element)", copies: copies) else {
-            throw Realm.Error(.missingValue, "Invalid value 'null' for an element of list property \(name), whose elements are required.")
-        }
-        return value
+        // Nil is refused by `convert` unless the elements are optional.
+        try convert(entry, to: elementType, name: name + " (list element)", copies: copies) ?? elementType._defaultValue
     }
 
     /// The primary-key value of `key` for a lookup.
