@@ -71,6 +71,19 @@ void cstorage_rowid_log_detach(sqlite3 *db);
 /// Frees the log's buffer and empties it.
 void cstorage_rowid_log_free(cstorage_rowid_log *log);
 
+// MARK: SQL functions
+
+/// Registers the project's SQL functions on `db`:
+///
+/// - `realm_sum(x)`, an aggregate: the exact sum of integers, NULL for no
+///   rows. SQLite's `sum` fails on the first partial sum that overflows, so
+///   its answer would depend on the order it reads the rows in; this one
+///   adds in 128 bits and fails, with SQLITE_TOOBIG, only when the whole
+///   sum does not fit 64 bits.
+///
+/// Returns SQLite's result code.
+int cstorage_register_functions(sqlite3 *db);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,6 +32,12 @@ package final class Connection {
         }
         self.handle = handle
         self.path = path
+        let registered = cstorage_register_functions(handle)
+        guard registered == SQLITE_OK else {
+            sqlite3_close_v2(handle)
+            throw RealmError(.storage, "Unable to register the SQL functions on the Realm at path '\(path)': \(String(cString: sqlite3_errstr(registered))).",
+                             sqliteCode: registered)
+        }
         // Writers of other processes hold SQLite's write lock only for the
         // length of a commit; waiting for it is what a Realm user expects
         // (`beginWrite()` blocks). Writers of this process queue on the
@@ -182,6 +188,8 @@ package final class Connection {
         case SQLITE_CORRUPT: kind = .corruptFile
         case SQLITE_NOTADB: kind = .notARealm
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR: kind = .fileAccess
+        // Raised by realm_sum when an exact sum does not fit 64 bits.
+        case SQLITE_TOOBIG: kind = .valueTooLarge
         default: kind = .storage
         }
         return RealmError(kind, "SQLite error \(code) (\(message)) in '\(path)' running: \(sql)", sqliteCode: primary)

@@ -67,7 +67,7 @@ enum Aggregation {
                 total = result
             }
             if wraps != 0 {
-                throw RealmError(.invalidValue, "Integer overflow: the sum of the values does not fit in 64 bits.")
+                throw RealmError(.valueTooLarge, "Integer overflow: the sum of the values does not fit in 64 bits.")
             }
             return .int(total)
         case .decimal:

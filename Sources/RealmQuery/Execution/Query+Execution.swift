@@ -11,10 +11,10 @@ extension Query {
     /// lists are read through the object API, a query each).
     ///
     /// - Throws: ``QueryError`` for a query that does not fit the schema;
-    ///   `RealmError` when SQLite fails, or (`invalidValue`) when an integer
+    ///   `RealmError` when SQLite fails, or (`valueTooLarge`) when an integer
     ///   `@sum` the predicate needs does not fit 64 bits.
     public func objectKeys(in transaction: Transaction) throws -> [ObjectKey] {
-        try withExactIntegerSums { query in try query.keys(in: transaction) }
+        try keys(in: transaction)
     }
 
     private func keys(in transaction: Transaction) throws -> [ObjectKey] {
@@ -48,9 +48,7 @@ extension Query {
     public func makeCursor(in transaction: Transaction, firstBatchSize: Int = 32) throws -> ObjectCursor {
         try Self.beginReading(transaction)
         let plan = try plan(in: transaction)
-        // An integer @sum can overflow in SQL partway through the walk; the
-        // keys path handles that before the walk begins.
-        if !plan.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+        if let (sql, arguments) = plan.rowsStatement() {
             return try transaction.makeCursor(
                 sql: sql, arguments: arguments, columns: plan.rowLayout,
                 width: plan.propertyCount, firstBatchSize: firstBatchSize)
@@ -66,7 +64,7 @@ extension Query {
     public func firstMatch(in transaction: Transaction) throws -> ObjectCursor.Element? {
         try Self.beginReading(transaction)
         let plan = try plan(in: transaction)
-        if !plan.sumsCollections, let (sql, arguments) = plan.rowsStatement() {
+        if let (sql, arguments) = plan.rowsStatement() {
             return try transaction.firstRow(sql: sql, arguments: arguments, columns: plan.rowLayout, width: plan.propertyCount)
         }
         return try makeCursor(in: transaction, firstBatchSize: 1).next()
@@ -79,7 +77,7 @@ extension Query {
     public func deleteMatches(in transaction: Transaction) throws -> Bool {
         try Self.beginReading(transaction)
         let plan = try plan(in: transaction)
-        guard case .table = source, !plan.sumsCollections, let (sql, arguments) = plan.deleteStatement() else { return false }
+        guard case .table = source, let (sql, arguments) = plan.deleteStatement() else { return false }
         return try transaction.deleteObjects(matching: sql, arguments: arguments, ofClass: className)
     }
 
@@ -88,7 +86,7 @@ extension Query {
     /// One `SELECT count(*)` when SQL answers the query alone (no object is
     /// read); otherwise the length of ``objectKeys(in:)``.
     public func count(in transaction: Transaction) throws -> Int {
-        try withExactIntegerSums { query in try query.matchCount(in: transaction) }
+        try matchCount(in: transaction)
     }
 
     private func matchCount(in transaction: Transaction) throws -> Int {
@@ -121,9 +119,9 @@ extension Query {
     ///
     /// - Throws: ``QueryError`` when `keyPath` does not resolve or its type
     ///   does not support `kind`; `RealmError` when SQLite fails, or
-    ///   (`invalidValue`) when an integer sum does not fit 64 bits.
+    ///   (`valueTooLarge`) when an integer sum does not fit 64 bits.
     public func aggregate(_ kind: AggregateKind, keyPath: String, in transaction: Transaction) throws -> Value {
-        try withExactIntegerSums { query in try query.aggregateValue(kind, keyPath: keyPath, in: transaction) }
+        try aggregateValue(kind, keyPath: keyPath, in: transaction)
     }
 
     private func aggregateValue(_ kind: AggregateKind, keyPath: String, in transaction: Transaction) throws -> Value {
@@ -169,20 +167,6 @@ extension Query {
             return type == .int ? .int(statement.int64(at: 0)) : .double(statement.double(at: 0))
         case .min, .max:
             return statement.value(at: 0, as: type)
-        }
-    }
-
-    /// Runs `body`; if SQLite fails because a partial sum of integers
-    /// overflowed (which depends on the order SQLite reads the rows in),
-    /// runs it again with every sum computed in Swift, which fails only when
-    /// the exact sum does not fit 64 bits. Both paths then agree.
-    private func withExactIntegerSums<Result>(_ body: (Query) throws -> Result) throws -> Result {
-        do {
-            return try body(self)
-        } catch let error as RealmError where evaluation != .postFilterOnly && error.message.contains("integer overflow") {
-            var exact = self
-            exact.evaluation = .postFilterOnly
-            return try body(exact)
         }
     }
 
@@ -258,27 +242,5 @@ extension Query {
         }
         if !plan.distinctBeforeSort { removeDuplicates() }
         return rows.map(\.key)
-    }
-}
-
-extension Predicate {
-    /// Whether any comparison uses `@sum`, directly or in a subquery.
-    var sumsCollections: Bool {
-        switch self {
-        case .truePredicate, .falsePredicate: false
-        case .and(let terms), .or(let terms): terms.contains(where: \.sumsCollections)
-        case .not(let term): term.sumsCollections
-        case .comparison(let comparison): comparison.left.sumsCollections || comparison.right.sumsCollections
-        }
-    }
-}
-
-extension QueryExpression {
-    fileprivate var sumsCollections: Bool {
-        switch self {
-        case .keyPath, .value, .values: false
-        case .collectionOperation(let operation, _, _): operation == .sum
-        case .subqueryCount(_, _, let predicate): predicate.sumsCollections
-        }
     }
 }

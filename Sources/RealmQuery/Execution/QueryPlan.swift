@@ -36,13 +36,12 @@ final class QueryPlan {
         let rowColumns: [(property: Int, sql: String, type: PropertyType)]
         let propertyCount: Int
         let isFlat: Bool
-        let sumsCollections: Bool
         let memo = StatementMemo()
 
         init(className: String, from: FromClause, filter: SQLFragment, key: String,
              tieBreak: [String], sortTerms: [SortTerm], distinctTerms: [SortTerm], distinctBeforeSort: Bool,
              needsPostFilter: Bool, aggregateValue: SQLOperand?, rowColumns: [(property: Int, sql: String, type: PropertyType)],
-             propertyCount: Int, isFlat: Bool, sumsCollections: Bool) {
+             propertyCount: Int, isFlat: Bool) {
             self.className = className
             self.from = from
             self.filter = filter
@@ -56,7 +55,6 @@ final class QueryPlan {
             self.rowColumns = rowColumns
             self.propertyCount = propertyCount
             self.isFlat = isFlat
-            self.sumsCollections = sumsCollections
         }
     }
 
@@ -70,12 +68,11 @@ final class QueryPlan {
     init(className: String, condition: Condition, from: FromClause, filter: SQLFragment, key: String,
          tieBreak: [String], sortTerms: [SortTerm], distinctTerms: [SortTerm], distinctBeforeSort: Bool,
          needsPostFilter: Bool, aggregateValue: SQLOperand?, rowColumns: [(property: Int, sql: String, type: PropertyType)],
-         propertyCount: Int, isFlat: Bool, sumsCollections: Bool) {
+         propertyCount: Int, isFlat: Bool) {
         shape = Shape(
             className: className, from: from, filter: filter, key: key, tieBreak: tieBreak, sortTerms: sortTerms,
             distinctTerms: distinctTerms, distinctBeforeSort: distinctBeforeSort, needsPostFilter: needsPostFilter,
-            aggregateValue: aggregateValue, rowColumns: rowColumns, propertyCount: propertyCount, isFlat: isFlat,
-            sumsCollections: sumsCollections)
+            aggregateValue: aggregateValue, rowColumns: rowColumns, propertyCount: propertyCount, isFlat: isFlat)
         self.condition = condition
         arguments = filter.arguments
     }
@@ -116,9 +113,6 @@ final class QueryPlan {
     /// Whether the query reads a class's own columns only (no links, lists
     /// or other sources), so that only changes to its objects change it.
     var isFlat: Bool { shape.isFlat }
-    /// Whether the predicate uses `@sum`, whose integer sums can overflow
-    /// in SQL partway through a walk of the matches.
-    var sumsCollections: Bool { shape.sumsCollections }
     /// The SQL of the plan's statements, kept for its later runs and for
     /// the plans rebound from it.
     private var memo: StatementMemo { shape.memo }
@@ -238,7 +232,8 @@ final class QueryPlan {
         switch kind {
         case .min: function = "min(\(value.sql))"
         case .max: function = "max(\(value.sql))"
-        case .sum: function = "sum(\(value.sql))"
+        // Integers add exactly (realm_sum), whatever order SQLite reads them in.
+        case .sum: function = type == .int ? "realm_sum(\(value.sql))" : "sum(\(value.sql))"
         case .average: function = "avg(\(value.sql))"
         }
         let whereClause = filter.constant == true ? "" : " WHERE " + filter.sql

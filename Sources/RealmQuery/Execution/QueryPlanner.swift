@@ -140,8 +140,7 @@ struct QueryPlanner {
             className: className, condition: checked.condition, from: from, filter: filter, key: root.key,
             tieBreak: tieBreak, sortTerms: sortTerms, distinctTerms: distinctTerms,
             distinctBeforeSort: query.distinctBeforeSort, needsPostFilter: !filter.isExact, aggregateValue: aggregateValue,
-            rowColumns: rowColumns, propertyCount: properties.count, isFlat: isFlat,
-            sumsCollections: query.predicate.sumsCollections)
+            rowColumns: rowColumns, propertyCount: properties.count, isFlat: isFlat)
     }
 }
 
