@@ -306,7 +306,11 @@ final class SeedThreadPerson: Object {
                 _ = confined.value.name
             }
         }
-        #expect(seedStandardError(result).contains("ThreadSafeReference"))
+        let message = seedStandardError(result)
+        #expect(message.contains("ThreadSafeReference"))
+        // The message names the class, the property and both threads.
+        #expect(message.contains("'SeedThreadPerson.name'"))
+        #expect(message.contains("belongs to thread") && message.contains("and this is thread"))
     }
 
     @Test func usingARealmOnAnotherThreadStops() async {

@@ -37,7 +37,7 @@ extension Realm {
     /// Reads a column property of a managed object.
     @usableFromInline
     func readValue(of object: Object, property: Int) -> Value {
-        verifyThread()
+        verifyThread(accessing: property, of: object)
         verifyNotInvalidated(object)
         if let batch = object._rowBatch {
             if batch.stamp == transaction.changeCounter {
@@ -48,10 +48,11 @@ extension Realm {
         do {
             return try transaction.value(of: object._key, property: property, in: object._handle!)
         } catch {
+            let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"
             if error.kind == .objectNotFound {
-                preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
+                preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated (reading \(name)).")
             }
-            preconditionFailure("Failed to read property '\(object.objectSchema.properties[property].name)': \(error)")
+            preconditionFailure("Failed to read property \(name): \(error)")
         }
     }
 
@@ -60,7 +61,7 @@ extension Realm {
     /// and is recorded for the commit to throw.
     @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
-        verifyThread()
+        verifyThread(accessing: property, of: object)
         verifyNotInvalidated(object)
         var name: String { "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'" }
         if !isInWriteTransaction {

@@ -248,9 +248,22 @@ public struct Realm: Equatable {
     /// Stops unless called on the Realm's thread.
     @inline(__always)
     func verifyThread() {
+        if !state.isOnOwningThread() { wrongThread() }
+    }
+
+    /// Stops unless called on the Realm's thread, naming the property of
+    /// `object` that was being read or written.
+    @inline(__always)
+    func verifyThread(accessing property: Int, of object: Object) {
         if !state.isOnOwningThread() {
-            preconditionFailure("Realm accessed from incorrect thread. A Realm, its objects and collections can only be used on the thread that opened it; pass objects to another thread with ThreadSafeReference.")
+            wrongThread("accessing '\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'")
         }
+    }
+
+    @inline(never)
+    private func wrongThread(_ access: @autoclosure () -> String = "") -> Never {
+        let what = access()
+        preconditionFailure("Realm accessed from incorrect thread\(what.isEmpty ? "" : " (" + what + ")"): the Realm at '\(configuration.identity)' belongs to \(state.confinement.description), and this is \(RealmState.Confinement.currentThreadDescription). A Realm, its objects and collections can only be used on the thread that opened it; pass objects to another thread with ThreadSafeReference.")
     }
 
     /// Runs a RealmCore operation; errors here are programming errors or
@@ -281,9 +294,24 @@ final class RealmState {
 
     /// What a Realm belongs to: the thread that opened it, or a serial
     /// queue (identified by a marker set as the queue's specific value).
-    enum Confinement {
+    enum Confinement: CustomStringConvertible {
         case thread(pthread_t)
         case queue(QueueMarker, DispatchQueue)
+
+        var description: String {
+            switch self {
+            case .thread(let thread): "thread \(thread)"
+            case .queue(_, let queue): "the queue '\(queue.label)'"
+            }
+        }
+
+        /// The calling thread, by number and by name when it has one.
+        static var currentThreadDescription: String {
+            let number = "thread \(pthread_self())"
+            if Thread.isMainThread { return number + " (the main thread)" }
+            if let name = Thread.current.name, !name.isEmpty { return number + " ('\(name)')" }
+            return number
+        }
     }
     /// Class handles by class name, for the classes the file has.
     private var handles: [String: ClassHandle] = [:]
