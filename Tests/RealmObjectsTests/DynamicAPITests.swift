@@ -68,3 +68,43 @@ import Testing
         #expect((selves.first as? Dog)?.name == "Rex")
     }
 }
+
+/// `dynamicList(_:)`: a live list of dynamic objects, usable as an array.
+@Suite struct DynamicListTests {
+    @Test func aDynamicListReadsAndChangesTheList() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Dog.self, Person.self]))
+        let jim = try realm.write { realm.create(Person.self, value: ["name": "Jim", "dogs": [["name": "Rex", "age": 1]]]) }
+        let dogs = jim.dynamicList("dogs")
+        #expect(dogs.count == 1)
+        #expect(dogs[0]["name"] as? String == "Rex")
+        #expect(dogs[0].className == "Dog")
+        #expect(Array(dogs).map { $0["age"] as? Int } == [1])
+        #expect(dogs.filter("age > 0").count == 1)
+
+        try realm.write {
+            dogs.append(realm.dynamicCreate("Dog", value: ["name": "Fido", "age": 4]))
+            dogs.insert(realm.dynamicCreate("Dog", value: ["name": "Spot", "age": 2]), at: 0)
+            dogs.move(from: 0, to: 2)
+        }
+        // The typed list sees the same elements: they are one list.
+        #expect(jim.dogs.map(\.name) == ["Rex", "Fido", "Spot"])
+        #expect(dogs.map { $0["name"] as? String } == ["Rex", "Fido", "Spot"])
+        try realm.write { dogs.remove(at: 1) }
+        #expect(jim.dogs.map(\.name) == ["Rex", "Spot"])
+
+        // From a dynamic object too.
+        let dynamicJim = try #require(realm.dynamicObjects("Person").first)
+        #expect(dynamicJim.dynamicList("dogs").count == 2)
+    }
+
+    @Test func aDynamicListRefusesObjectsOfAnotherClass() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Dog.self, Person.self]))
+        let jim = try realm.write { realm.create(Person.self, value: ["name": "Jim"]) }
+        let error = #expect(throws: Realm.Error.self) {
+            try realm.write { jim.dynamicList("dogs").append(realm.dynamicCreate("Person", value: ["name": "Ann"])) }
+        }
+        #expect(error?.code == .wrongType)
+        #expect(error?.message.contains("'Person'") == true && error?.message.contains("'Dog'") == true)
+        #expect(jim.dogs.isEmpty)
+    }
+}

@@ -55,7 +55,26 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         verifyValid(realm)
         let owner = realm.className(of: handle.owningClass)
         let property = realm.propertyName(handle.property, of: handle.owningClass)
-        return Query(className: objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
+        return Query(className: dynamicTargetClass ?? objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
+    }
+
+    /// For a list of `DynamicObject`s, the class its elements belong to,
+    /// which the element type does not tell.
+    private var dynamicTargetClass: String?
+
+    /// A dynamic list takes objects of its target class only: its element
+    /// type cannot say which class that is.
+    private func checkDynamicTarget(_ element: Element) throws {
+        guard let dynamicTargetClass, let object = element as? Object, object.objectSchema.name != dynamicTargetClass else { return }
+        throw Realm.Error(.wrongType, "Cannot add an object of class '\(object.objectSchema.name)' to a list of '\(dynamicTargetClass)' objects.")
+    }
+
+    /// An element read from the database.
+    private func element(_ value: Value, in realm: Realm) -> Element {
+        if let dynamicTargetClass, case .object(let key) = value {
+            return realm.makeObject(DynamicObject.self, key: key, className: dynamicTargetClass) as! Element
+        }
+        return Element._fromValue(value, in: realm)
     }
 
     public var count: Int {
@@ -77,7 +96,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             case .managed(let realm, let handle):
                 verifyValid(realm)
                 let value = realm.perform("read a list element") { try $0.value(at: position, in: handle) }
-                return Element._fromValue(value, in: realm)
+                return element(value, in: realm)
             }
         }
         set {
@@ -113,7 +132,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 }
             }
             let values = realm.perform("read a list") { try $0.values(of: handle) }
-            return values.map { Element._fromValue($0, in: realm) }
+            return values.map { element($0, in: realm) }
         }
     }
 
@@ -140,6 +159,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .managed(let realm, let handle):
             verifyValid(realm)
             realm.recordingFailure(of: "insert into a list") {
+                try checkDynamicTarget(element)
                 try realm.inOneStep(element) {
                     if let embedded = element as? EmbeddedObject {
                         try realm.insertEmbedded(embedded, at: index, in: handle)
@@ -189,6 +209,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .managed(let realm, let handle):
             verifyValid(realm)
             realm.recordingFailure(of: "replace a list element") {
+                try checkDynamicTarget(object)
                 try realm.inOneStep(object) {
                     try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
                 }
@@ -220,6 +241,9 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
         invalidations = realm.state.invalidations
+        if Element.self == DynamicObject.self {
+            dynamicTargetClass = realm.state.dynamicInfo(ownerHandle.className).objectSchema.properties[property].objectClassName
+        }
     }
 
     /// The unmanaged elements, copied into the Realm when the owner is added.

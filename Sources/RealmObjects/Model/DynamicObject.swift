@@ -48,3 +48,31 @@ extension Realm {
         return found.map { makeObject(DynamicObject.self, key: $0, className: className) }
     }
 }
+
+extension Object {
+    /// The list property named `propertyName` of a managed object, as a
+    /// live `List` of `DynamicObject`s whatever its model class: read,
+    /// count, iterate and change it (in a write transaction) as any list.
+    ///
+    /// ```swift
+    /// let dogs = person.dynamicList("dogs")
+    /// try realm.write { dogs.append(realm.dynamicCreate("Dog", value: ["Rex", 1, NSNull()])) }
+    /// ```
+    ///
+    /// - Precondition: the object is managed, and `propertyName` names a
+    ///   list of objects.
+    public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
+        guard let realm = _realm, let handle = _handle else {
+            preconditionFailure("dynamicList(\"\(propertyName)\") needs a managed object; '\(objectSchema.name)' is not managed by a Realm.")
+        }
+        realm.verifyThread()
+        realm.verifyNotInvalidated(self)
+        guard let index = _classInfo.propertyIndex(named: propertyName),
+              objectSchema.properties[index].isList, objectSchema.properties[index].type == .object else {
+            preconditionFailure("'\(objectSchema.name).\(propertyName)' is not a list of objects.")
+        }
+        let list = List<DynamicObject>()
+        list.bind(to: realm, owner: _key, ownerHandle: handle, property: index)
+        return list
+    }
+}
