@@ -155,6 +155,14 @@ import Testing
         try expectRefusal(.missingValue, naming: ["Dog"]) { realm in
             realm.add(Person(value: ["name": "Ann", "dogs": [Dog(value: ["Rex"])]]))
         }
+        // Key-value coding on an unmanaged object keeps its error the same way.
+        let priced = Book(value: ["id": 9])
+        priced.setValue("free", forKey: "price")
+        priced["title"] = "Kept"
+        #expect(priced.title == "Kept" && priced.price == 0)
+        try expectRefusal(.wrongType, naming: ["Book.price", "free"]) { realm in
+            realm.add(priced)
+        }
     }
 
     @Test func aLinkIntoAnotherRealm() throws {
@@ -255,6 +263,8 @@ import Testing
             let person = try! realm.write { realm.create(Person.self, value: ["name": "Jim"]) }
             person.dogs.append(Dog())
         }
-        #expect(seedStandardError(result).contains("outside of a write transaction"))
+        let output = seedStandardError(result)
+        #expect(output.contains("outside of a write transaction"))
+        #expect(output.contains("'Person.dogs'"))
     }
 }

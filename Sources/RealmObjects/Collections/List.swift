@@ -62,6 +62,11 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     /// which the element type does not tell.
     private var dynamicTargetClass: String?
 
+    /// The list's name for messages: its owner's class and property.
+    private func name(_ handle: ListHandle, in realm: Realm) -> String {
+        "'\(handle.owningClass.className).\(realm.propertyName(handle.property, of: handle.owningClass))'"
+    }
+
     /// A dynamic list takes objects of its target class only: its element
     /// type cannot say which class that is.
     private func checkDynamicTarget(_ element: Element) throws {
@@ -158,7 +163,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.recordingFailure(of: "insert into a list") {
+            realm.recordingFailure(of: "insert into list \(name(handle, in: realm))") {
                 try checkDynamicTarget(element)
                 try realm.inOneStep(element) {
                     if let embedded = element as? EmbeddedObject {
@@ -173,7 +178,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
-        mutate("remove from a list", { $0.remove(at: index) }) { try $0.remove(at: index, from: $1) }
+        mutate("remove from list", { $0.remove(at: index) }) { try $0.remove(at: index, from: $1) }
     }
 
     /// Removes the last element.
@@ -184,12 +189,12 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Removes every element (embedded objects are deleted).
     public func removeAll() {
-        mutate("remove from a list", { $0.removeAll() }) { try $0.removeAll(from: $1) }
+        mutate("remove from list", { $0.removeAll() }) { try $0.removeAll(from: $1) }
     }
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
-        mutate("move within a list", { elements in
+        mutate("move within list", { elements in
             let element = elements.remove(at: from)
             elements.insert(element, at: to)
         }) { try $0.move(from: from, to: to, in: $1) }
@@ -197,7 +202,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Exchanges the elements at two indices.
     public func swapAt(_ index1: Int, _ index2: Int) {
-        mutate("swap list elements", { $0.swapAt(index1, index2) }) { try $0.swapAt(index1, index2, in: $1) }
+        mutate("swap elements of list", { $0.swapAt(index1, index2) }) { try $0.swapAt(index1, index2, in: $1) }
     }
 
     /// Replaces the element at `index`.
@@ -208,7 +213,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.recordingFailure(of: "replace a list element") {
+            realm.recordingFailure(of: "replace an element of list \(name(handle, in: realm))") {
                 try checkDynamicTarget(object)
                 try realm.inOneStep(object) {
                     try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
@@ -217,14 +222,14 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         }
     }
 
-    private func mutate(_ action: String, _ unmanaged: (inout [Element]) -> Void, _ managed: (Transaction, ListHandle) throws -> Void) {
+    private func mutate(_ action: @autoclosure () -> String, _ unmanaged: (inout [Element]) -> Void, _ managed: (Transaction, ListHandle) throws -> Void) {
         switch storage {
         case .unmanaged(var elements):
             unmanaged(&elements)
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
             verifyValid(realm)
-            realm.recordingFailure(of: action) { try managed(realm.transaction, handle) }
+            realm.recordingFailure(of: "\(action()) \(name(handle, in: realm))") { try managed(realm.transaction, handle) }
         }
     }
 

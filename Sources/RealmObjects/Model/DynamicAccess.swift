@@ -51,10 +51,10 @@ enum DynamicAccess {
         }
     }
 
-    /// Sets a property by name from untyped input. On a managed object, a
-    /// value the property cannot take changes nothing and is recorded for
-    /// the commit to throw; on an unmanaged one it stops, as Realm's
-    /// key-value coding does.
+    /// Sets a property by name from untyped input. A value the property
+    /// cannot take changes nothing: on a managed object the error is
+    /// recorded for the commit to throw; an unmanaged one keeps it, and
+    /// adding it to a Realm reports it.
     static func setValue(_ value: Any?, of object: Object, forKey key: String) {
         let info = object._classInfo
         guard let index = info.propertyIndex(named: key) else {
@@ -67,7 +67,8 @@ enum DynamicAccess {
             do {
                 try ValueImporter.set(entry, property: index, of: object, info: info)
             } catch {
-                preconditionFailure("\(error)")
+                // As `init(value:)` does: adding the object reports it.
+                object._recordImportFailure(error)
             }
             return
         }

@@ -101,7 +101,15 @@ open class Object: CustomStringConvertible {
         do {
             try ValueImporter.fill(self, from: value)
         } catch {
-            if _unmanagedOverrides == nil { _unmanagedOverrides = [:] }
+            _recordImportFailure(error)
+        }
+    }
+
+    /// Keeps the first error of input an unmanaged object could not take,
+    /// for adding it to report.
+    final func _recordImportFailure(_ error: Realm.Error) {
+        if _unmanagedOverrides == nil { _unmanagedOverrides = [:] }
+        if _unmanagedOverrides![Self.importFailureSlot] == nil {
             _unmanagedOverrides![Self.importFailureSlot] = error
         }
     }

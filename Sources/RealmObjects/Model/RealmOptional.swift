@@ -46,8 +46,8 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
                 storage = .unmanaged(newValue)
             case .managed(let realm, let key, let handle, let property):
                 verifyValid(realm)
-                realm.perform("set an optional property") { transaction in
-                    try transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
+                realm.recordingFailure(of: "set '\(handle.className).\(realm.propertyName(property, of: handle))'") {
+                    try realm.transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
                 }
             }
         }
