@@ -166,6 +166,29 @@ import Testing
         #expect(calls.value == [1])
     }
 
+    /// A value the migration block sets that its property cannot take fails
+    /// the migration like any write: the file stays at its old version.
+    @Test func aBadValueInAMigrationFailsItAndLeavesTheFile() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), schemaVersion: 1, objectTypes: [City.self]))
+            try realm.write { realm.add(City(value: ["id": 1, "name": "Oslo", "population": 42])) }
+        }
+        var configuration = Realm.Configuration(fileURL: directory.file(), schemaVersion: 2, objectTypes: [City.self])
+        configuration.migrationBlock = { migration, _ in
+            migration.enumerateObjects(ofType: "City") { _, newObject in
+                newObject!["name"] = "Bergen"
+                newObject!["population"] = "many"
+            }
+        }
+        let error = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: configuration) }
+        #expect(error?.code == .wrongType)
+        #expect(error?.message.contains("City.population") == true)
+        let unchanged = try Realm(configuration: Realm.Configuration(fileURL: directory.file(), schemaVersion: 1, objectTypes: [City.self]))
+        #expect(unchanged.objects(City.self).first?.name == "Oslo")
+        #expect(unchanged.objects(City.self).first?.population == 42)
+    }
+
     @Test func deleteRealmIfMigrationNeeded() throws {
         let directory = TemporaryDirectory()
         do {

@@ -125,6 +125,29 @@ extension Realm {
             }
         }
 
+        /// The storage engine's error for this one, for a failure that must
+        /// pass through RealmCore (a migration block's) and come back with
+        /// its code.
+        var storageError: RealmError {
+            let kind: RealmError.Kind = switch code {
+            case .fileAccess, .incompatibleLockFile, .addressSpaceExhausted: .fileAccess
+            case .filePermissionDenied: .filePermissionDenied
+            case .fileExists: .fileExists
+            case .fileNotFound: .fileNotFound
+            case .fileFormatUpgradeRequired: .incompatibleFormat
+            case .schemaMismatch: .schemaMismatch
+            case .alreadyOpen: .fileInUse
+            case .fileCorrupt: .corruptFile
+            case .duplicatePrimaryKey: .duplicatePrimaryKey
+            case .wrongType: .wrongType
+            case .missingValue: .missingValue
+            case .valueTooLarge: .valueTooLarge
+            case .invalidSchema: .invalidSchema
+            case .fail, .invalidPredicate: .invalidValue
+            }
+            return RealmError(kind, message)
+        }
+
         public var description: String { message }
         public var localizedDescription: String { message }
     }

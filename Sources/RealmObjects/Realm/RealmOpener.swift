@@ -73,6 +73,9 @@ private struct MigrationBlockBox: @unchecked Sendable {
     func run(_ context: MigrationContext) throws {
         let migration = Migration(context: context, configuration: configuration)
         try block(migration, context.oldSchemaVersion)
+        // A value the block set that its property could not take fails the
+        // migration, as it fails any write transaction.
+        if let failure = migration.newRealm.state.writeFailure { throw failure.storageError }
         try migration.finish()
     }
 }
