@@ -37,6 +37,14 @@ import Testing
             #expect(error?.message.contains(name) == true, "\(error?.message ?? "no error") names \(name)", sourceLocation: sourceLocation)
         }
         #expect(!realm.isInWriteTransaction, sourceLocation: sourceLocation)
+        // Reread by another Realm of the file, on another thread: nothing of
+        // the block was stored.
+        let configuration = realm.configuration
+        let stored = DispatchQueue.global().sync { () -> [Int] in
+            let other = try! Realm(configuration: configuration)
+            return [other.objects(Dog.self).count, other.objects(Book.self).count, other.objects(Person.self).count, other.objects(AllTypes.self).count]
+        }
+        #expect(stored == [0, 1, 1, 0], sourceLocation: sourceLocation)
         #expect(realm.objects(Dog.self).isEmpty, sourceLocation: sourceLocation)
         #expect(realm.objects(Book.self).map(\.title) == ["Cheese"], sourceLocation: sourceLocation)
         #expect(realm.objects(Person.self).map(\.name) == ["Jim"], sourceLocation: sourceLocation)
