@@ -1,7 +1,12 @@
 #include "CStorage.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 #include <zlib.h>
 
 int cstorage_bind_text(sqlite3_stmt *statement, int index,
@@ -93,6 +98,30 @@ void cstorage_rowid_log_free(cstorage_rowid_log *log) {
     log->count = 0;
     log->capacity = 0;
     log->out_of_memory = 0;
+}
+
+// MARK: Pipes
+
+ssize_t cstorage_write_without_sigpipe(int descriptor, const void *bytes, size_t length) {
+    sigset_t blocked, previous, pending;
+    sigemptyset(&blocked);
+    sigaddset(&blocked, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+    // A SIGPIPE already pending for another reason is not ours to consume.
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+
+    ssize_t written = write(descriptor, bytes, length);
+    int saved = errno;
+    if (written < 0 && saved == EPIPE && !was_pending) {
+        // The write raised SIGPIPE while it was blocked: consume it, so
+        // that unblocking does not deliver it.
+        struct timespec now = {0, 0};
+        while (sigtimedwait(&blocked, NULL, &now) < 0 && errno == EINTR) {}
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved;
+    return written;
 }
 
 // MARK: SQL functions

@@ -482,4 +482,32 @@ private struct DatabaseError: Error {
         #expect(overflow.status == SQLITE_TOOBIG)
         #expect(overflow.message.contains("does not fit in 64 bits"))
     }
+
+    /// A pipe whose reader is gone: the write fails with EPIPE, and the
+    /// process (this test) lives on. Without the shim, SIGPIPE's default
+    /// action ends it.
+    @Test func writingToAPipeWithoutReaderFailsWithoutSIGPIPE() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        close(descriptors[0])
+        defer { close(descriptors[1]) }
+        var byte: UInt8 = 1
+        for _ in 0..<3 {
+            let written = cstorage_write_without_sigpipe(descriptors[1], &byte, 1)
+            #expect(written == -1)
+            #expect(errno == EPIPE)
+        }
+        // The thread's signal mask is as it was: SIGPIPE not blocked.
+        var mask = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &mask)
+        #expect(sigismember(&mask, SIGPIPE) == 0)
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0)
+
+        // A pipe with a reader takes the byte.
+        #expect(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]); close(descriptors[1]) }
+        #expect(cstorage_write_without_sigpipe(descriptors[1], &byte, 1) == 1)
+    }
 }

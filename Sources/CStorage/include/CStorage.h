@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +71,16 @@ void cstorage_rowid_log_detach(sqlite3 *db);
 
 /// Frees the log's buffer and empties it.
 void cstorage_rowid_log_free(cstorage_rowid_log *log);
+
+// MARK: Pipes
+
+/// Writes `length` bytes to `descriptor` as `write(2)` does, except that a
+/// pipe whose reader is gone fails with EPIPE instead of raising SIGPIPE,
+/// whose default action would end the process: a peer's death must never
+/// end this one. SIGPIPE is blocked for the calling thread only, around the
+/// write, and one it raised is consumed; the process's signal handling is
+/// left as it was.
+ssize_t cstorage_write_without_sigpipe(int descriptor, const void *bytes, size_t length);
 
 // MARK: SQL functions
 

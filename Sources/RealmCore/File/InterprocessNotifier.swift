@@ -1,3 +1,4 @@
+internal import CStorage
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,8 @@ import Darwin
 /// A process that commits writes one byte into every other process's pipe;
 /// the byte wakes the reader, which reads the file's version and reports
 /// it. A pipe whose process died has no reader: writing to it fails with
-/// `ENXIO`, and the writer removes it.
+/// `ENXIO` (or, if it dies between the open and the write, with `EPIPE`,
+/// never a SIGPIPE), and the writer removes it.
 final class InterprocessNotifier: Sendable {
     private let directory: String
     private let ownPipe: String
@@ -67,8 +69,10 @@ final class InterprocessNotifier: Sendable {
                 continue
             }
             var byte: UInt8 = 1
-            // A full pipe already holds a wake-up; nothing is lost.
-            _ = write(descriptor, &byte, 1)
+            // A full pipe already holds a wake-up; nothing is lost. A reader
+            // that died since the open fails the write with EPIPE (never a
+            // SIGPIPE, which would end this process): its pipe goes.
+            if cstorage_write_without_sigpipe(descriptor, &byte, 1) < 0 && errno == EPIPE { unlink(pipePath) }
             closeDescriptor(descriptor)
         }
     }
