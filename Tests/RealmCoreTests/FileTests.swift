@@ -72,6 +72,56 @@ import Testing
         #expect(short?.kind == .corruptFile)
     }
 
+    /// Issue 15, item 1: a process killed during a checkpoint, after the
+    /// first page (the header, with the new page count) reached the main
+    /// file and before the rest did. The log still holds every committed
+    /// page, and SQLite recovers the file: it must open with all its data.
+    @Test func aCheckpointInterruptedAfterItsFirstPageOpens() throws {
+        let source = TemporaryDirectory()
+        let copy = TemporaryDirectory()
+        let path = source.path()
+        let copied = copy.path()
+        let coordinator = try openCoordinator(source)
+        let transaction = try coordinator.makeTransaction()
+        let dogs = try transaction.classHandle(named: "Dog")
+        try transaction.write {
+            for index in 0..<3_000 {
+                try transaction.createObject(in: dogs, values: [.string("dog number \(index) with a longish name"), .int(Int64(index))])
+            }
+        }
+        // While the connection is open, the new pages are in the log only:
+        // copy the file and its log as a crash would leave them.
+        let main = try #require(contents(path))
+        let log = try #require(contents(path + "-wal"))
+        withExtendedLifetime(coordinator) {}
+
+        // The checkpoint's first write: the newest frame of page 1 copied
+        // into the main file. Frames follow the log's 32-byte header, each a
+        // 24-byte header (page number first, big-endian) and a page.
+        let pageSize = Int(UInt32(main[16]) << 8 | UInt32(main[17]))
+        var newestFirstPage: Data?
+        var offset = 32
+        while offset + 24 + pageSize <= log.count {
+            let page = log[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if page == 1 { newestFirstPage = log[offset + 24..<offset + 24 + pageSize] }
+            offset += 24 + pageSize
+        }
+        var interrupted = main
+        interrupted.replaceSubrange(0..<pageSize, with: try #require(newestFirstPage))
+        let headerPages = interrupted[28..<32].reduce(0) { $0 << 8 | Int($1) }
+        #expect(headerPages * pageSize > interrupted.count, "the header must promise more pages than the file has")
+        try interrupted.write(to: URL(fileURLWithPath: copied))
+        try log.write(to: URL(fileURLWithPath: copied + "-wal"))
+
+        let recovered = try openCoordinator(copy)
+        let reader = try recovered.makeTransaction()
+        let recoveredDogs = try reader.classHandle(named: "Dog")
+        let keys = try reader.objectKeys(in: recoveredDogs)
+        #expect(keys.count == 3_000)
+        // Every page reads back: the last object's values too.
+        #expect(try reader.value(of: try #require(keys.last), property: 1, in: recoveredDogs) == .int(2_999))
+    }
+
     @Test func corruptPagesAreReportedNotReturned() throws {
         let directory = TemporaryDirectory()
         let path = try makeRealmFile(directory)

@@ -42,12 +42,28 @@ enum FileProbe {
         let rawPageSize = UInt32(bytes[16]) << 8 | UInt32(bytes[17])
         let pageSize = rawPageSize == 1 ? 65_536 : UInt64(rawPageSize)
         let pageCount = bigEndian(bytes, at: 28)
-        if bigEndian(bytes, at: 24) == bigEndian(bytes, at: 92), pageCount > 0, size < pageSize * UInt64(pageCount) {
+        // A checkpoint killed partway leaves the main file shorter than the
+        // page count its header (copied from the log first) records, while
+        // the log still holds every committed page: SQLite recovers that,
+        // so only a file without such a log is refused here.
+        if bigEndian(bytes, at: 24) == bigEndian(bytes, at: 92), pageCount > 0, size < pageSize * UInt64(pageCount),
+           !hasWriteAheadLog(path + "-wal") {
             throw RealmError(
                 .corruptFile,
                 "The Realm file at '\(path)' is truncated: its header records \(pageCount) pages of \(pageSize) bytes, but it is only \(size) bytes long.")
         }
         return .database
+    }
+
+    /// Whether `path` is a write-ahead log with at least one frame: its
+    /// header starts with one of SQLite's two magic numbers.
+    private static func hasWriteAheadLog(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 32), header.count == 32,
+              let size = try? handle.seekToEnd(), size > 32 else { return false }
+        let magic = bigEndian([UInt8](header), at: 0)
+        return magic == 0x377F_0682 || magic == 0x377F_0683
     }
 
     private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> UInt32 {
