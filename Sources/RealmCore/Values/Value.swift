@@ -20,6 +20,27 @@ public enum Value: Hashable, Sendable {
     /// A to-one link: the key of an object of the property's target class.
     case object(ObjectKey)
 
+    /// Equality by value, strings by code points (see
+    /// `String.hasSameCodePoints(as:)`): two values are equal when the file
+    /// would store the same thing.
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.float(let a), .float(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a.hasSameCodePoints(as: b)
+        case (.data(let a), .data(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.objectId(let a), .objectId(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
     /// Whether this is `null`.
     public var isNull: Bool {
         if case .null = self { return true }

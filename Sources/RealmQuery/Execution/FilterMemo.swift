@@ -42,7 +42,7 @@ package final class FilterMemo {
 
         func matches(_ className: String, _ format: String, _ arguments: [QueryArgument], _ catalog: AnyObject) -> Bool {
             guard self.catalog === catalog, shapes.count == arguments.count,
-                  self.format == format, self.className == className else { return false }
+                  self.format.hasSameCodePoints(as: format), self.className == className else { return false }
             for (shape, argument) in zip(shapes, arguments) where shape != ArgumentShape(argument) {
                 return false
             }

@@ -33,6 +33,16 @@ enum ArgumentShape: Hashable, Sendable {
         case .values: self = .values
         }
     }
+
+    /// Key paths compare by code points, as property names do in a file.
+    static func == (lhs: ArgumentShape, rhs: ArgumentShape) -> Bool {
+        switch (lhs, rhs) {
+        case (.value(let a), .value(let b)): a == b
+        case (.keyPath(let a), .keyPath(let b)): a.hasSameCodePoints(as: b)
+        case (.values, .values): true
+        default: false
+        }
+    }
 }
 
 /// A format string parsed once, ready to take other arguments of the same
@@ -133,6 +143,12 @@ final class ParseCache: Sendable {
     private struct Key: Hashable {
         let format: String
         let shapes: [ArgumentShape]
+
+        /// Formats compare by code points: a canonically equivalent format
+        /// with other code points is another query.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.format.hasSameCodePoints(as: rhs.format) && lhs.shapes == rhs.shapes
+        }
     }
 
     private struct State {

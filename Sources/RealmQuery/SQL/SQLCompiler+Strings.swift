@@ -1,3 +1,4 @@
+import Foundation
 import RealmCore
 
 /// BEGINSWITH, CONTAINS, ENDSWITH, LIKE and folded equality on strings and
@@ -19,16 +20,21 @@ extension SQLCompiler {
                 if SQLPatterns.fits(pattern) {
                     return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
                 }
-                return SQLFragment("substr(\(x), 1, ?) = ?", subject.arguments + [.int(Int64(text.unicodeScalars.count)), .string(text)],
+                // As bytes: SQLite's text functions stop at a NUL, and a
+                // UTF-8 prefix of bytes is a prefix of code points.
+                let bytes = Data(text.utf8)
+                return SQLFragment("substr(CAST(\(x) AS BLOB), 1, ?) = ?", subject.arguments + [.int(Int64(bytes.count)), .data(bytes)],
                                    isNullable: subject.isNullable)
             case .endsWith:
                 let pattern = "*" + SQLPatterns.globLiteral(text)
                 if SQLPatterns.fits(pattern) {
                     return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
                 }
-                // Long needles only: substr(x, -n) is all of x when x is
-                // shorter, which then differs from the needle.
-                return SQLFragment("substr(\(x), ?) = ?", subject.arguments + [.int(-Int64(text.unicodeScalars.count)), .string(text)],
+                // Long needles, or needles with a NUL, as bytes (see
+                // BEGINSWITH): substr(x, -n) is all of x when x is shorter,
+                // which then differs from the needle.
+                let bytes = Data(text.utf8)
+                return SQLFragment("substr(CAST(\(x) AS BLOB), ?) = ?", subject.arguments + [.int(-Int64(bytes.count)), .data(bytes)],
                                    isNullable: subject.isNullable)
             case .contains:
                 return SQLFragment("instr(\(x), ?) > 0", subject.arguments + [.string(text)], isNullable: subject.isNullable)

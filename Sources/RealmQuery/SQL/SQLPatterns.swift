@@ -6,8 +6,12 @@ enum SQLPatterns {
     /// take another form.
     static let maximumPatternBytes = 49_000
 
+    /// Whether SQLite can match `pattern` as a LIKE or GLOB pattern. Besides
+    /// the length limit, SQLite reads a pattern as a C string, so that a NUL
+    /// would end it early (`*` followed by NUL matches everything): such
+    /// needles take another form too.
     static func fits(_ pattern: String) -> Bool {
-        pattern.utf8.count <= maximumPatternBytes
+        pattern.utf8.count <= maximumPatternBytes && !pattern.utf8.contains(0)
     }
 
     /// A GLOB pattern that matches `text` literally: `*`, `?` and `[` become
