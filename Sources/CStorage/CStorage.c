@@ -124,6 +124,34 @@ ssize_t cstorage_write_without_sigpipe(int descriptor, const void *bytes, size_t
     return written;
 }
 
+// MARK: Write-ahead log
+
+static int cstorage_wal_hook(void *context, sqlite3 *db, const char *name, int frames) {
+    cstorage_wal_policy *policy = context;
+    if (frames >= policy->next_restart_frames) {
+        sqlite3_busy_timeout(db, policy->reader_wait_ms);
+        int status = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
+        sqlite3_busy_timeout(db, policy->busy_timeout_ms);
+        if (status == SQLITE_OK) {
+            policy->restarts++;
+            policy->next_restart_frames = policy->restart_frames;
+        } else {
+            policy->blocked_restarts++;
+            policy->next_restart_frames = frames + policy->restart_frames;
+        }
+    } else if (frames >= 1000) {
+        // SQLite's automatic checkpoint, which a WAL hook replaces.
+        sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    }
+    // A checkpoint's failure is no failure of the commit, which is done.
+    return SQLITE_OK;
+}
+
+void cstorage_wal_policy_install(sqlite3 *db, cstorage_wal_policy *policy) {
+    if (policy->next_restart_frames <= 0) policy->next_restart_frames = policy->restart_frames;
+    sqlite3_wal_hook(db, cstorage_wal_hook, policy);
+}
+
 // MARK: SQL functions
 
 /// The state of one realm_sum: the sum so far in 128 bits, which no count

@@ -82,6 +82,39 @@ void cstorage_rowid_log_free(cstorage_rowid_log *log);
 /// left as it was.
 ssize_t cstorage_write_without_sigpipe(int descriptor, const void *bytes, size_t length);
 
+// MARK: Write-ahead log
+
+/// How a connection keeps the write-ahead log bounded; see
+/// `cstorage_wal_policy_install`.
+typedef struct cstorage_wal_policy {
+    /// Frames in the log past which a commit restarts it.
+    int restart_frames;
+    /// How long a restart waits for readers to move on, in milliseconds.
+    int reader_wait_ms;
+    /// The connection's busy timeout, set back after the wait.
+    int busy_timeout_ms;
+    /// Frames past which the next restart is tried: after one that readers
+    /// prevented, not before the log grew by `restart_frames` again.
+    int next_restart_frames;
+    /// Restarts done and restarts readers prevented, for tests.
+    int64_t restarts;
+    int64_t blocked_restarts;
+} cstorage_wal_policy;
+
+/// Replaces SQLite's automatic checkpoint on `db` with one that also keeps
+/// the log bounded while readers refresh. After each commit: once the log
+/// holds 1,000 frames, a passive checkpoint (as SQLite's own); once it
+/// holds `restart_frames`, a restart checkpoint, which copies the log into
+/// the file and waits up to `reader_wait_ms` for every reader to leave the
+/// log's old snapshots, so that the next commit writes the log from its
+/// start. A reader that keeps an old snapshot (a Realm that never
+/// refreshes) still pins the log: the wait then gives up, and is tried
+/// again only after the log grew by `restart_frames` more, so that such a
+/// reader costs a writer one wait per step, not one per commit.
+///
+/// `policy` must outlive the connection, or the next install on it.
+void cstorage_wal_policy_install(sqlite3 *db, cstorage_wal_policy *policy);
+
 // MARK: SQL functions
 
 /// Registers the project's SQL functions on `db`:

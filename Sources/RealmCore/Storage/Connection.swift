@@ -42,12 +42,40 @@ package final class Connection {
         // length of a commit; waiting for it is what a Realm user expects
         // (`beginWrite()` blocks). Writers of this process queue on the
         // coordinator's lock first and never reach this.
-        sqlite3_busy_timeout(handle, 60_000)
+        sqlite3_busy_timeout(handle, Self.busyTimeout)
+        walPolicy.initialize(to: cstorage_wal_policy(
+            restart_frames: Self.logRestartFrames, reader_wait_ms: 50, busy_timeout_ms: Self.busyTimeout,
+            next_restart_frames: 0, restarts: 0, blocked_restarts: 0))
+        cstorage_wal_policy_install(handle, walPolicy)
+        // After a restart, a log that a pinned reader let grow is cut back
+        // to this size, so that its disk space comes back.
+        sqlite3_exec(handle, "PRAGMA journal_size_limit = \(Int(Self.logRestartFrames) * 4096 * 2)", nil, nil, nil)
     }
 
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+        walPolicy.deallocate()
+    }
+
+    /// How long a statement waits for another process's lock, in
+    /// milliseconds.
+    private static let busyTimeout: Int32 = 60_000
+
+    /// Frames in the log (4 KiB each at the default page size) past which a
+    /// commit restarts it: with readers that refresh, the log stays near
+    /// 8 MiB (twice that when a restart had to wait for a slow reader),
+    /// where it grew by some 80 MiB a second while one of them always held
+    /// a snapshot.
+    static let logRestartFrames: Int32 = 2_048
+
+    /// This connection's state for `cstorage_wal_policy_install`.
+    private let walPolicy = UnsafeMutablePointer<cstorage_wal_policy>.allocate(capacity: 1)
+
+    /// Restarts of the log this connection made, and those readers
+    /// prevented.
+    package var logRestarts: (done: Int64, blocked: Int64) {
+        (walPolicy.pointee.restarts, walPolicy.pointee.blocked_restarts)
     }
 
     // MARK: Statements
