@@ -63,6 +63,21 @@ enum SortSamples {
         #expect(Set(dogs.map(\.name)) == ["Buster", "Bella", "Rex", "Bruno", "Benji", "Fido"])
     }
 
+    /// Seed 003, "Retrieving Objects by Type": "Query a specific Realm"
+    /// (`RLMRealm.realmWithPath("pets.realm")` and `allObjectsInRealm`, in
+    /// Realm Swift 3's spelling).
+    @Test func queryingASpecificRealm() throws {
+        typealias Dog = QuerySamples.Dog
+        let directory = TemporaryDirectory()
+        let realm = try Self.populated()
+        // Query a specific Realm
+        let petsRealm = try Realm(fileURL: directory.file("pets.realm"))
+        try petsRealm.write { petsRealm.create(Dog.self, value: ["name": "Pet", "color": "white", "age": 4]) }
+        let otherDogs = petsRealm.objects(Dog.self)
+        #expect(otherDogs.map(\.name) == ["Pet"])
+        #expect(realm.objects(Dog.self).count == 6)
+    }
+
     /// "…to retrieve all tan-colored dogs whose names begin with 'B' from
     /// the default Realm": by a predicate string, and by a format string
     /// with arguments (the page's `NSPredicate`).
