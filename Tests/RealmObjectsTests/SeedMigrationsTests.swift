@@ -20,6 +20,9 @@ import Testing
 // exit test) whose current directory, and so default Realm file, is a
 // temporary directory.
 
+// A `typealias Dog = …` at the top of a test is surrounding code: it names
+// the sample's class as the sample does.
+
 /// "Suppose we have the following `Person` model".
 enum MigrationV0 {
     class Person: Object {

@@ -18,6 +18,9 @@ import Testing
 // carries the object, as later Realm Swift versions do), and seed 003's and
 // seed 002's `addNotificationBlock` (Realm Swift 3's name is `observe`).
 
+// A `typealias Dog = …` at the top of a test is surrounding code: it names
+// the sample's class as the sample does.
+
 /// The models of "Collection notifications", in a namespace of their own.
 enum NotificationSamples {
     class Dog: Object {

@@ -8,6 +8,9 @@ import Testing
 // namespace (Realm class names "Book", "Person", "Dog"; each test opens a
 // Realm of its own).
 
+// A `typealias Dog = …` at the top of a test is surrounding code: it names
+// the sample's class as the sample does.
+
 enum ObjectSchemaSamples {
     class Book: Object {
         @Persisted var priceCents = 0

@@ -15,6 +15,9 @@ import Testing
 // seed (`.sorted(b`); it is completed as Realm Swift 3.13 wrote it,
 // `.sorted(byKeyPath: "name")`.
 
+// A `typealias Dog = …` at the top of a test is surrounding code: it names
+// the sample's class as the sample does.
+
 /// The Dog the "Filtering" samples query: the page never declares its
 /// `color` property, so this is the page's Dog plus `color` (surrounding code).
 enum QuerySamples {
