@@ -15,8 +15,7 @@ import Testing
 //
 // Not yet passing (Docs/SeedSamples.md): the "Object notifications"
 // sample's `case .change(let properties)` (this library's `.change` also
-// carries the object, as later Realm Swift versions do), and seed 003's and
-// seed 002's `addNotificationBlock` (Realm Swift 3's name is `observe`).
+// carries the object, as later Realm Swift versions do).
 
 // A `typealias Dog = …` at the top of a test is surrounding code: it names
 // the sample's class as the sample does.
@@ -41,6 +40,41 @@ final class SeedUpdatingViewController {
 }
 
 @Suite struct SeedNotificationsTests {
+    /// Seed 003 "Notifications" and seed 002's `addNotificationBlock`:
+    /// "You can use the token to unsubscribe from the notification later
+    /// on", with `removeNotificationBlock`.
+    @Test func addNotificationBlockAndRemoveNotificationBlock() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let viewController = SeedUpdatingViewController()
+        let token = realm.addNotificationBlock { note, realm in
+            viewController.updateUI()
+        }
+        try realm.write { realm.add(Dog(value: ["name": "Rex"])) }
+        realm.refresh()
+        #expect(viewController.updates == 1)
+        realm.removeNotificationBlock(token)
+        try realm.write { realm.add(Dog(value: ["name": "Fido"])) }
+        realm.refresh()
+        #expect(viewController.updates == 1)
+
+        let stopped = realm.addNotificationBlock { _, _ in viewController.updateUI() }
+        stopped.stop()
+        try realm.write { realm.add(Dog(value: ["name": "Spot"])) }
+        #expect(viewController.updates == 1)
+    }
+
+    /// Seed 002: "A human-readable description of the configuration value."
+    @Test func aConfigurationDescribesItself() {
+        var configuration = Realm.Configuration(inMemoryIdentifier: "described", schemaVersion: 3, objectTypes: [Dog.self])
+        configuration.encryptionKey = Data(count: 64)
+        let description = configuration.description
+        #expect(description.contains("inMemoryIdentifier = described"))
+        #expect(description.contains("schemaVersion = 3"))
+        #expect(description.contains("objectTypes = [Dog]"))
+        #expect(description.contains("64 bytes, not shown"))
+        #expect("\(Realm.Configuration(fileURL: URL(fileURLWithPath: "/tmp/x.realm")))".contains("fileURL = /tmp/x.realm"))
+    }
+
     /// "Every time a write transaction involving that Realm is committed,
     /// no matter which thread or process the write transaction took place
     /// on, the notification handler will be fired". After
