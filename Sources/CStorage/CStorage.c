@@ -154,33 +154,30 @@ void cstorage_wal_policy_install(sqlite3 *db, cstorage_wal_policy *policy) {
 
 // MARK: SQL functions
 
-/// The state of one realm_sum: the sum so far in 128 bits, which no count
-/// of 64-bit values SQLite can hold overflows, and whether any row counted.
-typedef struct cstorage_exact_sum {
-    __int128 total;
+/// The state of one realm_sum: the sum so far, kept unsigned so that it
+/// wraps around as Realm's 64-bit sums do (signed overflow is undefined in
+/// C), and whether any row counted.
+typedef struct cstorage_wrapping_sum {
+    uint64_t total;
     int has_values;
-} cstorage_exact_sum;
+} cstorage_wrapping_sum;
 
-static void cstorage_exact_sum_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
+static void cstorage_wrapping_sum_step(sqlite3_context *context, int argc, sqlite3_value **argv) {
     (void)argc;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
-    cstorage_exact_sum *sum = sqlite3_aggregate_context(context, sizeof *sum);
+    cstorage_wrapping_sum *sum = sqlite3_aggregate_context(context, sizeof *sum);
     if (sum == NULL) {
         sqlite3_result_error_nomem(context);
         return;
     }
-    sum->total += sqlite3_value_int64(argv[0]);
+    sum->total += (uint64_t)sqlite3_value_int64(argv[0]);
     sum->has_values = 1;
 }
 
-static void cstorage_exact_sum_final(sqlite3_context *context) {
-    cstorage_exact_sum *sum = sqlite3_aggregate_context(context, 0);
+static void cstorage_wrapping_sum_final(sqlite3_context *context) {
+    cstorage_wrapping_sum *sum = sqlite3_aggregate_context(context, 0);
     if (sum == NULL || !sum->has_values) {
         sqlite3_result_null(context);
-    } else if (sum->total > INT64_MAX || sum->total < INT64_MIN) {
-        sqlite3_result_error(context, "integer overflow: the sum does not fit in 64 bits", -1);
-        // After the message, which would reset it to SQLITE_ERROR.
-        sqlite3_result_error_code(context, SQLITE_TOOBIG);
     } else {
         sqlite3_result_int64(context, (sqlite3_int64)sum->total);
     }
@@ -188,5 +185,5 @@ static void cstorage_exact_sum_final(sqlite3_context *context) {
 
 int cstorage_register_functions(sqlite3 *db) {
     return sqlite3_create_function_v2(db, "realm_sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                      NULL, NULL, cstorage_exact_sum_step, cstorage_exact_sum_final, NULL);
+                                      NULL, NULL, cstorage_wrapping_sum_step, cstorage_wrapping_sum_final, NULL);
 }

@@ -36,7 +36,9 @@ import Testing
         #expect(try parse("a = 1 || b = 2 && c = 3") == .or([a, .and([b, c])]))
         #expect(try parse("NOT a = 1 AND b = 2") == .and([.not(a), b]))
         #expect(try parse("!(a = 1 or b = 2)") == .not(.or([a, b])))
-        #expect(try parse("not not a = 1") == .not(.not(a)))
+        // Two-valued logic: a double negation is the predicate itself.
+        #expect(try parse("not not a = 1") == a)
+        #expect(try parse("not not not a = 1") == .not(a))
         #expect(try parse("(a = 1 AND b = 2) AND c = 3") == .and([.and([a, b]), c]))
         #expect(try parse("a = 1 and b = 2 and c = 3") == .and([a, b, c]))
         #expect(try parse("TRUEPREDICATE") == .truePredicate)

@@ -119,11 +119,11 @@ void cstorage_wal_policy_install(sqlite3 *db, cstorage_wal_policy *policy);
 
 /// Registers the project's SQL functions on `db`:
 ///
-/// - `realm_sum(x)`, an aggregate: the exact sum of integers, NULL for no
-///   rows. SQLite's `sum` fails on the first partial sum that overflows, so
-///   its answer would depend on the order it reads the rows in; this one
-///   adds in 128 bits and fails, with SQLITE_TOOBIG, only when the whole
-///   sum does not fit 64 bits.
+/// - `realm_sum(x)`, an aggregate: the sum of integers as Realm's core
+///   computes it, in 64-bit two's complement that wraps around on
+///   overflow; NULL for no rows. SQLite's `sum` fails on the first partial
+///   sum that overflows, so that its answer depends on the order it reads
+///   the rows in; a wrapping sum has one answer in any order.
 ///
 /// Returns SQLite's result code.
 int cstorage_register_functions(sqlite3 *db);

@@ -2,25 +2,25 @@ import Foundation
 import RealmCore
 
 /// Aggregates computed in Swift, with SQLite's arithmetic where SQL computes
-/// the same aggregate (so that both paths agree): integers sum exactly (a
-/// sum that does not fit 64 bits is an error, whatever the order of the
-/// values), reals sum in order as doubles, averages divide the double sum by
+/// the same aggregate (so that both paths agree): integers sum in 64 bits,
+/// wrapping around on overflow as Realm's core does (one answer in any
+/// order), reals sum in order as doubles, averages divide the double sum by
 /// the count. Decimals, which SQL cannot add, sum exactly. nil values, and
 /// NaN of floats, doubles and decimals, are skipped.
 enum Aggregation {
     /// `op` over `values` of `type`; `.count` counts every value, nil
     /// included.
-    static func compute(_ op: CollectionOperation, of values: [Value], type: PropertyType) throws -> Value {
+    static func compute(_ op: CollectionOperation, of values: [Value], type: PropertyType) -> Value {
         switch op {
         case .count: return .int(Int64(values.count))
         case .min: return extreme(values, type: type, wantLess: true)
         case .max: return extreme(values, type: type, wantLess: false)
-        case .sum: return try sum(values, type: type)
+        case .sum: return sum(values, type: type)
         case .average: return average(values, type: type)
         }
     }
 
-    static func compute(_ kind: AggregateKind, of values: [Value], type: PropertyType) throws -> Value {
+    static func compute(_ kind: AggregateKind, of values: [Value], type: PropertyType) -> Value {
         let operation: CollectionOperation
         switch kind {
         case .min: operation = .min
@@ -28,7 +28,7 @@ enum Aggregation {
         case .sum: operation = .sum
         case .average: operation = .average
         }
-        return try compute(operation, of: values, type: type)
+        return compute(operation, of: values, type: type)
     }
 
     private static func isSkipped(_ value: Value) -> Bool {
@@ -54,21 +54,13 @@ enum Aggregation {
         return best ?? .null
     }
 
-    private static func sum(_ values: [Value], type: PropertyType) throws -> Value {
+    private static func sum(_ values: [Value], type: PropertyType) -> Value {
         switch type {
         case .int:
-            // The wrapped sum plus a count of wraps: the exact sum fits 64
-            // bits exactly when the wraps cancel out.
+            // As Realm's core adds: in 64 bits, wrapping around on overflow,
+            // so that the answer is the same in any order, and as SQL's.
             var total: Int64 = 0
-            var wraps = 0
-            for case .int(let number) in values {
-                let (result, overflow) = total.addingReportingOverflow(number)
-                if overflow { wraps += number > 0 ? 1 : -1 }
-                total = result
-            }
-            if wraps != 0 {
-                throw RealmError(.valueTooLarge, "Integer overflow: the sum of the values does not fit in 64 bits.")
-            }
+            for case .int(let number) in values { total &+= number }
             return .int(total)
         case .decimal:
             var total = Decimal(0)

@@ -11,8 +11,8 @@ extension Query {
     /// lists are read through the object API, a query each).
     ///
     /// - Throws: ``QueryError`` for a query that does not fit the schema;
-    ///   `RealmError` when SQLite fails, or (`valueTooLarge`) when an integer
-    ///   `@sum` the predicate needs does not fit 64 bits.
+    ///   `RealmError` when SQLite fails. An integer `@sum` wraps around on
+    ///   overflow, as Realm's does.
     public func objectKeys(in transaction: Transaction) throws -> [ObjectKey] {
         try keys(in: transaction)
     }
@@ -118,8 +118,8 @@ extension Query {
     /// Swift (decimals exactly).
     ///
     /// - Throws: ``QueryError`` when `keyPath` does not resolve or its type
-    ///   does not support `kind`; `RealmError` when SQLite fails, or
-    ///   (`valueTooLarge`) when an integer sum does not fit 64 bits.
+    ///   does not support `kind`; `RealmError` when SQLite fails. An integer
+    ///   sum wraps around on overflow, as Realm's does.
     public func aggregate(_ kind: AggregateKind, keyPath: String, in transaction: Transaction) throws -> Value {
         try aggregateValue(kind, keyPath: keyPath, in: transaction)
     }
@@ -151,7 +151,7 @@ extension Query {
             values += try evaluator.values(of: path, from: key)
             evaluator.reader.clearRows()
         }
-        return try Aggregation.compute(kind, of: values, type: type)
+        return Aggregation.compute(kind, of: values, type: type)
     }
 
     private static func aggregateResult(_ statement: Statement, kind: AggregateKind, type: PropertyType) -> Value {

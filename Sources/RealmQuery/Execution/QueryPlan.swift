@@ -232,7 +232,8 @@ final class QueryPlan {
         switch kind {
         case .min: function = "min(\(value.sql))"
         case .max: function = "max(\(value.sql))"
-        // Integers add exactly (realm_sum), whatever order SQLite reads them in.
+        // Integers add as Realm adds them (realm_sum wraps around), with one
+        // answer whatever order SQLite reads them in.
         case .sum: function = type == .int ? "realm_sum(\(value.sql))" : "sum(\(value.sql))"
         case .average: function = "avg(\(value.sql))"
         }

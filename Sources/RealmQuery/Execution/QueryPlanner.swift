@@ -121,7 +121,10 @@ struct QueryPlanner {
         }
 
         let compiler = SQLCompiler(names: names)
-        let predicate = forcesPostFilter ? SQLFragment.constant(true, isExact: false) : compiler.compile(checked.condition, on: root)
+        // A condition past SQLite's limits on one statement is the
+        // post-filter's to evaluate.
+        let predicate = forcesPostFilter || !checked.condition.fitsSQLite
+            ? SQLFragment.constant(true, isExact: false) : compiler.compile(checked.condition, on: root)
         let filter = SQLFragment.and([constraint, predicate])
         let sortTerms = checked.sort.map { descriptor, path in
             QueryPlan.SortTerm(sql: compiler.value(of: path, from: root).sql, ascending: descriptor.ascending, type: path.valueType)

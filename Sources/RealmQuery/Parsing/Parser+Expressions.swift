@@ -142,7 +142,7 @@ extension Parser {
         _ = advance()
         _ = try expect(.comma, "',' after the SUBQUERY variable")
         variables.append(variable)
-        let predicate = try parseOr()
+        let predicate = try nested(at: keyword) { parser throws(QueryError) in try parser.parseOr() }
         variables.removeLast()
         _ = try expect(.rightParen, "')' to close SUBQUERY")
         guard current.kind == .dot, tokens[index + 1].kind == .collectionOperator(.count) else {

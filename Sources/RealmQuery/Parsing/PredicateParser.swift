@@ -76,6 +76,23 @@ struct Parser {
     var keyPathArguments = Set<Int>()
     /// SUBQUERY variables in scope, innermost last.
     var variables: [String] = []
+    /// Parentheses, `NOT`s and subqueries open around the current token.
+    var nesting = 0
+
+    /// How deep predicates may nest. Parsing, checking and evaluating
+    /// recurse once per level, so a limit keeps any input from exhausting a
+    /// thread's stack; no predicate a person writes comes near it.
+    static let maximumNesting = 200
+
+    /// Counts one more level of nesting for the duration of `body`.
+    mutating func nested<Result>(at token: Token, _ body: (inout Parser) throws(QueryError) -> Result) throws(QueryError) -> Result {
+        guard nesting < Self.maximumNesting else {
+            throw error("The predicate nests parentheses, NOTs and subqueries more than \(Self.maximumNesting) levels deep here", token)
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        return try body(&self)
+    }
 
     init(format: String, tokens: [Token], arguments: [QueryArgument]) {
         self.format = format
@@ -151,8 +168,11 @@ struct Parser {
 
     mutating func parseNot() throws(QueryError) -> Predicate {
         if current.kind == .not || current.kind == .keyword(.not) {
-            _ = advance()
-            return .not(try parseNot())
+            let not = advance()
+            let operand = try nested(at: not) { parser throws(QueryError) in try parser.parseNot() }
+            // Realm's logic has two values: NOT NOT p is p.
+            if case .not(let inner) = operand { return inner }
+            return .not(operand)
         }
         return try parsePrimary()
     }
@@ -161,7 +181,7 @@ struct Parser {
         switch current.kind {
         case .leftParen:
             let open = advance()
-            let inner = try parseOr()
+            let inner = try nested(at: open) { parser throws(QueryError) in try parser.parseOr() }
             guard current.kind == .rightParen else {
                 throw error("Expected ')' to close the '(' at offset \(offsets.character(open.start)) but found \(describe(current))", current)
             }

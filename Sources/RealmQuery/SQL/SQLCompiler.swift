@@ -184,7 +184,8 @@ struct SQLCompiler {
         case .max: function = "max(\(value))"
         // SQLite turns a NaN sum (of infinities of both signs) into NULL:
         // only an empty sum is zero.
-        // Integers add exactly (realm_sum), whatever order SQLite reads them in.
+        // Integers add as Realm adds them (realm_sum wraps around), with one
+        // answer whatever order SQLite reads them in.
         case .sum: function = isReal ? "CASE count(\(value)) WHEN 0 THEN 0.0 ELSE sum(\(value)) END" : "ifnull(realm_sum(\(value)), 0)"
         case .average: function = "avg(\(value))"
         case .count: function = "count(*)"

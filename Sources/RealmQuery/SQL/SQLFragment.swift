@@ -64,9 +64,29 @@ struct SQLFragment {
             only.isExact = isExact
             return only
         }
-        return SQLFragment(
-            kept.map { $0.text(in: .and) }.joined(separator: " AND "), kept.flatMap(\.arguments),
-            precedence: .and, isExact: isExact, isNullable: kept.contains(where: \.isNullable))
+        return joined(kept, with: " AND ", precedence: .and, isExact: isExact)
+    }
+
+    /// `operands` joined by `AND` or `OR`: one after the other up to
+    /// ``SQLShapeLimits/termsPerGroup`` of them, and in parenthesized groups
+    /// beyond, so that SQLite's expression tree, which a chain makes as deep
+    /// as it is long, stays within its depth limit however long the chain.
+    private static func joined(_ operands: [SQLFragment], with separator: String, precedence: Precedence, isExact: Bool) -> SQLFragment {
+        let isNullable = operands.contains(where: \.isNullable)
+        guard operands.count > SQLShapeLimits.termsPerGroup else {
+            return SQLFragment(operands.map { $0.text(in: precedence) }.joined(separator: separator), operands.flatMap(\.arguments),
+                               precedence: precedence, isExact: isExact, isNullable: isNullable)
+        }
+        let groupSize = (operands.count + SQLShapeLimits.termsPerGroup - 1) / SQLShapeLimits.termsPerGroup
+        let groups = stride(from: 0, to: operands.count, by: groupSize).map { start in
+            var group = joined(Array(operands[start..<min(start + groupSize, operands.count)]), with: separator,
+                               precedence: precedence, isExact: isExact)
+            // Parenthesized: a group is one term of the chain above it.
+            group.sql = "(" + group.sql + ")"
+            group.precedence = .comparison
+            return group
+        }
+        return joined(groups, with: separator, precedence: precedence, isExact: isExact)
     }
 
     static func or(_ operands: [SQLFragment]) -> SQLFragment {
@@ -84,9 +104,7 @@ struct SQLFragment {
             only.isExact = isExact
             return only
         }
-        return SQLFragment(
-            kept.map { $0.text(in: .or) }.joined(separator: " OR "), kept.flatMap(\.arguments),
-            precedence: .or, isExact: isExact, isNullable: kept.contains(where: \.isNullable))
+        return joined(kept, with: " OR ", precedence: .or, isExact: isExact)
     }
 
     /// The two-valued negation: NULL (false) becomes true.
