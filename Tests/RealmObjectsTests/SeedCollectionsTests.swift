@@ -34,8 +34,7 @@ final class SeedViewController {
 
     let collection: AnyRealmCollection<SeedMyModel>
 
-    // The seed's `C.ElementType` is `C.Element` in today's Swift.
-    init<C: RealmCollection>(collection: C) where C.Element == SeedMyModel {
+    init<C: RealmCollection>(collection: C) where C.ElementType == SeedMyModel {
         self.collection = AnyRealmCollection(collection)
     }
 }

@@ -60,7 +60,7 @@ public enum PropertyType: String, Sendable, CaseIterable, CustomStringConvertibl
         case .data: .data(Data())
         case .date: .date(Date(timeIntervalSince1970: 0))
         case .objectId: .objectId(ObjectId(bytes: [UInt8](repeating: 0, count: 12))!)
-        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .uuid: .uuid(Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .decimal: .decimal(0)
         case .object, .linkingObjects: .null
         }

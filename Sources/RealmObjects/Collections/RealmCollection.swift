@@ -17,6 +17,10 @@ public typealias RealmCollectionValue = _Persistable
 /// ```
 public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, RealmCollectionBase
 where Index == Int, Element: RealmCollectionValue {
+    /// Realm Swift's name for the element type, which generic code over
+    /// Realm collections constrains (`where C.ElementType == Dog`).
+    typealias ElementType = Element
+
     /// The Realm managing the collection, or nil for an unmanaged list.
     var realm: Realm? { get }
     /// Whether the collection can no longer be used (its Realm or owner is

@@ -4,7 +4,7 @@
 /// of objects they link to (`"dog.age"`). Lists, links and linking objects
 /// themselves cannot be sorted on. See `Docs/Queries.md` for the order of
 /// each type (strings: by code point, which is UTF-8 byte order; nil first).
-public struct SortDescriptor: Hashable, Sendable {
+public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The key path sorted on: a property, or one reached through to-one
     /// links.
     public var keyPath: String
@@ -17,9 +17,20 @@ public struct SortDescriptor: Hashable, Sendable {
         self.ascending = ascending
     }
 
+    /// A descriptor sorting ascending on the key path the literal spells,
+    /// as in Realm Swift: `sorted(by: ["name", SortDescriptor(keyPath: "age", ascending: false)])`.
+    public init(stringLiteral keyPath: String) {
+        self.init(keyPath: keyPath)
+    }
+
     /// The same key path in the opposite direction.
-    public var reversed: SortDescriptor {
+    public func reversed() -> SortDescriptor {
         SortDescriptor(keyPath: keyPath, ascending: !ascending)
+    }
+
+    /// Realm Swift's form: `SortDescriptor(keyPath: name, ascending: true)`.
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), ascending: \(ascending))"
     }
 }
 
