@@ -65,6 +65,15 @@ public struct Query: Sendable {
     /// query and replaced when the query changes.
     var plans = PlanCache()
 
+    /// Whether `other` selects and orders the same objects in the same way:
+    /// the same class, source, predicate, sort and distinct (its cached
+    /// plans aside).
+    public func hasSameDefinition(as other: Query) -> Bool {
+        className == other.className && source == other.source && predicate == other.predicate
+            && sort == other.sort && distinct == other.distinct && distinctBeforeSort == other.distinctBeforeSort
+            && evaluation == other.evaluation
+    }
+
     /// A query for the objects of `className` in `source` matching
     /// `predicate`, in the order of `sort`, keeping the first object of each
     /// group of equal `distinct` values. Does no work until run.

@@ -220,6 +220,8 @@ public struct Realm: Equatable {
     /// Every object of a class, as a live ``Results``.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         verifyThread()
+        precondition(type != Object.self && type != EmbeddedObject.self && type != DynamicObject.self,
+                     "Object type '\(type.className())' is not managed by the Realm: query a model class (a subclass of Object), or a class by name with dynamicObjects(_:).")
         precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
         return Results(realm: self, query: Query(className: state.registeredName(of: type)))
     }

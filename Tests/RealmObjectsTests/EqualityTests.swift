@@ -1,0 +1,56 @@
+import Foundation
+import RealmObjects
+import Testing
+
+/// `==` on objects and results, `Realm.isEmpty`, and what `objects(_:)`
+/// refuses, as in Realm Swift.
+@Suite struct EqualityTests {
+    @Test func managedObjectsAreEqualWhenTheyAreTheSameRow() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        let twin = Dog(value: ["name": "Rex", "age": 1])
+        #expect(rex != twin)  // unmanaged: only itself
+        #expect(rex == rex)
+        try realm.write { realm.add([rex, twin]) }
+        let found = try #require(realm.objects(Dog.self).first)
+        #expect(found == rex)
+        #expect(found !== rex)
+        #expect(found != twin)
+        #expect(Set([found, rex, twin]).count == 2)
+        // An object of another file is another object, whatever its values.
+        let other = try Realm(configuration: inMemoryConfiguration("other"))
+        let stranger = try other.write { other.create(Dog.self, value: ["name": "Rex", "age": 1]) }
+        #expect(stranger != found)
+        // A dynamic object of the row equals the typed one.
+        let dynamic = try #require(realm.dynamicObjects("Dog").first)
+        #expect(dynamic == found)
+    }
+
+    @Test func resultsAreEqualWhenTheyAreTheSameQueryOfTheSameRealm() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let dogs = realm.objects(Dog.self)
+        #expect(dogs == realm.objects(Dog.self))
+        #expect(dogs.filter("age > 1") == realm.objects(Dog.self).filter("age > 1"))
+        #expect(dogs.filter("age > 1") != dogs.filter("age > 2"))
+        #expect(dogs.sorted(byKeyPath: "name") != dogs)
+        let other = try Realm(configuration: inMemoryConfiguration("other"))
+        #expect(other.objects(Dog.self) != dogs)
+    }
+
+    @Test func isEmpty() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        #expect(realm.isEmpty)
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        #expect(!realm.isEmpty)
+        try realm.write { realm.deleteAll() }
+        #expect(realm.isEmpty)
+    }
+
+    @Test func objectsOfObjectItselfIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "object-itself"))
+            _ = realm.objects(Object.self).count
+        }
+        #expect(seedStandardError(result).contains("Object type 'Object' is not managed"))
+    }
+}
