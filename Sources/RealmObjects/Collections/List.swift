@@ -164,16 +164,40 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .managed(let realm, let handle):
             verifyValid(realm)
             realm.recordingFailure(of: "insert into list \(name(handle, in: realm))") {
-                try checkDynamicTarget(element)
-                try realm.inOneStep(element) {
-                    if let embedded = element as? EmbeddedObject {
-                        try realm.insertEmbedded(embedded, at: index, in: handle)
-                    } else {
-                        try realm.transaction.insert(try element._toValue(in: realm), at: index, in: handle)
-                    }
-                }
+                try realm.inOneStep(element) { try store(element, at: index, realm: realm, handle: handle) }
             }
         }
+    }
+
+    /// Inserts `element` into the managed list; an unmanaged object is
+    /// added (or, embedded, copied) first.
+    func store(_ element: Element, at index: Int, realm: Realm, handle: ListHandle) throws {
+        try checkDynamicTarget(element)
+        if let embedded = element as? EmbeddedObject {
+            try realm.insertEmbedded(embedded, at: index, in: handle)
+        } else {
+            try realm.transaction.insert(try element._toValue(in: realm), at: index, in: handle)
+        }
+    }
+
+    /// The list's Realm and handle, when it is managed.
+    var managed: (realm: Realm, handle: ListHandle)? {
+        guard case .managed(let realm, let handle) = storage else { return nil }
+        verifyValid(realm)
+        return (realm, handle)
+    }
+
+    /// Changes the elements of an unmanaged list.
+    func changeUnmanaged(_ change: (inout [Element]) -> Void) {
+        guard case .unmanaged(var elements) = storage else { return }
+        change(&elements)
+        storage = .unmanaged(elements)
+    }
+
+    /// The list's name for messages, when it is managed.
+    func name(in realm: Realm) -> String {
+        guard case .managed(_, let handle) = storage else { return "an unmanaged list" }
+        return name(handle, in: realm)
     }
 
     /// Removes the element at `index`.
@@ -181,11 +205,6 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         mutate("remove from list", { $0.remove(at: index) }) { try $0.remove(at: index, from: $1) }
     }
 
-    /// Removes the last element.
-    public func removeLast() {
-        precondition(!isEmpty, "Cannot remove the last element of an empty list.")
-        remove(at: count - 1)
-    }
 
     /// Removes every element (embedded objects are deleted).
     public func removeAll() {
