@@ -30,8 +30,10 @@ extension Coordinator {
 
         // The migration block runs whenever the version goes up, changes or
         // not: the seeds' example nils out a property removed and re-added
-        // between the versions, which leaves no difference to detect.
-        let runsBlock = migration != nil && version > storedVersion
+        // between the versions, which leaves no difference to detect. A
+        // file without classes (a new one) has nothing to migrate: the seeds
+        // call no block for a file that did not exist.
+        let runsBlock = migration != nil && version > storedVersion && !stored.objectSchemas.isEmpty
         // The old data stays readable through a transaction pinned before
         // the migration's write.
         let old = needsMigration || runsBlock ? try makeTransaction() : nil
@@ -56,7 +58,7 @@ extension Coordinator {
                 try old.ensureReading()
             }
             try transaction.applySchema(wanted, schemaVersion: version)
-            if let old, let migration, version > storedVersion {
+            if let old, let migration, version > storedVersion, !stored.objectSchemas.isEmpty {
                 try transaction.allowPrimaryKeyChanges()
                 try migration(MigrationContext(
                     oldSchemaVersion: storedVersion, newSchemaVersion: version, oldSchema: stored,

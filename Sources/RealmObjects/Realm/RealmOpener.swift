@@ -15,7 +15,7 @@ enum RealmOpener {
             }
             throw Realm.Error(.fail, "Encrypted Realms are not available in this build: the encryption layer is not implemented yet (opening '\(configuration.identity)').")
         }
-        let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? [])
+        let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? storedModelClassesToMigrate(configuration))
         let schema = types.isEmpty ? nil : try SchemaDiscovery.schema(of: types)
         if let block = configuration.shouldCompactOnLaunch, configuration.inMemoryIdentifier == nil, !configuration.readOnly {
             try Compaction.compactIfNeeded(configuration, block)
@@ -32,6 +32,28 @@ enum RealmOpener {
         } catch {
             throw Realm.Error(error, fileURL: configuration.inMemoryIdentifier == nil
                 ? configuration.fileURL ?? Realm.Configuration.defaultFileURL : nil)
+        }
+    }
+
+    /// Without `objectTypes`, classes are registered when first used, which
+    /// is too late for a migration: it must run when the file opens. When
+    /// the file's schema version is lower than the configuration's and it
+    /// has a migration block (or may be deleted instead), the model classes
+    /// of the file's classes are found by the Swift type names the file
+    /// stores, so that they migrate at once, as on Apple platforms. A class
+    /// whose type cannot be found (renamed, nested in another type, or gone)
+    /// is left to be registered when used.
+    private static func storedModelClassesToMigrate(_ configuration: Realm.Configuration) -> [Object.Type] {
+        guard configuration.inMemoryIdentifier == nil, !configuration.readOnly,
+              configuration.migrationBlock != nil || configuration.deleteRealmIfMigrationNeeded,
+              let fileURL = configuration.fileURL ?? Optional(Realm.Configuration.defaultFileURL),
+              let version = try? Coordinator.schemaVersion(atPath: fileURL.path), version < configuration.schemaVersion,
+              let coordinator = try? Coordinator.open(coreConfiguration(configuration, schema: nil)),
+              let stored = try? coordinator.makeTransaction().schema else { return [] }
+        return stored.objectSchemas.compactMap { objectSchema -> Object.Type? in
+            guard let typeName = objectSchema.swiftTypeName, let type = _typeByName(typeName) as? Object.Type,
+                  ClassNames.name(of: type) == objectSchema.name else { return nil }
+            return type
         }
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+import RealmCore
+
+/// The schema version of the Realm file at `fileURL`, read without opening
+/// it for use: no schema is checked and no migration runs, so it tells
+/// whether a migration will be needed before one is run.
+///
+/// ```swift
+/// let version = try schemaVersionAtURL(Realm.Configuration.defaultConfiguration.fileURL!)
+/// ```
+///
+/// - Throws: ``Realm/Error`` with code `fileNotFound` when there is no file,
+///   `fileAccess` for a file that is not a Realm, and (until encryption
+///   lands) `fail` for an encryption key.
+public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
+    guard encryptionKey == nil else {
+        throw Realm.Error(.fail, "Encrypted Realms are not available in this build: the encryption layer is not implemented yet (reading the schema version of '\(fileURL.path)').",
+                          fileURL: fileURL)
+    }
+    do {
+        return try Coordinator.schemaVersion(atPath: fileURL.path)
+    } catch {
+        throw Realm.Error(error, fileURL: fileURL)
+    }
+}
+
+extension Realm {
+    /// The schema version of the Realm file at `fileURL`; see the function
+    /// ``schemaVersionAtURL(_:encryptionKey:)``.
+    public static func schemaVersion(at fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
+        try schemaVersionAtURL(fileURL, encryptionKey: encryptionKey)
+    }
+}
