@@ -163,8 +163,8 @@ import Testing
         var token: NotificationToken?
         token = stepCounter.observe { change in
             switch change {
-            case .change(let object, let properties):
-                #expect(object.isSameObject(as: stepCounter))
+            case .change(let properties):
+                #expect(properties.object.isSameObject(as: stepCounter))
                 for property in properties {
                     seen.append((property.name, property.oldValue as? Int, property.newValue as? Int))
                     if property.name == "steps" && property.newValue as! Int > 1000 {
@@ -569,8 +569,9 @@ import Testing
         let renamed = DispatchSemaphore(value: 0)
         let token = dog.observe(on: queue) { change in
             switch change {
-            case .change(let object, let properties):
+            case .change(let properties):
                 // The object belongs to the queue.
+                let object = properties.object
                 reports.value.append(properties.map { "\($0.name):\($0.oldValue ?? "nil")->\($0.newValue ?? "nil")" }.joined(separator: ",") + "@\(object.age)")
                 if object.name == "Max" { renamed.signal() }
             case .deleted:

@@ -50,7 +50,7 @@ import Testing
         var reports: [String] = []
         let token = old.observe { change in
             switch change {
-            case .change(_, let properties): reports.append("change \(properties.map(\.name))")
+            case .change(let properties): reports.append("change \(properties.map(\.name))")
             case .deleted: reports.append("deleted")
             case .error(let error): reports.append("error \(error)")
             }
@@ -113,7 +113,7 @@ import Testing
         try realm.write { realm.add(city) }
         var reports: [String] = []
         let token = city.observe { change in
-            if case .change(_, let properties) = change { reports += properties.map(\.name) }
+            if case .change(let properties) = change { reports += properties.map(\.name) }
             if case .deleted = change { reports.append("deleted") }
         }
         try realm.write { try realm.add(City(value: ["id": 9, "name": "Molde"]), update: .modified) }

@@ -13,9 +13,6 @@ import Testing
 // seen when it refreshes (SPEC section 6); they call `refresh()` where the
 // page's app would return to its run loop.
 //
-// Not yet passing (Docs/SeedSamples.md): the "Object notifications"
-// sample's `case .change(let properties)` (this library's `.change` also
-// carries the object, as later Realm Swift versions do).
 
 // A `typealias Dog = …` at the top of a test is surrounding code: it names
 // the sample's class as the sample does.
@@ -39,7 +36,57 @@ final class SeedUpdatingViewController {
     func updateUI() { updates += 1 }
 }
 
+/// The model of "Object notifications".
+final class StepCounter: Object {
+    @Persisted var steps = 0
+}
+
 @Suite struct SeedNotificationsTests {
+    /// "Object notifications": "The block will be called with
+    /// `ObjectChange.change` if the object's properties were changed. The
+    /// enum will contain an array of `PropertyChange` values." Run as the
+    /// page writes it, in a child process whose default Realm is in a
+    /// temporary directory.
+    @Test func objectNotificationsAsThePageWritesThem() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            let directory = TemporaryDirectory()
+            seedCheck(FileManager.default.changeCurrentDirectoryPath(directory.url.path), "chdir")
+
+            let stepCounter = StepCounter()
+            let realm = try! Realm()
+            try! realm.write {
+                realm.add(stepCounter)
+            }
+            var token : NotificationToken?
+            token = stepCounter.observe { change in
+                switch change {
+                case .change(let properties):
+                    for property in properties {
+                        if property.name == "steps" && property.newValue as! Int > 1000 {
+                            print("Congratulations, you've exceeded 1000 steps.")
+                            token = nil
+                        }
+                    }
+                case .error(let error):
+                    print("An error occurred: \(error)")
+                case .deleted:
+                    print("The object was deleted.")
+                }
+            }
+
+            // Surrounding code: the steps go up, and the app's run loop turns.
+            try! realm.write { stepCounter.steps = 900 }
+            realm.refresh()
+            seedCheck(token != nil, "the handler stays registered under 1000 steps")
+            try! realm.write { stepCounter.steps = 1200 }
+            realm.refresh()
+            seedCheck(token == nil, "the handler dropped its token past 1000 steps")
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        #expect(output.contains("Congratulations, you've exceeded 1000 steps."))
+        #expect(!seedStandardError(result).contains("seed check failed"), "\(seedStandardError(result))")
+    }
+
     /// Seed 003 "Notifications" and seed 002's `addNotificationBlock`:
     /// "You can use the token to unsubscribe from the notification later
     /// on", with `removeNotificationBlock`.

@@ -3,11 +3,33 @@ import RealmCore
 /// What an object notification reports.
 public enum ObjectChange<T: Object> {
     /// Properties of the object changed; each with its old and new value.
-    case change(T, [PropertyChange])
+    /// The seeds' `case .change(let properties)` iterates them; the object
+    /// itself is `properties.object`.
+    case change(PropertyChanges<T>)
     /// The object was deleted; no further notifications follow.
     case deleted
     /// Computing the change failed; no further notifications follow.
     case error(Swift.Error)
+}
+
+/// The properties that changed in one object notification, in the order of
+/// the class's properties, with the object they belong to as the
+/// observer's thread or queue sees it. It is a collection of
+/// ``PropertyChange``s, which is how the seeds use it:
+///
+/// ```swift
+/// case .change(let properties):
+///     for property in properties { print(property.name, property.newValue!) }
+/// ```
+public struct PropertyChanges<T: Object>: RandomAccessCollection {
+    /// The object that changed.
+    public let object: T
+    /// The changed properties.
+    public let properties: [PropertyChange]
+
+    public var startIndex: Int { properties.startIndex }
+    public var endIndex: Int { properties.endIndex }
+    public subscript(position: Int) -> PropertyChange { properties[position] }
 }
 
 /// One changed property of an object notification.

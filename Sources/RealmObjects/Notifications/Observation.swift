@@ -116,7 +116,7 @@ extension ObjectObservable where Self: Object {
                         oldValue: property.isList ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
                         newValue: property.isList ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
                 }
-                block(.change(object, described))
+                block(.change(PropertyChanges(object: object, properties: described)))
             }
         }
         notifier.initialBaseline = baseline
