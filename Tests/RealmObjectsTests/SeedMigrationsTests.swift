@@ -8,11 +8,11 @@ import Testing
 // models and the block that migrates from any of them, which the seed
 // gives only in Objective-C: here in Realm Swift 3.x's spelling).
 //
-// Adaptation beyond SPEC section 4: each configuration lists its model
-// classes in `objectTypes`. Linux cannot list the subclasses of `Object`
-// when a Realm opens, and a class first used after the file is open meets
-// the old schema without its migration: the verbatim samples stop with
-// "Migration is required" (Docs/SeedSamples.md, "Not yet passing").
+// Adaptation: each configuration lists its model classes in `objectTypes`.
+// The versions of `Person` here are nested in namespaces (one test module
+// holds them all), and the runtime cannot find a nested type by the name
+// a file stores; an app's top-level classes migrate without `objectTypes`
+// (MigrationOpeningTests, Docs/SeedSamples.md "Formerly not passing" 2).
 //
 // Each version of a model keeps the sample's class name ("Person") inside
 // a namespace of its own. The samples that set
