@@ -69,7 +69,11 @@ open class Object: CustomStringConvertible {
     /// `keyPath`: `.ignored` (index -1) until its first access has found it.
     @usableFromInline
     final func _cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot {
-        _classInfo.cachedSlot(keyPath) ?? .ignored
+        // The instance reflection makes of its class, whose `init` may use
+        // its properties: they are plain stored values, and asking for the
+        // class's info would start the reflection again.
+        if _cachedClassInfo == nil && ClassInfo.isBeingReflected(Swift.type(of: self)) { return .ignored }
+        return _classInfo.cachedSlot(keyPath) ?? .ignored
     }
 
     /// The address of a stored property, `offset` bytes into the object.

@@ -104,6 +104,12 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowGet<EnclosingSelf: Object>(_ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Value {
+        // A plain unmanaged object holds its value: no index is needed, and
+        // none may be looked up while the class's schema is being read,
+        // which makes an instance (whose init may use its properties).
+        if object._realm == nil && object._isPlainUnmanaged {
+            return object[keyPath: storageKeyPath].unmanagedStorage
+        }
         // Resolving the index also remembers the slot, so that the next
         // access takes the fast path.
         let index = propertyIndex(object, storageKeyPath)
@@ -124,6 +130,11 @@ public struct Persisted<Value: _Persistable> {
 
     @usableFromInline
     static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
+        // See slowGet: a model's init may set its properties.
+        if object._realm == nil && object._isPlainUnmanaged {
+            object[keyPath: storageKeyPath].unmanagedStorage = newValue
+            return
+        }
         let index = propertyIndex(object, storageKeyPath)
         guard let realm = object._realm, let index else {
             if object._unmanagedOverrides != nil, let index {

@@ -192,9 +192,32 @@ final class ClassInfo: @unchecked Sendable {
         }
     }
 
+    /// The classes being reflected over now, and how many: reflection makes
+    /// an instance, whose `init` may use its properties, which must then not
+    /// ask for the class's info again. The count spares the common case (no
+    /// reflection anywhere) the lock.
+    private static let reflectionsUnderWay = Atomic<Int>(0)
+    private static let beingReflected = Mutex<[ObjectIdentifier: Int]>([:])
+
+    /// Whether `type` is being reflected over (by any thread), so that its
+    /// info is not there yet.
+    @inline(__always)
+    static func isBeingReflected(_ type: Object.Type) -> Bool {
+        reflectionsUnderWay.load(ordering: .acquiring) != 0 && beingReflected.withLock { $0[ObjectIdentifier(type)] != nil }
+    }
+
     /// The info of a class, reflecting over it on first use.
     static func reflecting(_ type: Object.Type) throws(Realm.Error) -> ClassInfo {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        reflectionsUnderWay.add(1, ordering: .acquiringAndReleasing)
+        beingReflected.withLock { $0[ObjectIdentifier(type), default: 0] += 1 }
+        defer {
+            beingReflected.withLock { counts in
+                let left = counts[ObjectIdentifier(type), default: 1] - 1
+                counts[ObjectIdentifier(type)] = left == 0 ? nil : left
+            }
+            reflectionsUnderWay.subtract(1, ordering: .acquiringAndReleasing)
+        }
         let info = try reflect(type)
         return cache.withLock { cache in
             if let raced = cache[ObjectIdentifier(type)] { return raced }
