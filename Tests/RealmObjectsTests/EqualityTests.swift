@@ -54,3 +54,25 @@ import Testing
         #expect(seedStandardError(result).contains("Object type 'Object' is not managed"))
     }
 }
+
+/// The thread's cache keeps a Realm alive while a write is open on it.
+@Suite struct ThreadCacheWriteTests {
+    @Test func aSecondRealmOnTheThreadSeesTheOpenWrite() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file())
+        func begin() throws {
+            let first = try Realm(configuration: configuration)
+            first.beginWrite()
+            first.add(Dog(value: ["name": "Uncommitted", "age": 1]))
+            // `first` goes away here; the open write keeps its Realm.
+        }
+        try begin()
+        let second = try Realm(configuration: configuration)
+        #expect(second.isInWriteTransaction)
+        #expect(second.objects(Dog.self).map(\.name) == ["Uncommitted"])
+        try second.commitWrite()
+        #expect(!second.isInWriteTransaction)
+        #expect(second.objects(Dog.self).count == 1)
+
+    }
+}

@@ -118,6 +118,7 @@ public struct Realm: Equatable {
         verifyThread()
         state.invalidations &+= 1
         state.writeFailure = nil
+        state.keptAliveByWrite = nil
         transaction.invalidate()
     }
 
@@ -180,6 +181,10 @@ public struct Realm: Equatable {
         }
         perform("begin a write transaction") { try $0.beginWrite() }
         state.writeFailure = nil
+        // The thread's cache holds Realms weakly; an open write keeps this
+        // one alive, so that `Realm()` on this thread finds the same
+        // transaction even when every other reference to it was dropped.
+        state.keptAliveByWrite = state
     }
 
     /// Commits the write transaction.
@@ -200,8 +205,10 @@ public struct Realm: Equatable {
             try transaction.commitWrite()
         } catch {
             state.forgetSchemaChanges()
+            if !transaction.isInWriteTransaction { state.keptAliveByWrite = nil }
             throw Realm.Error(error)
         }
+        state.keptAliveByWrite = nil
         state.notifiersIfAny?.notifyRealmObservers(.didChange)
     }
 
@@ -212,6 +219,7 @@ public struct Realm: Equatable {
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction.")
         transaction.cancelWrite()
         state.writeFailure = nil
+        state.keptAliveByWrite = nil
         state.forgetSchemaChanges()
     }
 
@@ -332,6 +340,9 @@ final class RealmState {
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
     var writeFailure: Realm.Error?
+    /// Itself while a write transaction is open: a cycle, broken when the
+    /// write ends, that keeps the Realm (and its transaction) alive.
+    var keptAliveByWrite: RealmState?
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
 
