@@ -204,3 +204,27 @@ final class StepCounter: Object {
         token.invalidate()
     }
 }
+
+/// Seed 002: `commitWrite(withoutNotifying:)` skips the given tokens, Realm
+/// notifications included.
+@Suite struct WithoutNotifyingTests {
+    @Test func aSkippedRealmObserverIsNotCalledForThatCommit() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let skipped = SeedUpdatingViewController()
+        let others = SeedUpdatingViewController()
+        let skippedToken = realm.observe { _, _ in skipped.updateUI() }
+        let otherToken = realm.observe { _, _ in others.updateUI() }
+        realm.beginWrite()
+        realm.add(Dog(value: ["name": "Rex"]))
+        try realm.commitWrite(withoutNotifying: [skippedToken])
+        realm.refresh()
+        #expect(skipped.updates == 0)
+        #expect(others.updates == 1)
+        // The next commit reaches both.
+        try realm.write { realm.add(Dog(value: ["name": "Fido"])) }
+        realm.refresh()
+        #expect(skipped.updates == 1)
+        #expect(others.updates == 2)
+        withExtendedLifetime([skippedToken, otherToken]) {}
+    }
+}

@@ -15,6 +15,11 @@ final class NotifierSet {
     /// Kept for unsubscribing when the Realm (and this set) goes away.
     private let coordinator: Coordinator
     private var realmObservers: [Int: (Realm.Notification, Realm) -> Void] = [:]
+    /// The token of each Realm observer, by registration.
+    private var realmObserverTokens: [Int: ObjectIdentifier] = [:]
+    /// The tokens of Realm observers the commit being made is not told to
+    /// (`commitWrite(withoutNotifying:)`).
+    private var skippedRealmObservers: Set<ObjectIdentifier> = []
     private var collectionNotifiers: [Int: CollectionNotifier] = [:]
     private var objectNotifiers: [Int: ObjectNotifier] = [:]
     private var nextID = 0
@@ -53,7 +58,9 @@ final class NotifierSet {
         let id = register()
         observedVersion = (try? state.transaction.version) ?? 0
         realmObservers[id] = block
-        return token(id)
+        let token = token(id)
+        realmObserverTokens[id] = ObjectIdentifier(token)
+        return token
     }
 
     func addCollectionNotifier(_ notifier: CollectionNotifier) -> NotificationToken {
@@ -84,6 +91,7 @@ final class NotifierSet {
             // the Realm's thread (or queue), so only drop them there.
             guard let set = box.value, set.state.isOnOwningThread() else { return }
             set.realmObservers[id] = nil
+            set.realmObserverTokens[id] = nil
             set.collectionNotifiers[id] = nil
             set.objectNotifiers[id] = nil
         }
@@ -156,8 +164,17 @@ final class NotifierSet {
         }
         let realm = Realm(state: state)
         for id in realmObservers.keys.sorted() {
+            if let token = realmObserverTokens[id], skippedRealmObservers.contains(token) { continue }
             realmObservers[id]?(notification, realm)
         }
+    }
+
+    /// Runs `commit` so that the Realm observers of `tokens` are not told of
+    /// it (their other registrations are skipped by ``skip(_:)`` after it).
+    func withoutNotifyingRealmObservers(of tokens: [NotificationToken], _ commit: () throws -> Void) rethrows {
+        skippedRealmObservers = Set(tokens.map(ObjectIdentifier.init))
+        defer { skippedRealmObservers = [] }
+        try commit()
     }
 
     /// After a commit made with `withoutNotifying`: the given registrations

@@ -23,10 +23,12 @@ extension Realm {
     }
 
     /// Commits the write transaction without notifying the given tokens of
-    /// its changes (for changes the interface already shows); other
-    /// registrations are notified as usual.
+    /// its changes (for changes the interface already shows): collection
+    /// and object registrations take the new state as their baseline, and
+    /// Realm observers are not called for this commit. Other registrations
+    /// are notified as usual.
     public func commitWrite(withoutNotifying tokens: [NotificationToken]) throws {
-        try commitWrite()
+        try state.notifiers.withoutNotifyingRealmObservers(of: tokens) { try commitWrite() }
         state.notifiers.skip(tokens)
     }
 }
