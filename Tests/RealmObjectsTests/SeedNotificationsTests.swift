@@ -228,3 +228,30 @@ final class StepCounter: Object {
         withExtendedLifetime([skippedToken, otherToken]) {}
     }
 }
+
+/// Seed 000, object notifications: setting a property to the value it
+/// already has is a change too.
+@Suite struct SameValueNotificationTests {
+    @Test func settingTheSameValueNotifies() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let counter = StepCounter()
+        try realm.write { realm.add(counter) }
+        var names: [[String]] = []
+        let token = counter.observe { change in
+            if case .change(let properties) = change { names.append(properties.map(\.name)) }
+        }
+        try realm.write { counter.steps = 0 }
+        realm.refresh()
+        #expect(names == [["steps"]])
+        // Collections hear of it as a modification too.
+        var modifications: [[Int]] = []
+        let collectionToken = realm.objects(StepCounter.self).observe { change in
+            if case .update(_, _, _, let modified) = change { modifications.append(modified) }
+        }
+        realm.refresh()
+        try realm.write { counter.steps = 0 }
+        realm.refresh()
+        #expect(modifications == [[0]])
+        withExtendedLifetime([token, collectionToken]) {}
+    }
+}

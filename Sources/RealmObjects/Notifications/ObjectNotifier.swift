@@ -107,7 +107,11 @@ final class ObjectNotifier {
                 let wasSet = properties?.contains(index) ?? !inspector.isComplete
                 let isList = schema[className]?.properties[index].isList ?? false
                 let old = index < lastValues.count ? lastValues[index] : .null
-                if isList ? wasSet : (wasSet && current[index] != old) {
+                // A property set to the value it had is a change, as in
+                // Realm (seed 000); only where the history is incomplete
+                // does a comparison of the values decide.
+                let changed = isList || properties != nil ? wasSet : (wasSet && current[index] != old)
+                if changed {
                     changes.append((index, old, current[index]))
                 }
             }
