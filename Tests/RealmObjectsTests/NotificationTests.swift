@@ -184,7 +184,8 @@ import Testing
         try realm.write { stepCounter.steps = 2000 }
         realm.refresh()
         #expect(seen.map(\.0) == ["steps", "steps"])
-        #expect(seen.map(\.1) == [0, 500])
+        // Local changes carry no old value, as in Realm.
+        #expect(seen.map(\.1) == [nil, nil])
         #expect(seen.map(\.2) == [500, 1500])
         #expect(token == nil)
 
@@ -195,6 +196,34 @@ import Testing
         realm.refresh()
         #expect(deleted)
         _ = second
+    }
+
+    /// Changes committed by another thread's Realm carry their old values.
+    @Test func oldValuesOfChangesFromAnotherThread() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file())
+        let realm = try Realm(configuration: configuration)
+        let stepCounter = StepCounter()
+        try realm.write { realm.add(stepCounter) }
+        var seen: [(Int?, Int?)] = []
+        let token = stepCounter.observe { change in
+            if case .change(let properties) = change {
+                seen += properties.map { ($0.oldValue as? Int, $0.newValue as? Int) }
+            }
+        }
+        // A thread of its own: `sync` on a queue may run on this one.
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            let counter = other.objects(StepCounter.self).first!
+            try! other.write { counter.steps = 42 }
+            done.signal()
+        }.start()
+        done.wait()
+        realm.refresh()
+        #expect(seen.count == 1)
+        #expect(seen.first?.0 == 0 && seen.first?.1 == 42)
+        withExtendedLifetime(token) {}
     }
 
     @Test func interfaceDrivenWritesSkipTheirToken() throws {

@@ -40,10 +40,18 @@ import Testing
         // Reread by another Realm of the file, on another thread: nothing of
         // the block was stored.
         let configuration = realm.configuration
-        let stored = DispatchQueue.global().sync { () -> [Int] in
+        let counts = Locked<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        // A thread of its own: `sync` on a queue may run on this one, whose
+        // Realm is the one that rolled back.
+        Thread {
             let other = try! Realm(configuration: configuration)
-            return [other.objects(Dog.self).count, other.objects(Book.self).count, other.objects(Person.self).count, other.objects(AllTypes.self).count]
-        }
+            counts.value = [other.objects(Dog.self).count, other.objects(Book.self).count,
+                            other.objects(Person.self).count, other.objects(AllTypes.self).count]
+            done.signal()
+        }.start()
+        done.wait()
+        let stored = counts.value
         #expect(stored == [0, 1, 1, 0], sourceLocation: sourceLocation)
         #expect(realm.objects(Dog.self).isEmpty, sourceLocation: sourceLocation)
         #expect(realm.objects(Book.self).map(\.title) == ["Cheese"], sourceLocation: sourceLocation)

@@ -55,7 +55,10 @@ final class ObjectNotifier {
     weak var token: NotificationToken?
 
     enum ObjectChangeReport {
-        case change([(index: Int, old: Value, new: Value)])
+        /// The changed properties; `oldValuesKnown` is false when every
+        /// commit reported was this Realm's own, whose old values Realm
+        /// does not report.
+        case change([(index: Int, old: Value, new: Value)], oldValuesKnown: Bool)
         case deleted
         case error(Swift.Error)
     }
@@ -115,9 +118,10 @@ final class ObjectNotifier {
                     changes.append((index, old, current[index]))
                 }
             }
+            let local = state.madeAllCommits(after: lastVersion, through: version)
             lastValues = current
             lastVersion = version
-            if !changes.isEmpty { deliverChange(.change(changes)) }
+            if !changes.isEmpty { deliverChange(.change(changes, oldValuesKnown: !local)) }
             return .continuing
         } catch {
             deliverChange(.error(error))

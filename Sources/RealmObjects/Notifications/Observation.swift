@@ -109,13 +109,13 @@ extension ObjectObservable where Self: Object {
                 block(.deleted)
             case .error(let error):
                 block(.error(error))
-            case .change(let changes):
+            case .change(let changes, let oldValuesKnown):
                 let object = self
                 let described = changes.map { change in
                     let property = schema.properties[change.index]
                     return PropertyChange(
                         name: property.name,
-                        oldValue: property.isList ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
+                        oldValue: property.isList || !oldValuesKnown ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
                         newValue: property.isList ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
                 }
                 block(.change(PropertyChanges(object: object, properties: described)))

@@ -209,6 +209,7 @@ public struct Realm: Equatable {
             throw Realm.Error(error)
         }
         state.keptAliveByWrite = nil
+        if let version = try? transaction.version { state.recordOwnCommit(version) }
         state.notifiersIfAny?.notifyRealmObservers(.didChange)
     }
 
@@ -343,6 +344,21 @@ final class RealmState {
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     var keptAliveByWrite: RealmState?
+    /// The versions this Realm's own commits made, the latest few: object
+    /// notifications of local changes carry no old values, as in Realm.
+    private var ownCommits: [UInt64] = []
+
+    func recordOwnCommit(_ version: UInt64) {
+        if ownCommits.count == 64 { ownCommits.removeFirst(32) }
+        ownCommits.append(version)
+    }
+
+    /// Whether every version after `start` up to `end` is one of this
+    /// Realm's own commits.
+    func madeAllCommits(after start: UInt64, through end: UInt64) -> Bool {
+        guard end > start, end - start <= UInt64(ownCommits.count) else { return false }
+        return (start + 1...end).allSatisfy(ownCommits.contains)
+    }
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
 
