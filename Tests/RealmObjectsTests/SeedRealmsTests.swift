@@ -408,3 +408,27 @@ final class SeedAsyncItemV1: Object {
         #expect(failure.value?.contains("nonexistent-") == true)
     }
 }
+
+/// Two configurations listing different class subsets of one file.
+@Suite struct ClassSubsetSharingTests {
+    @Test func twoSubsetsShareAFile() throws {
+        let directory = TemporaryDirectory()
+        let dogs = Realm.Configuration(fileURL: directory.file(), objectTypes: [Dog.self, Person.self])
+        let books = Realm.Configuration(fileURL: directory.file(), objectTypes: [Book.self])
+        let dogRealm = try Realm(configuration: dogs)
+        let bookRealm = try Realm(configuration: books)
+        #expect(dogRealm != bookRealm)
+        #expect(Set(dogRealm.schema.classNames) == ["Dog", "Person"])
+        #expect(Set(bookRealm.schema.classNames) == ["Book"])
+        try dogRealm.write { dogRealm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        try bookRealm.write { bookRealm.add(Book(value: ["id": 1, "title": "Cheese"])) }
+        dogRealm.refresh()
+        #expect(dogRealm.objects(Dog.self).count == 1)
+        #expect(bookRealm.objects(Book.self).first?.title == "Cheese")
+        // The same subset on the thread is the same Realm.
+        #expect(try Realm(configuration: books) == bookRealm)
+        // A configuration with every class sees them all.
+        let all = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+        #expect(all.objects(Book.self).count == 1 && all.objects(Dog.self).count == 1)
+    }
+}

@@ -79,10 +79,15 @@ public struct Realm: Equatable {
     /// The configuration the Realm was opened with.
     public var configuration: Configuration { state.configuration }
 
-    /// The schema of the classes this Realm holds.
+    /// The schema of the classes this Realm holds: with
+    /// ``Configuration/objectTypes``, of those classes (and the classes
+    /// they link to) only, whatever else the file holds.
     public var schema: Schema {
         verifyThread()
-        return transaction.schema
+        let stored = transaction.schema
+        guard configuration.objectTypes != nil else { return stored }
+        let names = state.subsetClassNames
+        return Schema(stored.objectSchemas.filter { names.contains($0.name) })
     }
 
     /// Whether the Realm moves to the newest version on its own, at the
@@ -364,6 +369,9 @@ final class RealmState {
 
     /// The classes registered when the Realm opened.
     private let initiallyRegistered: Set<ObjectIdentifier>
+    /// The names of the classes of the configuration's subset, with the
+    /// classes they link to.
+    let subsetClassNames: Set<String>
 
     init(configuration: Realm.Configuration, coordinator: Coordinator, transaction: Transaction, registered types: [Object.Type],
          confinement: Confinement = .thread(pthread_self())) {
@@ -373,6 +381,7 @@ final class RealmState {
         self.confinement = confinement
         initiallyRegistered = Set(types.map(ObjectIdentifier.init))
         registered = initiallyRegistered
+        subsetClassNames = Set(types.map { ClassNames.name(of: $0) })
     }
 
     /// After a cancelled write: classes added to the file inside it are gone

@@ -25,7 +25,12 @@ enum RealmCache {
             Thread.current.threadDictionary[key] = entries
         }
         let identity = configuration.identity
-        if let state = entries.byIdentity[identity]?.state {
+        // Configurations that list different class subsets of one file each
+        // get a Realm of their own, which sees its classes.
+        let key = configuration.objectTypes.map { types in
+            identity + "\u{0}" + types.map { String(reflecting: $0) }.sorted().joined(separator: "\u{0}")
+        } ?? identity
+        if let state = entries.byIdentity[key]?.state {
             guard state.configuration.readOnly == configuration.readOnly,
                   state.configuration.schemaVersion == configuration.schemaVersion else {
                 throw Realm.Error(.fail, "Realm at path '\(identity)' already opened on this thread with a different configuration (read-only or schema version).")
@@ -33,7 +38,7 @@ enum RealmCache {
             return state
         }
         let state = try RealmOpener.open(configuration)
-        entries.byIdentity[identity] = Entries.Weak(state)
+        entries.byIdentity[key] = Entries.Weak(state)
         return state
     }
 }
