@@ -76,3 +76,35 @@ import Testing
 
     }
 }
+
+/// ThreadSafeReference carries LinkingObjects and AnyRealmCollection too.
+@Suite struct ThreadSafeCollectionReferenceTests {
+    @Test func linkingObjectsAndAnyRealmCollectionsCrossThreads() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file())
+        let realm = try Realm(configuration: configuration)
+        let rex = Dog(value: ["name": "Rex", "age": 1])
+        try realm.write {
+            realm.add(rex)
+            realm.create(Person.self, value: ["name": "Jim", "dogs": [rex]])
+            realm.create(Person.self, value: ["name": "Ann", "dogs": [rex]])
+        }
+        let owners = ThreadSafeReference(to: rex.owners)
+        let anyResults = ThreadSafeReference(to: AnyRealmCollection(realm.objects(Dog.self).filter("age < 5")))
+        let anyList = ThreadSafeReference(to: AnyRealmCollection(realm.objects(Person.self).first!.dogs))
+        let anyOwners = ThreadSafeReference(to: AnyRealmCollection(rex.owners))
+        let seen = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            let resolvedOwners = other.resolve(owners)!
+            seen.value.append(resolvedOwners.map(\.name).sorted().joined(separator: ","))
+            seen.value.append(other.resolve(anyResults)!.map(\.name).joined(separator: ","))
+            seen.value.append("\(other.resolve(anyList)!.count)")
+            seen.value.append("\(other.resolve(anyOwners)!.count)")
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(seen.value == ["Ann,Jim", "Rex", "1", "2"])
+    }
+}

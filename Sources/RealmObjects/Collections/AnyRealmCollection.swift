@@ -11,7 +11,7 @@ import RealmQuery
 /// }
 /// ```
 public final class AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
-    private let base: any RealmCollection
+    let base: any RealmCollection
     private let element: (Int) -> Element
 
     /// Wraps a Realm collection.
@@ -27,5 +27,31 @@ public final class AnyRealmCollection<Element: RealmCollectionValue>: RealmColle
 
     public subscript(position: Int) -> Element {
         element(position)
+    }
+}
+
+extension AnyRealmCollection {
+    /// `Results` of `query` wrapped, when the elements are objects.
+    static func wrapping(results query: Query, in realm: Realm) -> AnyRealmCollection? {
+        guard let objectType = Element.self as? Object.Type else { return nil }
+        return objectType.anyCollection(of: query, in: realm) as? AnyRealmCollection
+    }
+
+    /// `LinkingObjects` wrapped, when the elements are objects.
+    static func wrapping(linkingObjects payload: ThreadConfinedPayload, in realm: Realm) -> AnyRealmCollection? {
+        guard let objectType = Element.self as? Object.Type else { return nil }
+        return objectType.anyLinkingObjects(payload, in: realm) as? AnyRealmCollection
+    }
+}
+
+extension Object {
+    /// `Results` of this class for `query`, type-erased.
+    static func anyCollection(of query: Query, in realm: Realm) -> Any {
+        AnyRealmCollection(Results<Self>(realm: realm, query: query))
+    }
+
+    /// The `LinkingObjects` of this class a payload describes, type-erased.
+    static func anyLinkingObjects(_ payload: ThreadConfinedPayload, in realm: Realm) -> Any? {
+        LinkingObjects<Self>.resolve(payload, in: realm).map { AnyRealmCollection($0) }
     }
 }

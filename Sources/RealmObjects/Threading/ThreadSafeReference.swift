@@ -3,7 +3,8 @@ import RealmCore
 import RealmQuery
 import Synchronization
 
-/// Carries a managed object, `Results` or `List` to another thread, where
+/// Carries a managed object, `Results`, `List`, `LinkingObjects` or
+/// `AnyRealmCollection` to another thread, where
 /// ``Realm/resolve(_:)`` turns it back into a live one.
 ///
 /// ```swift
@@ -60,6 +61,9 @@ public enum ThreadConfinedPayload: Sendable {
     case object(className: String, key: ObjectKey)
     case results(Query)
     case list(className: String, owner: ObjectKey, property: String)
+    case linkingObjects(ownerClass: String, owner: ObjectKey, property: String)
+    /// The collection an `AnyRealmCollection` wraps.
+    indirect case wrapped(ThreadConfinedPayload)
 }
 
 extension Object: ThreadConfined {
@@ -101,6 +105,47 @@ extension List: ThreadConfined {
         let index = realm.perform("resolve a list") { try $0.propertyIndex(named: property, in: handle) }
         list.bind(to: realm, owner: owner, ownerHandle: handle, property: index)
         return list
+    }
+}
+
+extension LinkingObjects: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard let owner else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to the LinkingObjects of an unmanaged object.")
+        }
+        return .linkingObjects(ownerClass: owner.className, owner: owner.key, property: propertyName)
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> LinkingObjects<Element>? {
+        guard case .linkingObjects(let ownerClass, let owner, let property) = payload,
+              let handle = realm.state.handleIfStored(ownerClass),
+              realm.objectExists(key: owner, handle: handle) else { return nil }
+        let linking = LinkingObjects(fromType: Element.self, property: property)
+        linking.bind(to: realm, owner: owner, ownerHandle: handle, property: -1)
+        return linking
+    }
+}
+
+extension AnyRealmCollection: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard let base = base as? any ThreadConfined else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to an AnyRealmCollection of \(type(of: base)).")
+        }
+        return .wrapped(base.threadConfinedPayload)
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> AnyRealmCollection<Element>? {
+        guard case .wrapped(let wrapped) = payload else { return nil }
+        switch wrapped {
+        case .results(let query):
+            return AnyRealmCollection.wrapping(results: query, in: realm)
+        case .list:
+            return List<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
+        case .linkingObjects:
+            return AnyRealmCollection.wrapping(linkingObjects: wrapped, in: realm)
+        case .object, .wrapped:
+            return nil
+        }
     }
 }
 
