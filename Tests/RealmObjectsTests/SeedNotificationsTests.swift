@@ -255,3 +255,38 @@ final class StepCounter: Object {
         withExtendedLifetime([token, collectionToken]) {}
     }
 }
+
+/// `AnyRealmCollection.observe` and Realm Swift's `observe(keyPaths:on:_:)`.
+@Suite struct ObservationSpellingTests {
+    @Test func anyRealmCollectionAndTheKeyPathsOnSpelling() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let any = AnyRealmCollection(realm.objects(Dog.self))
+        var kinds: [String] = []
+        let token = any.observe { change in
+            switch change {
+            case .initial(let collection): kinds.append("initial \(collection.count)")
+            case .update(let collection, _, let insertions, _): kinds.append("update \(collection.count) \(insertions)")
+            case .error(let error): Issue.record(error)
+            }
+        }
+        var spelled: [String] = []
+        let spelledToken = realm.objects(Dog.self).observe(keyPaths: ["name"], on: nil) { change in
+            if case .update(_, _, let insertions, _) = change { spelled.append("\(insertions)") }
+        }
+        realm.refresh()
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        realm.refresh()
+        #expect(kinds == ["initial 0", "update 1 [0]"])
+        #expect(spelled == ["[0]"])
+
+        let dog = realm.objects(Dog.self).first!
+        var names: [String] = []
+        let objectToken = dog.observe(keyPaths: ["name"], on: nil) { (change: ObjectChange<Dog>) in
+            if case .change(let properties) = change { names += properties.map(\.name) }
+        }
+        try realm.write { dog.age = 5; dog.name = "Max" }
+        realm.refresh()
+        #expect(names == ["name"])
+        withExtendedLifetime([token, spelledToken, objectToken]) {}
+    }
+}

@@ -1,0 +1,97 @@
+import Dispatch
+
+// Realm Swift's spelling of observation, `observe(keyPaths:on:_:)`, with the
+// queue after the key paths and optional: nil delivers on the registering
+// thread, a queue there. These forward to `observe(keyPaths:_:)` and
+// `observe(on:keyPaths:_:)`.
+
+extension Results {
+    /// Observes the results; see ``observe(keyPaths:_:)`` (on the thread) and
+    /// ``observe(on:keyPaths:_:)`` (on a queue).
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        return observe(on: queue, keyPaths: keyPaths, block)
+    }
+}
+
+extension List {
+    /// Observes the list; see ``observe(keyPaths:_:)`` (on the thread) and
+    /// ``observe(on:keyPaths:_:)`` (on a queue).
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        return observe(on: queue, keyPaths: keyPaths, block)
+    }
+}
+
+extension Object {
+    /// Observes the object; see ``observe(keyPaths:_:)`` (on the thread)
+    /// and ``observe(on:keyPaths:_:)`` (on a queue).
+    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        guard let object = self as? T else {
+            preconditionFailure("Cannot observe an object of class '\(Swift.type(of: self).className())' as a '\(T.className())'.")
+        }
+        guard let queue else { return object.observe(keyPaths: keyPaths, block) }
+        return object.observe(on: queue, keyPaths: keyPaths, block)
+    }
+}
+
+/// A collection whose changes can be observed on its thread, whatever its
+/// element type: what ``AnyRealmCollection`` forwards to.
+protocol ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken
+}
+
+extension Results: ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths) { block($0.erased) }
+    }
+}
+
+extension List: ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths) { block($0.erased) }
+    }
+}
+
+extension LinkingObjects: ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths) { block($0.erased) }
+    }
+}
+
+extension AnyRealmCollection {
+    /// Calls `block` with `.initial`, then after each commit that changed
+    /// the wrapped collection, as the wrapped collection's `observe` does;
+    /// the collection passed is this one.
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
+        guard let observable = base as? ObservableRealmCollection else {
+            preconditionFailure("Cannot observe an AnyRealmCollection of \(type(of: base)).")
+        }
+        return observable.observeErased(keyPaths: keyPaths) { [self] change in block(change.map(self)) }
+    }
+
+    /// Observes the collection on the registering thread; on a queue, keep a
+    /// `ThreadSafeReference` to it and observe it where it is resolved.
+    ///
+    /// - Precondition: `queue` is nil.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
+        precondition(queue == nil, "An AnyRealmCollection is observed on its own thread; observe the collection it wraps on a queue instead.")
+        return observe(keyPaths: keyPaths, block)
+    }
+}
+
+extension RealmCollectionChange {
+    /// The same change without its collection.
+    var erased: RealmCollectionChange<Void> {
+        switch self {
+        case .initial: .initial(())
+        case .update(_, let deletions, let insertions, let modifications):
+            .update((), deletions: deletions, insertions: insertions, modifications: modifications)
+        case .error(let error): .error(error)
+        }
+    }
+}
