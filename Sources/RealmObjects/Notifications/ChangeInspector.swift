@@ -86,19 +86,35 @@ struct ChangeInspector {
             }
         }
         guard depth < Self.maximumDepth, let schema = transaction.schema[className] else { return false }
-        for (index, property) in schema.properties.enumerated() where property.type == .object {
-            guard let target = property.objectClassName, touches(target) else { continue }
-            if let filter, !filter.includes(index) { continue }
-            let nested = filter?.nested[index] ?? nil
-            for linked in linkedKeys(className, key, index, property, transaction) {
-                if deleted[target]?.contains(linked) == true || deletedAll.contains(target) { return true }
-                if isChanged(target, linked, filter: nested, in: transaction, depth: depth + 1) { return true }
-            }
+        for (index, property) in schema.properties.enumerated() where property.type == .object || property.type == .linkingObjects {
+            if linkedObjectChanged(className, key, index, property, filter: filter, in: transaction, depth: depth) { return true }
+        }
+        return false
+    }
+
+    /// Whether an object that property `index` of the object links to (or,
+    /// for linking objects, that links to it) changed, within the depth.
+    /// Linking objects count only when a key path names them, as in Realm.
+    func linkedObjectChanged(_ className: String, _ key: ObjectKey, _ index: Int, _ property: Property,
+                             filter: KeyPathFilter?, in transaction: Transaction, depth: Int = 0) -> Bool {
+        guard let target = property.objectClassName, touches(target) else { return false }
+        if let filter, !filter.includes(index) { return false }
+        if property.type == .linkingObjects && filter == nil { return false }
+        let nested = filter?.nested[index] ?? nil
+        for linked in linkedKeys(className, key, index, property, transaction) {
+            if deleted[target]?.contains(linked) == true || deletedAll.contains(target) { return true }
+            if isChanged(target, linked, filter: nested, in: transaction, depth: depth + 1) { return true }
         }
         return false
     }
 
     private func linkedKeys(_ className: String, _ key: ObjectKey, _ index: Int, _ property: Property, _ transaction: Transaction) -> [ObjectKey] {
+        if property.type == .linkingObjects {
+            guard let source = property.objectClassName, let origin = property.linkOriginPropertyName,
+                  let sourceHandle = try? transaction.classHandle(named: source),
+                  let originIndex = try? transaction.propertyIndex(named: origin, in: sourceHandle) else { return [] }
+            return (try? transaction.linkingObjects(to: key, from: sourceHandle, property: originIndex)) ?? []
+        }
         guard let handle = try? transaction.classHandle(named: className) else { return [] }
         let values: [Value]
         if property.isList {

@@ -113,7 +113,13 @@ final class ObjectNotifier {
                 // A property set to the value it had is a change, as in
                 // Realm (seed 000); only where the history is incomplete
                 // does a comparison of the values decide.
-                let changed = isList || properties != nil ? wasSet : (wasSet && current[index] != old)
+                var changed = isList || properties != nil ? wasSet : (wasSet && current[index] != old)
+                // A key path through a link (`owner.name`): a change of the
+                // object at its end is a change of the link's property.
+                if !changed, let filter, filter.nested[index].map({ $0 != nil }) == true,
+                   let property = schema[className]?.properties[index] {
+                    changed = inspector.linkedObjectChanged(className, key, index, property, filter: filter, in: transaction)
+                }
                 if changed {
                     changes.append((index, old, current[index]))
                 }
