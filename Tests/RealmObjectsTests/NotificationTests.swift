@@ -44,6 +44,9 @@ import Testing
                 Issue.record(error)
             }
         }
+        // `.initial` arrives after `observe` returns: here, at the refresh
+        // that stands for the app's run loop turning.
+        results.realm?.refresh()
         return (token, log)
     }
 
@@ -259,6 +262,7 @@ import Testing
         let token = results.observe { change in
             if case .update(_, _, let insertions, _) = change { updates.append(insertions) }
         }
+        realm.refresh()  // delivers `.initial`
         let done = DispatchSemaphore(value: 0)
         Thread {
             let other = try! Realm(configuration: configuration)
@@ -277,6 +281,7 @@ import Testing
             let token = realm.objects(Dog.self).observe { change in
                 if case .update = change { realm.beginWrite() }
             }
+            realm.refresh()  // delivers `.initial`
             let done = DispatchSemaphore(value: 0)
             Thread {
                 let other = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "exit-test-write-in-handler"))
@@ -524,10 +529,12 @@ import Testing
         let queue = DispatchQueue(label: "observer")
         let counts = Locked<[Int]>([])
         let second = DispatchSemaphore(value: 0)
+        let initial = DispatchSemaphore(value: 0)
         let token = realm.objects(Dog.self).observe(on: queue) { change in
             switch change {
             case .initial(let results):
                 counts.value.append(results.count)
+                initial.signal()
             case .update(let results, _, _, _):
                 // The collection belongs to the queue. (The two commits may
                 // arrive in one coalesced update.)
@@ -537,7 +544,8 @@ import Testing
                 Issue.record(error)
             }
         }
-        queue.sync {}  // the registration is in place
+        // `.initial` arrives on the queue after registering.
+        #expect(initial.wait(timeout: .now() + 10) == .success)
         try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
         try realm.write { realm.add(Dog(value: ["name": "Fido", "age": 2])) }
         #expect(second.wait(timeout: .now() + 10) == .success)

@@ -23,8 +23,10 @@ import Testing
                     received.value.append(deletions + [-1] + insertions + [-1] + modifications)
                     delivered.signal()
                 }
+                // `.initial` arrives at the run loop's first turn: from then
+                // on, every commit is an update.
+                if case .initial = change { registered.signal() }
             }
-            registered.signal()
             let deadline = Date().addingTimeInterval(20)
             while received.value.count < 5 && Date() < deadline {
                 _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))

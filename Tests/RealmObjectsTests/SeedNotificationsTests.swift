@@ -290,3 +290,46 @@ final class StepCounter: Object {
         withExtendedLifetime([token, spelledToken, objectToken]) {}
     }
 }
+
+/// Seed 000: "the initial results ... are delivered asynchronously", after
+/// `observe` returns.
+@Suite struct InitialDeliveryTests {
+    @Test func initialArrivesAfterObserveReturns() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        var initial: Int?
+        let token = realm.objects(Dog.self).observe { change in
+            if case .initial(let dogs) = change { initial = dogs.count }
+        }
+        #expect(initial == nil)
+        // Another thread's commit before the delivery is part of `.initial`,
+        // not an update.
+        let configuration = realm.configuration
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            try! other.write { other.add(Dog(value: ["name": "Fido", "age": 2])) }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(initial == nil)
+        realm.refresh()
+        #expect(initial == 2)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func initialArrivesOnTheRunLoop() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        var initial = false
+        let token = realm.objects(Dog.self).observe { change in
+            if case .initial = change { initial = true }
+        }
+        #expect(!initial)
+        let deadline = Date().addingTimeInterval(10)
+        while !initial && Date() < deadline {
+            _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))
+        }
+        #expect(initial)
+        withExtendedLifetime(token) {}
+    }
+}

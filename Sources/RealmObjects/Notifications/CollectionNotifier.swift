@@ -67,7 +67,12 @@ final class CollectionNotifier: @unchecked Sendable {
         self.deliverChange = deliver
     }
 
-    /// Records the starting state and delivers `.initial`.
+    /// Whether `.initial` is still to be delivered: it arrives after
+    /// `observe` returns, at the next delivery (seed 000: "the initial
+    /// results ... are delivered asynchronously").
+    private var initialIsPending = false
+
+    /// Records the starting state; `.initial` follows at the next delivery.
     func start(in state: RealmState) {
         do {
             let transaction = state.transaction
@@ -76,7 +81,7 @@ final class CollectionNotifier: @unchecked Sendable {
             if let className { _ = KeyPathFilter.make(keyPaths, className: className, schema: transaction.schema) }
             let initial = try currentState(in: transaction)
             lock.withLock { baseline = initial }
-            deliverChange(.initial(()))
+            initialIsPending = true
         } catch {
             fail(error)
         }
@@ -109,6 +114,14 @@ final class CollectionNotifier: @unchecked Sendable {
     /// Realm reads, if anything changed.
     func deliver(in state: RealmState) {
         guard !failed else { return }
+        if initialIsPending {
+            // `.initial` is the collection as it is when delivered; changes
+            // committed since registering are part of it, not an update.
+            initialIsPending = false
+            rebase(in: state)
+            deliverChange(.initial(()))
+            return
+        }
         do {
             let transaction = state.transaction
             let version = try transaction.version

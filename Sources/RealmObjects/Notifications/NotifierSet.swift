@@ -67,6 +67,9 @@ final class NotifierSet {
         let id = register()
         collectionNotifiers[id] = notifier
         notifier.start(in: state)
+        // `.initial` arrives after `observe` returns: at the next turn of
+        // the thread's run loop (or on the queue), or at the next refresh.
+        scheduler?.schedule()
         worker?.add(notifier)
         return token(id)
     }
