@@ -642,10 +642,12 @@ import Testing
         let queue = DispatchQueue(label: "list-observer")
         let counts = Locked<[Int]>([])
         let twoDogs = DispatchSemaphore(value: 0)
+        let initial = DispatchSemaphore(value: 0)
         let token = owner.dogs.observe(on: queue) { change in
             switch change {
             case .initial(let list):
                 counts.value.append(list.count)
+                initial.signal()
             case .update(let list, _, let insertions, _):
                 counts.value.append(list.count)
                 #expect(!insertions.isEmpty)
@@ -654,7 +656,8 @@ import Testing
                 Issue.record(error)
             }
         }
-        queue.sync {}
+        // `.initial` arrives on the queue after registering.
+        #expect(initial.wait(timeout: .now() + 10) == .success)
         try realm.write { owner.dogs.append(Dog(value: ["name": "Rex", "age": 1])) }
         try realm.write { owner.dogs.append(Dog(value: ["name": "Fido", "age": 2])) }
         #expect(twoDogs.wait(timeout: .now() + 10) == .success)
