@@ -85,3 +85,58 @@ final class MigratingPerson: Object {
         #expect(notARealm?.code == .fileAccess)
     }
 }
+
+/// The migration API as Realm Swift's tests use it: delete, deleteData, a
+/// class removed from the schema, and a default for an added property.
+@Suite struct MigrationBehaviourTests {
+    /// Version 0: MigratingPerson as above, and a class "Retired" that the
+    /// model no longer has.
+    private func writeVersionZero(_ url: URL) throws {
+        let schema = Schema([
+            ObjectSchema(name: "MigratingPerson", properties: [
+                Property(name: "firstName", type: .string),
+                Property(name: "lastName", type: .string),
+                Property(name: "age", type: .int),
+            ], swiftTypeName: String(reflecting: MigratingPerson.self)),
+            ObjectSchema(name: "Retired", properties: [Property(name: "note", type: .string)]),
+        ])
+        let coordinator = try Coordinator.open(.file(url.path, schema: schema))
+        let transaction = try coordinator.makeTransaction()
+        let people = try transaction.classHandle(named: "MigratingPerson")
+        let retired = try transaction.classHandle(named: "Retired")
+        try transaction.write {
+            try transaction.createObject(in: people, values: [.string("Ada"), .string("Lovelace"), .int(36)])
+            try transaction.createObject(in: people, values: [.string("Alan"), .string("Turing"), .int(41)])
+            try transaction.createObject(in: retired, values: [.string("old")])
+        }
+    }
+
+    @Test func deleteDeleteDataAndRemovedClasses() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file()
+        try writeVersionZero(url)
+        let notes = Locked<[String]>([])
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: { migration, _ in
+            // A class the new schema lacks: old objects, no new ones.
+            migration.enumerateObjects(ofType: "Retired") { oldObject, newObject in
+                notes.value.append("\(oldObject!["note"] as! String) \(newObject == nil)")
+            }
+            migration.enumerateObjects(ofType: "MigratingPerson") { oldObject, newObject in
+                if oldObject!["firstName"] as! String == "Alan" {
+                    migration.delete(newObject!)
+                } else {
+                    newObject!["fullName"] = "Ada Lovelace"
+                }
+            }
+            notes.value.append("deleteData \(migration.deleteData(forType: "Retired"))")
+            notes.value.append("deleteData missing \(migration.deleteData(forType: "Missing"))")
+        }, objectTypes: [MigratingPerson.self])
+        let realm = try Realm(configuration: config)
+        #expect(notes.value == ["old true", "deleteData true", "deleteData missing false"])
+        #expect(realm.objects(MigratingPerson.self).map(\.fullName) == ["Ada Lovelace"])
+        // deleteData removed the class from the file, as Realm does.
+        #expect(realm.dynamicObjects("MigratingPerson").count == 1)
+        let reopened = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1))
+        #expect(!reopened.schema.classNames.contains("Retired"))
+    }
+}

@@ -27,14 +27,19 @@ public final class Migration {
     let oldRealm: Realm
     let newRealm: Realm
 
-    init(context: MigrationContext, configuration: Realm.Configuration) {
+    /// The classes of the schema being migrated to, when the configuration
+    /// names them.
+    private let modelClassNames: Set<String>
+
+    init(context: MigrationContext, configuration: Realm.Configuration, types: [Object.Type]) {
+        modelClassNames = Set(types.map { ClassNames.name(of: $0) })
         self.context = context
         self.oldSchema = context.oldSchema
         oldRealm = Realm(state: RealmState(configuration: configuration, coordinator: context.transaction.coordinator,
                                            transaction: context.oldTransaction, registered: []))
         newRealm = Realm(state: RealmState(configuration: configuration, coordinator: context.transaction.coordinator,
                                            transaction: context.transaction, registered: []))
-        applyModelDefaults(configuration)
+        applyModelDefaults(types)
     }
 
     /// Calls `block` for every object of a class that existed before the
@@ -45,7 +50,7 @@ public final class Migration {
         let oldKeys = oldRealm.state.handleIfStored(typeName).map { handle in
             oldRealm.perform("list '\(typeName)' objects") { try $0.objectKeys(in: handle) }
         } ?? []
-        let newHandle = newRealm.state.handleIfStored(typeName)
+        let newHandle = isRemoved(typeName) ? nil : newRealm.state.handleIfStored(typeName)
         if oldKeys.isEmpty, let newHandle {
             for key in newRealm.perform("list '\(typeName)' objects", { try $0.objectKeys(in: newHandle) }) {
                 try block(nil, newRealm.makeObject(DynamicObject.self, key: key, className: typeName))
@@ -88,12 +93,25 @@ public final class Migration {
     }
 
     /// Deletes every object of a class, and the class itself when the new
-    /// schema no longer has it. Returns whether there was such a class.
+    /// schema no longer has it (a later version may add it again, empty).
+    /// Returns whether there was such a class.
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
         guard let handle = newRealm.state.handleIfStored(typeName) else { return false }
-        newRealm.perform("delete the data of '\(typeName)'") { try $0.deleteAllObjects(in: handle) }
+        if isRemoved(typeName) {
+            newRealm.perform("remove the class '\(typeName)'") { try $0.removeClass(named: typeName) }
+            newRealm.state.forgetSchemaChanges()
+        } else {
+            newRealm.perform("delete the data of '\(typeName)'") { try $0.deleteAllObjects(in: handle) }
+        }
         return true
+    }
+
+    /// Whether the class is gone from the schema being migrated to: the
+    /// configuration names its classes, and not this one. Without a list
+    /// of classes, every class of the file stays.
+    private func isRemoved(_ typeName: String) -> Bool {
+        !modelClassNames.isEmpty && !modelClassNames.contains(typeName)
     }
 
     /// Carries a property's values over to its new name: the old property
@@ -136,8 +154,7 @@ public final class Migration {
 
     /// Gives properties that the migration added the default values of
     /// their Swift models (the file stores zero values until then).
-    private func applyModelDefaults(_ configuration: Realm.Configuration) {
-        let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? [])
+    private func applyModelDefaults(_ types: [Object.Type]) {
         let byName = Dictionary(types.map { ($0.className(), $0) }, uniquingKeysWith: { first, _ in first })
         for change in context.changes {
             let className: String

@@ -21,7 +21,7 @@ enum RealmOpener {
             try Compaction.compactIfNeeded(configuration, block)
         }
         do {
-            let coordinator = try openCoordinator(configuration, schema: schema)
+            let coordinator = try openCoordinator(configuration, schema: schema, types: types)
             let transaction = try coordinator.makeTransaction()
             let state = RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction,
                                    registered: types, confinement: confinement)
@@ -59,25 +59,28 @@ enum RealmOpener {
 
     /// Opens the file; when a migration is needed and the configuration
     /// allows it, deletes the file and opens a new one instead.
-    private static func openCoordinator(_ configuration: Realm.Configuration, schema: Schema?) throws(RealmError) -> Coordinator {
+    private static func openCoordinator(_ configuration: Realm.Configuration, schema: Schema?, types: [Object.Type]) throws(RealmError) -> Coordinator {
         do {
-            return try Coordinator.open(coreConfiguration(configuration, schema: schema))
+            return try Coordinator.open(coreConfiguration(configuration, schema: schema, types: types))
         } catch {
             guard error.kind == .schemaMismatch, configuration.deleteRealmIfMigrationNeeded,
                   configuration.inMemoryIdentifier == nil else { throw error }
             try AuxiliaryFiles.deleteFiles(for: (configuration.fileURL ?? Realm.Configuration.defaultFileURL).path)
-            return try Coordinator.open(coreConfiguration(configuration, schema: schema))
+            return try Coordinator.open(coreConfiguration(configuration, schema: schema, types: types))
         }
     }
 
-    private static func coreConfiguration(_ configuration: Realm.Configuration, schema: Schema?) -> Coordinator.Configuration {
+    /// The storage engine's configuration; `types` are the model classes
+    /// the migration block's new objects take their defaults from.
+    private static func coreConfiguration(_ configuration: Realm.Configuration, schema: Schema?,
+                                          types: [Object.Type] = []) -> Coordinator.Configuration {
         var core = Coordinator.Configuration(
             location: configuration.location,
             isReadOnly: configuration.readOnly,
             schema: schema,
             schemaVersion: configuration.schemaVersion)
         if let block = configuration.migrationBlock {
-            let box = MigrationBlockBox(block: block, configuration: configuration)
+            let box = MigrationBlockBox(block: block, configuration: configuration, types: types)
             core.migration = { context in try box.run(context) }
         }
         return core
@@ -91,9 +94,10 @@ enum RealmOpener {
 private struct MigrationBlockBox: @unchecked Sendable {
     let block: MigrationBlock
     let configuration: Realm.Configuration
+    let types: [Object.Type]
 
     func run(_ context: MigrationContext) throws {
-        let migration = Migration(context: context, configuration: configuration)
+        let migration = Migration(context: context, configuration: configuration, types: types)
         try block(migration, context.oldSchemaVersion)
         // A value the block set that its property could not take fails the
         // migration, as it fails any write transaction.
