@@ -87,6 +87,9 @@ final class Scores: Object {
         #expect(managed.ints.distinct() == [3, 1, 2])
         #expect(managed.ints.index(of: 2) == 2)
         #expect(managed.dates.sorted() == [early, late])
+        #expect(managed.optionalDoubles.sorted() == [nil, 1.5, 2.5])
+        #expect(managed.optionalDoubles.sorted(ascending: false) == [2.5, 1.5, nil])
+        #expect(managed.optionalDoubles.distinct() == [1.5, nil, 2.5])
         // Empty lists: a sum of zero, no minimum, maximum or average.
         let empty = Scores()
         #expect(empty.ints.sum() == 0 && empty.ints.min() == nil && empty.ints.max() == nil && empty.ints.average() == nil)

@@ -333,3 +333,26 @@ final class StepCounter: Object {
         withExtendedLifetime(token) {}
     }
 }
+
+/// `AnyRealmCollection` observed on a queue.
+@Suite struct AnyCollectionQueueTests {
+    @Test func anAnyRealmCollectionObservedOnAQueue() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let queue = DispatchQueue(label: "any-collection")
+        let counts = Locked<[Int]>([])
+        let initial = DispatchSemaphore(value: 0)
+        let updated = DispatchSemaphore(value: 0)
+        let token = AnyRealmCollection(realm.objects(Dog.self)).observe(keyPaths: nil, on: queue) { change in
+            switch change {
+            case .initial(let dogs): counts.value.append(dogs.count); initial.signal()
+            case .update(let dogs, _, _, _): counts.value.append(dogs.count); updated.signal()
+            case .error(let error): Issue.record(error)
+            }
+        }
+        #expect(initial.wait(timeout: .now() + 10) == .success)
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
+        #expect(updated.wait(timeout: .now() + 10) == .success)
+        #expect(counts.value == [0, 1])
+        token.invalidate()
+    }
+}

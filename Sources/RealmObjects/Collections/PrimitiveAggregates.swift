@@ -116,3 +116,19 @@ extension List where Element: Hashable {
         return elements().filter { seen.insert($0).inserted }
     }
 }
+
+extension List where Element: _AggregatedElement, Element: ExpressibleByNilLiteral, Element._Aggregated: Comparable {
+    /// The elements of a list of optional values in ascending or
+    /// descending order, nil ones first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Element] {
+        elements().sorted { lhs, rhs in
+            let (first, second) = ascending ? (lhs, rhs) : (rhs, lhs)
+            switch (first._aggregated, second._aggregated) {
+            case (nil, nil): return false
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let a?, let b?): return a < b
+            }
+        }
+    }
+}

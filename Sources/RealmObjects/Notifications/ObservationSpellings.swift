@@ -73,14 +73,43 @@ extension AnyRealmCollection {
         return observable.observeErased(keyPaths: keyPaths) { [self] change in block(change.map(self)) }
     }
 
-    /// Observes the collection on the registering thread; on a queue, keep a
-    /// `ThreadSafeReference` to it and observe it where it is resolved.
-    ///
-    /// - Precondition: `queue` is nil.
+    /// Observes the collection on the registering thread (`queue` nil), or
+    /// on a serial queue, where the collection passed to `block` is the
+    /// same collection of a Realm confined to the queue.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
                         _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
-        precondition(queue == nil, "An AnyRealmCollection is observed on its own thread; observe the collection it wraps on a queue instead.")
-        return observe(keyPaths: keyPaths, block)
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        guard let realm else { preconditionFailure("Only collections of a Realm can be observed.") }
+        realm.verifyThread()
+        let context = AnyCollectionQueueContext(configuration: realm.configuration, payload: threadConfinedPayload,
+                                                keyPaths: keyPaths, block: block)
+        let registration = QueueRegistration()
+        queue.async { context.register(on: queue, into: registration) }
+        return NotificationToken { queue.async { registration.invalidate() } }
+    }
+}
+
+/// What an `AnyRealmCollection`'s queue registration carries to its queue.
+///
+/// `@unchecked Sendable`: `register` runs once, on the target queue, after
+/// this value was handed over; the block is only called there.
+private struct AnyCollectionQueueContext<Element: RealmCollectionValue>: @unchecked Sendable {
+    let configuration: Realm.Configuration
+    let payload: ThreadConfinedPayload
+    let keyPaths: [String]?
+    let block: (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void
+
+    func register(on queue: DispatchQueue, into registration: QueueRegistration) {
+        do {
+            let queueRealm = try Realm(configuration: configuration, queue: queue)
+            guard let collection = AnyRealmCollection<Element>.resolve(payload, in: queueRealm) else {
+                block(.error(Realm.Error(.fail, "The observed collection's owner was deleted before observing began.")))
+                return
+            }
+            registration.set(collection.observe(keyPaths: keyPaths, block))
+        } catch {
+            block(.error(error))
+        }
     }
 }
 

@@ -195,7 +195,7 @@ private struct ListQueueContext<Element: RealmCollectionValue>: @unchecked Senda
 
 /// The token of a registration made on a queue, touched only on that
 /// queue.
-private final class QueueRegistration: @unchecked Sendable {
+final class QueueRegistration: @unchecked Sendable {
     // @unchecked: `set` and `invalidate` both run on the registration's
     // queue, which is serial.
     private var token: NotificationToken?
