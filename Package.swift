@@ -64,6 +64,14 @@ let package = Package(
             path: "Tests/RealmCoreTestHelper"
         ),
 
+        // The reliability suite's families and the child processes they run
+        // (see Tests/Reliability/main.swift); run by ReliabilityTests.
+        .executableTarget(
+            name: "RealmReliability",
+            dependencies: ["RealmObjects", "RealmQuery", "RealmCore"],
+            path: "Tests/Reliability"
+        ),
+
         .testTarget(name: "CStorageTests", dependencies: ["CStorage"]),
         .testTarget(
             name: "RealmCoreTests",

@@ -124,6 +124,13 @@ package final class Connection {
         return try statement.step() && !statement.isNull(at: 0) ? statement.int64(at: 0) : nil
     }
 
+    /// Like ``scalar(_:)`` for a statement run once: it is not cached.
+    package func scalarUncached(_ sql: String) throws(RealmError) -> Int64? {
+        let statement = try prepare(sql)
+        defer { statement.reset() }
+        return try statement.step() && !statement.isNull(at: 0) ? statement.int64(at: 0) : nil
+    }
+
     /// Runs `body` and returns the rowids of the rows it deleted, in the
     /// order SQLite deleted them, as SQLite's update hook reports them.
     ///
@@ -202,6 +209,25 @@ package final class Connection {
     /// Whether the connection is outside any transaction.
     package var isAutocommit: Bool {
         sqlite3_get_autocommit(handle) != 0
+    }
+
+    // MARK: Damage
+
+    /// The first damage found while reading, not yet handed to a caller.
+    private var pendingDamage: RealmError?
+
+    /// Keeps `error`, found where no error can be thrown (a value of the
+    /// wrong storage class in a row being read), for ``takeDamage()``, and
+    /// logs it once per file.
+    package func noteDamage(_ error: RealmError) {
+        if pendingDamage == nil { pendingDamage = error }
+        DamageLog.shared.log(error, for: path)
+    }
+
+    /// The damage noted since the last call, if any.
+    package func takeDamage() -> RealmError? {
+        defer { pendingDamage = nil }
+        return pendingDamage
     }
 
     // MARK: Errors

@@ -53,47 +53,78 @@ extension Statement {
     }
 
     /// Reads a column stored by ``bind(_:at:)`` for a property of `type`.
+    ///
+    /// A value of another storage class than `type` stores (a blob in a
+    /// string column, text in an int column) can only come from a damaged
+    /// file: it is reported to the connection as damage and read as no
+    /// value, never converted into garbage of the wanted type.
     package func value(at column: Int32, as type: PropertyType) -> Value {
-        if isNull(at: column) { return .null }
+        let storage = storageClass(at: column)
+        if storage == .null { return .null }
         switch type {
         case .bool:
+            guard storage == .integer else { return damaged(column, holding: storage, as: type) }
             return .bool(int64(at: column) != 0)
         case .int:
+            guard storage == .integer else { return damaged(column, holding: storage, as: type) }
             return .int(int64(at: column))
         case .object, .linkingObjects:
+            guard storage == .integer else { return damaged(column, holding: storage, as: type) }
             return .object(ObjectKey(int64(at: column)))
         case .float:
-            if isBlob(at: column) {
-                return .float(withBlob(at: column) { Float(bitPattern: $0.count == 4 ? $0.loadUnaligned(as: UInt32.self) : 0x7fc0_0000) })
+            if storage == .blob {
+                return withBlob(at: column) { bytes in
+                    bytes.count == 4 ? .float(Float(bitPattern: bytes.loadUnaligned(as: UInt32.self))) : damaged(column, holding: storage, as: type)
+                }
             }
+            guard storage != .text else { return damaged(column, holding: storage, as: type) }
             return .float(Float(double(at: column)))
         case .double:
-            if isBlob(at: column) {
-                return .double(withBlob(at: column) { Double(bitPattern: $0.count == 8 ? $0.loadUnaligned(as: UInt64.self) : 0x7ff8_0000_0000_0000) })
+            if storage == .blob {
+                return withBlob(at: column) { bytes in
+                    bytes.count == 8 ? .double(Double(bitPattern: bytes.loadUnaligned(as: UInt64.self))) : damaged(column, holding: storage, as: type)
+                }
             }
+            guard storage != .text else { return damaged(column, holding: storage, as: type) }
             return .double(double(at: column))
         case .string:
+            guard storage == .text else { return damaged(column, holding: storage, as: type) }
             return .string(string(at: column))
         case .data:
+            guard storage == .blob else { return damaged(column, holding: storage, as: type) }
             return .data(data(at: column))
         case .date:
+            guard storage == .real || storage == .integer else { return damaged(column, holding: storage, as: type) }
             return .date(Date(timeIntervalSinceReferenceDate: double(at: column)))
         case .objectId:
+            guard storage == .blob else { return damaged(column, holding: storage, as: type) }
             return withBlob(at: column) { bytes in
-                ObjectId(bytes: bytes).map(Value.objectId) ?? .null
+                ObjectId(bytes: bytes).map(Value.objectId) ?? damaged(column, holding: storage, as: type)
             }
         case .uuid:
+            guard storage == .blob else { return damaged(column, holding: storage, as: type) }
             return withBlob(at: column) { bytes in
-                guard bytes.count == 16 else { return .null }
+                guard bytes.count == 16 else { return damaged(column, holding: storage, as: type) }
                 var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
                 withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
                 return .uuid(UUID(uuid: uuid))
             }
         case .decimal:
+            guard storage == .text else { return damaged(column, holding: storage, as: type) }
             let text = string(at: column)
             if text == "NaN" { return .decimal(.nan) }
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal) ?? .null
+            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal)
+                ?? damaged(column, holding: storage, as: type)
         }
+    }
+
+    /// Reports a stored value that `type` cannot have been written as.
+    @inline(never)
+    private func damaged(_ column: Int32, holding storage: StorageClass, as type: PropertyType) -> Value {
+        reportDamage(RealmError(
+            .corruptFile,
+            "The Realm file at '\(path)' is damaged: column '\(columnName(at: column))' holds \(storage.description) where a \(type.rawValue) value is stored (reading: \(sql))."))
+        return .null
     }
 }
 

@@ -96,6 +96,35 @@ package final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_BLOB
     }
 
+    /// SQLite's five storage classes.
+    package enum StorageClass: Int32, CustomStringConvertible {
+        case integer = 1, real = 2, text = 3, blob = 4, null = 5
+
+        package var description: String {
+            switch self {
+            case .integer: "an integer"
+            case .real: "a real number"
+            case .text: "text"
+            case .blob: "a blob"
+            case .null: "no value"
+            }
+        }
+    }
+
+    @inline(__always)
+    package func storageClass(at column: Int32) -> StorageClass {
+        StorageClass(rawValue: sqlite3_column_type(handle, column)) ?? .null
+    }
+
+    /// The database file's path, for error messages.
+    package var path: String { connection.path }
+
+    /// Records damage found while reading a row, for the connection's owner
+    /// to report at its next throwing call.
+    package func reportDamage(_ error: RealmError) {
+        connection.noteDamage(error)
+    }
+
     @inline(__always)
     package func int64(at column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)

@@ -51,6 +51,13 @@ public final class Transaction {
     /// version change, so that caches above can tell when to reload.
     public private(set) var changeCounter: UInt64 = 0
 
+    /// Damage found while reading rows, where nothing could be thrown (a
+    /// value of the wrong storage class), since the last call; the caller
+    /// reports it at its next throwing call.
+    package func takeDamage() -> RealmError? {
+        connection.takeDamage()
+    }
+
     var recorder = ChangeRecorder()
     /// While a multi-statement operation runs under a savepoint, its change
     /// records wait here and reach `recorder` only if it succeeds.

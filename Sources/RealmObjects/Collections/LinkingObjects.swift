@@ -41,7 +41,7 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
         guard let owner else { return [] }
         let realm = owner.realm
         if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
-        cachedKeys = realm.perform("read linking objects") { transaction in
+        cachedKeys = realm.perform("read linking objects", ifDamaged: []) { transaction in
             let source = try transaction.classHandle(named: Element.className())
             let property = try transaction.propertyIndex(named: propertyName, in: source)
             return try transaction.linkingObjects(to: owner.key, from: source, property: property)

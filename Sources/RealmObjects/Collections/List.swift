@@ -88,7 +88,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             return elements.count
         case .managed(let realm, let handle):
             verifyValid(realm)
-            return realm.perform("count a list") { try $0.count(of: handle) }
+            return realm.perform("count a list", ifDamaged: 0) { try $0.count(of: handle) }
         }
     }
 
@@ -100,7 +100,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 return elements[position]
             case .managed(let realm, let handle):
                 verifyValid(realm)
-                let value = realm.perform("read a list element") { try $0.value(at: position, in: handle) }
+                let value = realm.perform("read a list element", ifDamaged: .null) { try $0.value(at: position, in: handle) }
                 return element(value, in: realm)
             }
         }
@@ -127,7 +127,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             // Objects come with their rows, read by the list's query.
             if let objectType = Element._objectType, let query = _query,
                let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) {
-                return realm.perform("read a list") { transaction in
+                return realm.perform("read a list", ifDamaged: []) { transaction in
                     let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
                     var elements: [Element] = []
                     while let element = try cursor.next() {
@@ -136,7 +136,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                     return elements
                 }
             }
-            let values = realm.perform("read a list") { try $0.values(of: handle) }
+            let values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
             return values.map { element($0, in: realm) }
         }
     }

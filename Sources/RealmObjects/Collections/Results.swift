@@ -61,7 +61,7 @@ public final class Results<Element: Object>: RealmCollection {
         // A class the file does not have yet has no objects.
         guard objectFactory(realm) != nil else { return [] }
         if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
-        cachedKeys = realm.perform("evaluate a query on '\(query.className)'") { transaction in
+        cachedKeys = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: []) { transaction in
             try query.objectKeys(in: transaction)
         }
         cachedRows = []
@@ -76,7 +76,7 @@ public final class Results<Element: Object>: RealmCollection {
         var keys: [ObjectKey] = []
         var rows: [RowBatch] = []
         var keptValues = 0
-        realm.perform("evaluate a query on '\(query.className)'") { transaction in
+        realm.perform("evaluate a query on '\(query.className)'", ifDamaged: ()) { transaction in
             let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
             while let element = try cursor.next() {
                 keys.append(element.key)
@@ -98,7 +98,7 @@ public final class Results<Element: Object>: RealmCollection {
         realm.verifyThread()
         guard objectFactory(realm) != nil else { return 0 }
         if cachedStamp == realm.transaction.changeCounter { return cachedKeys.count }
-        return realm.perform("count the objects of '\(query.className)'") { transaction in
+        return realm.perform("count the objects of '\(query.className)'", ifDamaged: 0) { transaction in
             try query.count(in: transaction)
         }
     }
@@ -136,7 +136,7 @@ public final class Results<Element: Object>: RealmCollection {
             return keys().first.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
         // Reads one row rather than evaluating every match.
-        let match = realm.perform("evaluate a query on '\(query.className)'") { transaction in
+        let match = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in
             try query.firstMatch(in: transaction)
         }
         guard let match else { return nil }
@@ -152,10 +152,10 @@ public final class Results<Element: Object>: RealmCollection {
     public func makeIterator() -> Iterator {
         guard let realm, let factory = objectFactory(realm) else { return Iterator(walk: nil) }
         realm.verifyThread()
-        let cursor = realm.perform("evaluate a query on '\(query.className)'") { transaction in
-            try query.makeCursor(in: transaction)
+        let cursor = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in
+            try query.makeCursor(in: transaction) as ObjectCursor?
         }
-        return Iterator(walk: Walk(cursor: cursor, factory: factory))
+        return Iterator(walk: cursor.map { Walk(cursor: $0, factory: factory) })
     }
 
     /// Iterates over the matches as they were when iteration began.
@@ -178,7 +178,7 @@ public final class Results<Element: Object>: RealmCollection {
         }
 
         func next() -> Element? {
-            let element = factory.realm.perform("read the next object of a collection") { _ in try cursor.next() }
+            let element = factory.realm.perform("read the next object of a collection", ifDamaged: nil) { _ in try cursor.next() }
             return element.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
     }
@@ -211,7 +211,7 @@ public final class Results<Element: Object>: RealmCollection {
 
     func aggregate<T: _Persistable>(_ kind: AggregateKind, _ property: String) -> T? {
         guard let realm else { return nil }
-        let value = realm.perform("compute \(kind) of '\(query.className).\(property)'") { transaction in
+        let value = realm.perform("compute \(kind) of '\(query.className).\(property)'", ifDamaged: .null) { transaction in
             try query.aggregate(kind, keyPath: property, in: transaction)
         }
         return value.isNull ? nil : T._fromValue(Self.converted(value, to: T._propertyType), in: realm)
@@ -223,7 +223,8 @@ public final class Results<Element: Object>: RealmCollection {
         switch (value, type) {
         case (.int(let int), .double): .double(Double(int))
         case (.int(let int), .float): .float(Float(int))
-        case (.double(let double), .int): .int(Int64(double))
+        // A double only reaches an int aggregate from a damaged file.
+        case (.double(let double), .int): .int(Int64(exactly: double.rounded(.towardZero)) ?? 0)
         case (.double(let double), .float): .float(Float(double))
         case (.float(let float), .double): .double(Double(float))
         default: value

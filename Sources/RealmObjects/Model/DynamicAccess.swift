@@ -29,7 +29,7 @@ enum DynamicAccess {
         case .list(let factory):
             if object is DynamicObject {
                 let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
-                let values = realm.perform("read list '\(info.className).\(key)'") { try $0.values(of: list) }
+                let values = realm.perform("read list '\(info.className).\(key)'", ifDamaged: []) { try $0.values(of: list) }
                 return values.map { value -> Any? in
                     if case .object(let target) = value {
                         return realm.makeObject(DynamicObject.self, key: target, className: property.objectClassName!)
@@ -40,7 +40,7 @@ enum DynamicAccess {
             return boundProperty(of: object, info: info, index: index)
         case .linkingObjects:
             if object is DynamicObject {
-                let keys = realm.perform("read linking objects") { transaction -> [ObjectKey] in
+                let keys = realm.perform("read linking objects", ifDamaged: []) { transaction -> [ObjectKey] in
                     let source = try transaction.classHandle(named: property.objectClassName!)
                     let origin = try transaction.propertyIndex(named: property.linkOriginPropertyName!, in: source)
                     return try transaction.linkingObjects(to: object._key, from: source, property: origin)

@@ -44,7 +44,7 @@ extension Realm {
         verifyThread()
         guard let handle = state.handleIfStored(className) else { return nil }
         let value = ValueImporter.primaryKeyValue(key, className: className)
-        let found = perform("find '\(className)' by primary key") { try $0.object(withPrimaryKey: value, in: handle) }
+        let found = perform("find '\(className)' by primary key", ifDamaged: nil) { try $0.object(withPrimaryKey: value, in: handle) }
         return found.map { makeObject(DynamicObject.self, key: $0, className: className) }
     }
 }

@@ -34,6 +34,10 @@ open class Object: CustomStringConvertible {
     /// The Realm's count of `invalidate()` calls when the object was bound
     /// to it: a later call invalidates the object.
     final var _invalidations = 0
+    /// The transaction's change counter when a query, link or list made this
+    /// accessor: while it has not moved, nothing can have deleted the
+    /// object, so a row that cannot be read means a damaged file.
+    final var _madeAtChange = UInt64.max
     final var _key = ObjectKey(0)
     final var _handle = ClassHandle?.none
     /// Set when this instance deleted its object, so it stays invalidated

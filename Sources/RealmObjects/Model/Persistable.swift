@@ -180,10 +180,12 @@ extension PersistableEnum {
     public static var _defaultValue: Self { allCases.first! }
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
         let raw = RawValue._fromValue(value, in: realm)
-        guard let result = Self(rawValue: raw) else {
-            preconditionFailure("The stored value \(value) is not a case of \(Self.self).")
-        }
-        return result
+        if let result = Self(rawValue: raw) { return result }
+        // Only a damaged file (or one written by other code) holds a raw
+        // value that is no case: report it, and read the first case.
+        guard let realm else { preconditionFailure("The value \(value) is not a case of \(Self.self).") }
+        realm.noteDamage("The Realm file at '\(realm.configuration.identity)' holds \(value), which is not a case of \(Self.self).")
+        return _defaultValue
     }
     public func _toValue(in realm: Realm?) throws -> Value {
         try rawValue._toValue(in: realm)

@@ -36,7 +36,7 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
                 return value
             case .managed(let realm, let key, let handle, let property):
                 verifyValid(realm)
-                let stored = realm.perform("read an optional property") { try $0.value(of: key, property: property, in: handle) }
+                let stored = realm.perform("read an optional property", ifDamaged: .null) { try $0.value(of: key, property: property, in: handle) }
                 return Wrapped?._fromValue(stored, in: realm)
             }
         }

@@ -56,6 +56,7 @@ struct ObjectFactory {
         object._key = key
         object._handle = stored.handle
         object._cachedClassInfo = stored.info
+        object._madeAtChange = realm.transaction.changeCounter
         if stored.isDynamic {
             (object as! DynamicObject).dynamicClassName = stored.className
         }

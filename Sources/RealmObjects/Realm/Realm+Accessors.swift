@@ -16,6 +16,7 @@ extension Realm {
         object._realm = self
         object._key = key
         object._handle = handle
+        object._madeAtChange = transaction.changeCounter
         if let dynamic = object as? DynamicObject {
             dynamic.dynamicClassName = name
         }
@@ -49,10 +50,20 @@ extension Realm {
             return try transaction.value(of: object._key, property: property, in: object._handle!)
         } catch {
             let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"
-            if error.kind == .objectNotFound {
+            if error.sqliteCode != nil {
+                noteDamage(error, while: "read \(name)")
+                return .null
+            }
+            guard error.kind == .objectNotFound else { preconditionFailure("Failed to read property \(name): \(error)") }
+            // An object whose row cannot be read: deleted, unless nothing
+            // changed since a query, link or list of this version gave it
+            // (a dangling link) or the file's b-trees disagree: damage.
+            guard object._madeAtChange == transaction.changeCounter || fileFailsQuickCheck() else {
                 preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated (reading \(name)).")
             }
-            preconditionFailure("Failed to read property \(name): \(error)")
+            noteDamage(RealmError(.corruptFile, "the object with key \(object._key.rawValue) was found by a query but its row cannot be read", sqliteCode: 11),
+                       while: "read \(name)")
+            return .null
         }
     }
 

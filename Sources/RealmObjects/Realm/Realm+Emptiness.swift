@@ -5,7 +5,7 @@ extension Realm {
     /// reads. Costs one count per class of the file.
     public var isEmpty: Bool {
         verifyThread()
-        return perform("count the objects of the Realm") { transaction in
+        return perform("count the objects of the Realm", ifDamaged: true) { transaction in
             for objectSchema in transaction.schema.objectSchemas where !objectSchema.isEmbedded {
                 if try transaction.count(of: transaction.classHandle(named: objectSchema.name)) > 0 { return false }
             }

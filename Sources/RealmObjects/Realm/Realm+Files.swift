@@ -16,6 +16,7 @@ extension Realm {
         guard encryptionKey == nil else {
             throw Realm.Error(.fail, "Encrypted copies are not available in this build: the encryption layer is not implemented yet.")
         }
+        try throwPendingDamage()
         do {
             try transaction.writeCopy(toPath: fileURL.path)
         } catch {

@@ -151,7 +151,7 @@ extension Realm {
         precondition(object._realm?.configuration.identity == configuration.identity,
                      "Can only delete an object from the Realm it belongs to.")
         precondition(!object.isInvalidated, "Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
-        perform("delete an object of '\(Swift.type(of: object).className())'") { try $0.deleteObject(object._key, in: object._handle!) }
+        perform("delete an object of '\(Swift.type(of: object).className())'", ifDamaged: ()) { try $0.deleteObject(object._key, in: object._handle!) }
         object._deletedThroughThisInstance = true
     }
 
@@ -168,7 +168,7 @@ extension Realm {
             byClass[handle.className, default: (handle, [])].1.append(object._key)
         }
         precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
-        perform("delete objects") { transaction in
+        perform("delete objects", ifDamaged: ()) { transaction in
             for (handle, keys) in byClass.values {
                 try transaction.deleteObjects(Array(Set(keys)).sorted(), in: handle)
             }
@@ -187,10 +187,10 @@ extension Realm {
         guard let handle = state.handleIfStored(results.query.className) else { return }
         let query = results.query
         if case .table = query.source, query.predicate == .truePredicate, query.distinct.isEmpty {
-            perform("delete the objects of '\(query.className)'") { try $0.deleteAllObjects(in: handle) }
+            perform("delete the objects of '\(query.className)'", ifDamaged: ()) { try $0.deleteAllObjects(in: handle) }
             return
         }
-        perform("delete the objects of '\(query.className)'") { transaction in
+        perform("delete the objects of '\(query.className)'", ifDamaged: ()) { transaction in
             // One DELETE when nothing depends on the objects; otherwise by key.
             if try !query.deleteMatches(in: transaction) {
                 try transaction.deleteObjects(results.keys(), in: handle)
@@ -202,7 +202,7 @@ extension Realm {
     public func deleteAll() {
         verifyThread()
         precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
-        perform("delete all objects") { try $0.deleteAll() }
+        perform("delete all objects", ifDamaged: ()) { try $0.deleteAll() }
     }
 
     /// Runs a multi-step change so that a failure leaves nothing of it.

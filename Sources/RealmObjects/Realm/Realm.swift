@@ -47,8 +47,13 @@ public struct Realm: Equatable {
 
     /// Opens a Realm, or returns this thread's open instance for the same
     /// file.
+    ///
+    /// - Throws: ``Realm/Error`` when the file cannot be opened, or when
+    ///   reads of this thread's open instance found the file damaged since
+    ///   its last throwing call (see ``Realm/Error/Code/fileCorrupt``).
     public init(configuration: Configuration) throws {
         state = try RealmCache.realm(for: configuration)
+        try throwPendingDamage()
     }
 
     /// Opens a Realm confined to a serial dispatch queue instead of a
@@ -110,7 +115,7 @@ public struct Realm: Equatable {
     public func refresh() -> Bool {
         verifyThread()
         guard !isInWriteTransaction else { return false }
-        let changed = perform("refresh") { try $0.refresh() }
+        let changed = perform("refresh", ifDamaged: false) { try $0.refresh() }
         // Pending notifications arrive now, on this thread.
         state.deliverNotifications(versionChanged: changed)
         return changed
@@ -155,6 +160,7 @@ public struct Realm: Equatable {
     ///   the block; or ``Realm/Error`` when the commit fails (a full disk).
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        try throwPendingDamage()
         beginWrite()
         let result: Result
         do {
@@ -181,7 +187,7 @@ public struct Realm: Equatable {
         if let notifiers = state.notifiersIfAny, !notifiers.isEmpty {
             // Advancing to the newest version delivers what it brings first,
             // as the seeds describe.
-            let changed = perform("refresh") { try $0.refresh() }
+            let changed = perform("refresh", ifDamaged: false) { try $0.refresh() }
             state.deliverNotifications(versionChanged: changed)
         }
         perform("begin a write transaction") { try $0.beginWrite() }
@@ -202,6 +208,7 @@ public struct Realm: Equatable {
     public func commitWrite() throws {
         verifyThread()
         precondition(isInWriteTransaction, "Can't commit a non-existing write transaction.")
+        if let damage = transaction.takeDamage() { noteDamage(damage, while: "read a value") }
         if let failure = state.writeFailure {
             cancelWrite()
             throw failure
@@ -250,7 +257,7 @@ public struct Realm: Equatable {
         let value = ValueImporter.primaryKeyValue(key, className: className)
         // One statement finds the object and reads its row, from which its
         // properties are then read.
-        let found = perform("find '\(className)' by primary key") { try $0.objectRow(withPrimaryKey: value, in: handle) }
+        let found = perform("find '\(className)' by primary key", ifDamaged: nil) { try $0.objectRow(withPrimaryKey: value, in: handle) }
         return found.map { element in
             let object = makeObject(type, key: element.key, className: className, handle: handle)
             object._rowBatch = element.batch
@@ -346,6 +353,9 @@ final class RealmState {
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
     var writeFailure: Realm.Error?
+    /// Damage that reads found since the last throwing call (see
+    /// `Realm+Damage.swift`).
+    var damage: Realm.Error?
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     var keptAliveByWrite: RealmState?

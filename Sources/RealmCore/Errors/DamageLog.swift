@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where damage found in a file while reading is logged: standard error,
+/// once per file per process, so that a damaged file read in a loop does not
+/// flood the log. The error itself reaches the caller at the next throwing
+/// call of the Realm that read it.
+package final class DamageLog: @unchecked Sendable {
+    package static let shared = DamageLog()
+
+    private let lock = NSLock()
+    private var loggedPaths: Set<String> = []
+
+    /// Logs `error` unless damage in `path` was logged already.
+    package func log(_ error: RealmError, for path: String) {
+        lock.lock()
+        let isFirst = loggedPaths.insert(path).inserted
+        lock.unlock()
+        guard isFirst else { return }
+        FileHandle.standardError.write(Data("Realm: damage found in '\(path)': \(error.message)\n".utf8))
+    }
+}
