@@ -53,6 +53,40 @@ import Testing
         #expect(matched(dogs.filter("name LIKE %@", "?\0")) == expected { $0.count == 2 && $0[1] == 0 })
     }
 
+    /// SQLite's LIKE and GLOB read a stored string only up to its first NUL:
+    /// "b\0c" must not end with "b" nor be LIKE "b", and NOT must keep to
+    /// the complement (found by the predicate fuzzer).
+    @Test func storedStringsWithANulMatchByCodePoints() throws {
+        let dogs = try realm().objects(Dog.self)
+        let all = Self.names.count
+        let cases: [(String, ([UInt32]) -> Bool)] = [
+            ("name ENDSWITH 'b'", { $0.last == 98 }),
+            ("name ENDSWITH 'c'", { $0.last == 99 }),
+            ("name LIKE 'b'", { $0 == [98] }),
+            ("name LIKE 'b*'", { $0.first == 98 }),
+            ("name LIKE '*c'", { $0.last == 99 }),
+            ("name ==[c] 'B'", { $0 == [98] }),
+            ("name ==[c] 'X'", { $0 == [120] }),
+            ("name CONTAINS[c] 'C'", { $0.contains(99) }),
+            ("name ENDSWITH[c] 'C'", { $0.last == 99 }),
+            ("name BEGINSWITH[c] 'B'", { $0.first == 98 }),
+            ("name ENDSWITH[d] 'c'", { $0.last == 99 }),
+        ]
+        for (predicate, reference) in cases {
+            #expect(matched(dogs.filter(predicate)) == expected(reference), "\(predicate)")
+            #expect(dogs.filter(predicate).count + dogs.filter("NOT (\(predicate))").count == all, "NOT (\(predicate))")
+        }
+    }
+
+    /// A long or NUL-holding needle is compared as bytes with substr, which
+    /// is NULL for an empty string: NOT must still count it.
+    @Test func negatedByteComparisonsCountEmptyStrings() throws {
+        let dogs = try realm().objects(Dog.self)
+        for predicate in ["name BEGINSWITH 'A\0é'", "name ENDSWITH 'x\0'", "name ENDSWITH 'c'"] {
+            #expect(dogs.filter(predicate).count + dogs.filter("NOT (\(predicate))").count == Self.names.count, "\(predicate)")
+        }
+    }
+
     @Test func canonicallyEquivalentStringsAreDifferentQueries() throws {
         let realm = try realm()
         let dogs = realm.objects(Dog.self)

@@ -21,27 +21,28 @@ extension SQLCompiler {
                     return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
                 }
                 // As bytes: SQLite's text functions stop at a NUL, and a
-                // UTF-8 prefix of bytes is a prefix of code points.
+                // UTF-8 prefix of bytes is a prefix of code points. The
+                // substr of an empty blob is NULL: nullable.
                 let bytes = Data(text.utf8)
                 return SQLFragment("substr(CAST(\(x) AS BLOB), 1, ?) = ?", subject.arguments + [.int(Int64(bytes.count)), .data(bytes)],
-                                   isNullable: subject.isNullable)
+                                   isNullable: true)
             case .endsWith:
-                let pattern = "*" + SQLPatterns.globLiteral(text)
-                if SQLPatterns.fits(pattern) {
-                    return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
+                // As bytes, not GLOB '*needle': GLOB reads a subject only up
+                // to its first NUL. substr(x, -n) is all of x when x is
+                // shorter, which then differs from the needle; every string
+                // ends with the empty one.
+                if text.isEmpty {
+                    return SQLFragment("\(x) GLOB '*'", subject.arguments, isNullable: subject.isNullable)
                 }
-                // Long needles, or needles with a NUL, as bytes (see
-                // BEGINSWITH): substr(x, -n) is all of x when x is shorter,
-                // which then differs from the needle.
                 let bytes = Data(text.utf8)
                 return SQLFragment("substr(CAST(\(x) AS BLOB), ?) = ?", subject.arguments + [.int(-Int64(bytes.count)), .data(bytes)],
-                                   isNullable: subject.isNullable)
+                                   isNullable: true)
             case .contains:
                 return SQLFragment("instr(\(x), ?) > 0", subject.arguments + [.string(text)], isNullable: subject.isNullable)
             case .like:
                 let pattern = SQLPatterns.glob(like: text)
                 guard SQLPatterns.fits(pattern) else { return .constant(true, isExact: false) }
-                return SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable)
+                return Self.orSubjectHasNUL(SQLFragment("\(x) GLOB ?", subject.arguments + [.string(pattern)], isNullable: subject.isNullable), subject)
             default:
                 break
             }
@@ -67,8 +68,21 @@ extension SQLCompiler {
         case .contains:
             return SQLFragment("instr(\(x.sql), \(n.sql)) > 0", x.arguments + n.arguments, isNullable: nullable)
         default:
-            return SQLFragment("\(x.sql) GLOB replace(\(n.sql), '[', '[[]')", x.arguments + n.arguments, isNullable: nullable)
+            let glob = SQLFragment("\(x.sql) GLOB replace(\(n.sql), '[', '[[]')", x.arguments + n.arguments, isNullable: nullable)
+            return type == .string ? Self.orSubjectHasNUL(glob, x) : glob
         }
+    }
+
+    /// SQLite's LIKE and GLOB read a subject only up to its first NUL, so
+    /// that a stored string with a NUL can match where it should not, or not
+    /// where it should (BEGINSWITH alone is right: a prefix without a NUL
+    /// ends before the subject's first NUL). `fragment` is kept for the other
+    /// strings, and every string with a NUL is left to the post-filter: the
+    /// result is an inexact superset, which the compiler's polarity handling
+    /// turns into a subset under NOT.
+    static func orSubjectHasNUL(_ fragment: SQLFragment, _ subject: SQLOperand) -> SQLFragment {
+        SQLFragment("\(fragment.text(in: .or)) OR instr(\(subject.sql), char(0)) > 0", fragment.arguments + subject.arguments,
+                    precedence: .or, isExact: false, isNullable: fragment.isNullable || subject.isNullable)
     }
 
     func foldedMatch(_ op: ComparisonOperator, subject: SQLOperand, needle: SQLOperand, folding: Folding) -> SQLFragment {
@@ -82,8 +96,9 @@ extension SQLCompiler {
         if subject.constant == nil, case .string(let text)? = needle.constant {
             let (pattern, isExact) = SQLPatterns.like(text, op, folding: folding)
             guard SQLPatterns.fits(pattern) else { return .constant(true, isExact: false) }
-            return SQLFragment("\(subject.sql) LIKE ? ESCAPE '\\'", subject.arguments + [.string(pattern)],
-                               isExact: isExact, isNullable: subject.isNullable)
+            let like = SQLFragment("\(subject.sql) LIKE ? ESCAPE '\\'", subject.arguments + [.string(pattern)],
+                                   isExact: isExact, isNullable: subject.isNullable)
+            return op == .beginsWith ? like : Self.orSubjectHasNUL(like, subject)
         }
         if op == .equal && subject.constant == nil && needle.constant == nil {
             // Folding keeps the length in code points.

@@ -8,10 +8,13 @@ func say(_ line: String) {
 
 /// The command line: a family to run, or a child role.
 enum Command {
-    static let familyNames = ["damaged-files"]
+    static let familyNames = ["crash-safety", "concurrency", "damaged-files", "predicate-fuzz"]
 
     static func family(named name: String) -> ((Size, UInt64) throws -> Int32)? {
         switch name {
+        case "crash-safety": CrashSafety.run
+        case "concurrency": Concurrency.run
+        case "predicate-fuzz": PredicateFuzz.run
         case "damaged-files": DamagedFiles.run
         default: nil
         }
@@ -29,6 +32,10 @@ enum Command {
         }
 
         switch verb {
+        case "transfer":
+            // transfer PATH WRITER SEED LIMIT compact|plain
+            return Bank.transferChild(path: rest[0], writer: Int(rest[1]) ?? 0, seed: UInt64(rest[2]) ?? 0,
+                                      limit: Int(rest[3]) ?? 0, compactOnLaunch: rest[4] == "compact")
         case "read-damaged":
             return DamagedFiles.readDamaged(path: rest[0])
         default:

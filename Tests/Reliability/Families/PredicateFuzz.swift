@@ -1,0 +1,81 @@
+import Foundation
+import RealmObjects
+
+/// Fuzzed predicates through the throwing query API, then `filter`: nothing
+/// may crash, and for every predicate accepted, `count`, iteration, `filter`
+/// and `NOT` must agree (`count(p) + count(NOT p)` is every object).
+enum PredicateFuzz {
+    static func run(size: Size, seed: UInt64) throws -> Int32 {
+        let report = Report(family: "predicate-fuzz", seed: seed)
+        let count = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 1_000_000 : 4_000)
+        var fixtureRandom = SeededGenerator(seed: 42)
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: "predicate-fuzz-\(seed)", objectTypes: itemTypes))
+        try ItemFixture.fill(realm, count: 120, startingAt: 0, rng: &fixtureRandom)
+        let items = realm.objects(Item.self)
+        let total = items.count
+        var accepted = 0
+        var refused = 0
+        var grammar = PredicateGrammar(seed: seed)
+        let started = ContinuousClock.now
+        for index in 0..<count {
+            let predicate = grammar.next()
+            if let onlyCase, index != onlyCase { continue }
+            let arguments = grammar.arguments
+            report.countCase()
+            let results: Results<Item>
+            do {
+                results = try filter(items, validating: predicate, arguments)
+            } catch {
+                refused += 1
+                continue
+            }
+            accepted += 1
+            let counted = results.count
+            var iterated = 0
+            for _ in results { iterated += 1 }
+            let complement: Int
+            do {
+                complement = try filter(items, validating: "NOT (\(predicate))", arguments).count
+            } catch {
+                report.fail("input \(index) (seed \(seed)): accepted, but its negation was refused (\(error)): \(shown(predicate))")
+                continue
+            }
+            let unchecked = filter(items, predicate, arguments).count
+            if counted != iterated || counted != unchecked || counted + complement != total {
+                if onlyCase != nil {
+                    let inside = Set(results.map(\.id))
+                    let outside = Set(try filter(items, validating: "NOT (\(predicate))", arguments).map(\.id))
+                    for item in items where !inside.contains(item.id) && !outside.contains(item.id) {
+                        say("in neither: id \(item.id) name \(item.name.debugDescription) note \(String(describing: item.note).debugDescription) children \(item.children.map(\.name)) offspring notes \(item.offspring.map(\.note))")
+                    }
+                }
+                report.fail("input \(index) (seed \(seed)): count \(counted), iterated \(iterated), filter \(unchecked), NOT \(complement) of \(total): \(shown(predicate)) arguments \(arguments)")
+            }
+            if index % 100_000 == 99_999 { say("  \(index + 1) inputs, \(accepted) accepted, \(ContinuousClock.now - started)") }
+        }
+        report.figure("inputs", report.cases)
+        report.figure("accepted", accepted)
+        report.figure("refused", refused)
+        return report.finish()
+    }
+
+    static func shown(_ predicate: String) -> String {
+        predicate.count > 300 ? "\(predicate.prefix(300))… (\(predicate.utf8.count) bytes)" : predicate.debugDescription
+    }
+
+    static func filter(_ items: Results<Item>, validating predicate: String, _ arguments: [Any]) throws -> Results<Item> {
+        switch arguments.count {
+        case 0: try items.filter(validating: predicate)
+        case 1: try items.filter(validating: predicate, arguments[0])
+        default: try items.filter(validating: predicate, arguments[0], arguments[1])
+        }
+    }
+
+    static func filter(_ items: Results<Item>, _ predicate: String, _ arguments: [Any]) -> Results<Item> {
+        switch arguments.count {
+        case 0: items.filter(predicate)
+        case 1: items.filter(predicate, arguments[0])
+        default: items.filter(predicate, arguments[0], arguments[1])
+        }
+    }
+}
