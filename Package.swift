@@ -79,5 +79,6 @@ let package = Package(
         ),
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmCore"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmQuery", "RealmCore"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["RealmReliability"]),
     ]
 )

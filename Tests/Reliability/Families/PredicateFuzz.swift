@@ -7,7 +7,7 @@ import RealmObjects
 enum PredicateFuzz {
     static func run(size: Size, seed: UInt64) throws -> Int32 {
         let report = Report(family: "predicate-fuzz", seed: seed)
-        let count = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 1_000_000 : 4_000)
+        let count = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 1_000_000 : 10_000)
         var fixtureRandom = SeededGenerator(seed: 42)
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "predicate-fuzz-\(seed)", objectTypes: itemTypes))
         try ItemFixture.fill(realm, count: 120, startingAt: 0, rng: &fixtureRandom)
@@ -15,7 +15,7 @@ enum PredicateFuzz {
         let total = items.count
         var accepted = 0
         var refused = 0
-        var grammar = PredicateGrammar(seed: seed)
+        var grammar = PredicateGrammar(seed: seed, size: size)
         let started = ContinuousClock.now
         for index in 0..<count {
             let predicate = grammar.next()
@@ -43,6 +43,7 @@ enum PredicateFuzz {
             let unchecked = filter(items, predicate, arguments).count
             if counted != iterated || counted != unchecked || counted + complement != total {
                 if onlyCase != nil {
+                    say("predicate: \(predicate.utf8.count) bytes, \(predicate.prefix(30).debugDescription) … \(predicate.suffix(10).debugDescription)")
                     let inside = Set(results.map(\.id))
                     let outside = Set(try filter(items, validating: "NOT (\(predicate))", arguments).map(\.id))
                     for item in items where !inside.contains(item.id) && !outside.contains(item.id) {

@@ -11,8 +11,18 @@ struct PredicateGrammar {
     /// The values of the generated predicate's `%@` and `%K` placeholders.
     private(set) var arguments: [Any] = []
 
-    init(seed: UInt64) {
+    /// How large the huge and deep inputs get: the full size goes to the
+    /// issue's extremes (1 MB strings, 40,000-value lists); the CI size,
+    /// run in a debug build, to a tenth of them.
+    private let extreme: Double
+
+    init(seed: UInt64, size: Size) {
         rng = SeededGenerator(seed: seed)
+        extreme = size == .full ? 1 : 0.1
+    }
+
+    private mutating func upTo(_ lower: Int, _ upper: Int) -> Int {
+        Int.random(in: lower...max(lower, Int(Double(upper) * extreme)), using: &rng)
     }
 
     /// One input: mostly valid predicates, some mutated, a few huge, deep or
@@ -185,13 +195,13 @@ struct PredicateGrammar {
     private mutating func huge() -> String {
         switch Int.random(in: 0..<5, using: &rng) {
         case 0:
-            let count = Int.random(in: 100...5_000, using: &rng)
+            let count = upTo(100, 5_000)
             return (0..<count).map { "count == \($0)" }.joined(separator: pick([" OR ", " AND ", " || "]))
         case 1:
-            let count = Int.random(in: 1_000...40_000, using: &rng)
+            let count = upTo(1_000, 40_000)
             return "\(pick(["count", "id", "ANY scores", "maybe"])) IN {\((0..<count).map(String.init).joined(separator: ","))}"
         case 2:
-            return "name \(pick(["==", "CONTAINS", "LIKE", "BEGINSWITH[c]"])) '\(String(repeating: pick(["a", "é", "*"]), count: Int.random(in: 10_000...1_000_000, using: &rng)))'"
+            return "name \(pick(["==", "CONTAINS", "LIKE", "BEGINSWITH[c]"])) '\(String(repeating: pick(["a", "é", "*"]), count: upTo(10_000, 1_000_000)))'"
         case 3:
             let hops = Int.random(in: 30...120, using: &rng)
             return "\(Array(repeating: "parent", count: hops).joined(separator: ".")).name == 'x'"
@@ -202,7 +212,7 @@ struct PredicateGrammar {
     }
 
     private mutating func deep() -> String {
-        let depth = Int.random(in: 20...3_000, using: &rng)
+        let depth = upTo(20, 3_000)
         switch Int.random(in: 0..<3, using: &rng) {
         case 0: return String(repeating: "(", count: depth) + term() + String(repeating: ")", count: depth)
         case 1: return String(repeating: "NOT ", count: depth) + term()

@@ -8,13 +8,16 @@ func say(_ line: String) {
 
 /// The command line: a family to run, or a child role.
 enum Command {
-    static let familyNames = ["crash-safety", "concurrency", "damaged-files", "predicate-fuzz"]
+    static let familyNames = ["bad-values", "concurrency", "crash-safety", "damaged-files", "injection", "predicate-fuzz", "soak"]
 
     static func family(named name: String) -> ((Size, UInt64) throws -> Int32)? {
         switch name {
         case "crash-safety": CrashSafety.run
         case "concurrency": Concurrency.run
         case "predicate-fuzz": PredicateFuzz.run
+        case "soak": Soak.run
+        case "injection": Injection.run
+        case "bad-values": BadValues.run
         case "damaged-files": DamagedFiles.run
         default: nil
         }
