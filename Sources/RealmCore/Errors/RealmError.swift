@@ -72,6 +72,13 @@ public struct RealmError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite's primary result code, when SQLite reported the failure.
     public let sqliteCode: Int32?
 
+    /// Whether this error says the file is damaged or cannot be read: SQLite
+    /// found a page that does not check out or a table the catalog names
+    /// missing, the file is not a database, or reading it failed.
+    package var isDamage: Bool {
+        kind == .corruptFile || kind == .notARealm || (kind == .fileAccess && sqliteCode != nil)
+    }
+
     /// Creates an error of `kind` with a message that stands on its own.
     public init(_ kind: Kind, _ message: String, sqliteCode: Int32? = nil) {
         self.kind = kind

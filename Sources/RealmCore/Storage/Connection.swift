@@ -86,7 +86,15 @@ package final class Connection {
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let status = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
         guard status == SQLITE_OK, let statement else {
-            throw error(code: status, sql: sql)
+            let error = error(code: status, sql: sql)
+            // The library prepares SQL for the tables and columns its
+            // catalog names; when the file lacks one, the file is damaged.
+            // SQLite has no code of its own for this, only its message.
+            let message = String(cString: sqlite3_errmsg(handle))
+            if status & 0xff == SQLITE_ERROR, message.hasPrefix("no such table") || message.hasPrefix("no such column") {
+                throw RealmError(.corruptFile, error.message, sqliteCode: error.sqliteCode)
+            }
+            throw error
         }
         return Statement(handle: statement, sql: sql, connection: self)
     }

@@ -50,7 +50,7 @@ extension Realm {
             return try transaction.value(of: object._key, property: property, in: object._handle!)
         } catch {
             let name = "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'"
-            if error.sqliteCode != nil {
+            if error.isDamage {
                 noteDamage(error, while: "read \(name)")
                 return .null
             }
@@ -61,7 +61,7 @@ extension Realm {
             guard object._madeAtChange == transaction.changeCounter || fileFailsQuickCheck() else {
                 preconditionFailure("Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated (reading \(name)).")
             }
-            noteDamage(RealmError(.corruptFile, "the object with key \(object._key.rawValue) was found by a query but its row cannot be read", sqliteCode: 11),
+            noteDamage(RealmError(.corruptFile, "the object with key \(object._key.rawValue) was found by a query but its row cannot be read"),
                        while: "read \(name)")
             return .null
         }

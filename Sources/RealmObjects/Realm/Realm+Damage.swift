@@ -16,16 +16,16 @@ import RealmCore
 /// write transaction, the damage fails the transaction as bad input does
 /// (see `recordingFailure`): its commit throws, and nothing is stored.
 extension Realm {
-    /// Runs a RealmCore read; a failure of SQLite (the file is damaged,
-    /// unreadable, or lacks a table its catalog names) is noted as damage
-    /// and answered with `fallback`. Any other error is a programming error
-    /// and stops with its message, as in Realm.
+    /// Runs a RealmCore read; a damaged or unreadable file (see
+    /// `RealmError.isDamage`) is noted as damage and answered with
+    /// `fallback`. Any other error is a programming error and stops with its
+    /// message, as in Realm.
     func perform<Result>(_ action: @autoclosure () -> String, ifDamaged fallback: @autoclosure () -> Result,
                          _ body: (Transaction) throws -> Result) -> Result {
         verifyThread()
         do {
             return try body(transaction)
-        } catch let error as RealmError where error.sqliteCode != nil {
+        } catch let error as RealmError where error.isDamage {
             noteDamage(error, while: action())
             return fallback()
         } catch {
@@ -51,7 +51,7 @@ extension Realm {
     /// Notes damage described by `message` (a stored value that its type
     /// cannot have), found while reading.
     func noteDamage(_ message: String) {
-        noteDamage(RealmError(.corruptFile, message, sqliteCode: 11), while: "read a value")
+        noteDamage(RealmError(.corruptFile, message), while: "read a value")
     }
 
     /// Throws the damage found by reads since the last throwing call, if
