@@ -118,14 +118,19 @@ import Testing
         expectDamageReported(by: realm)
     }
 
-    @Test func readingADeletedObjectIsStillAProgrammingError() async throws {
-        // The check that tells damage from deletion must not hide Realm's
-        // precondition: covered by the precondition's own message test in
-        // RealmTests; here, a deleted object is invalidated, not damage.
-        let realm = try Realm(configuration: inMemoryConfiguration())
-        let dog = try realm.write { realm.create(Dog.self, value: ["name": "Gone"]) }
-        try realm.write { realm.delete(dog) }
-        #expect(dog.isInvalidated)
+    /// A deleted object is invalidated, not damage: reading through a list
+    /// and a query after deletions reports nothing.
+    @Test func deletedObjectsAreNotTakenForDamage() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: makeFile(directory))
+        let rex = try #require(realm.objects(Dog.self).filter("name == 'Rex'").first)
+        let owner = try #require(rex.owner)
+        try realm.write { realm.delete(rex) }
+        #expect(rex.isInvalidated)
+        #expect(owner.dogs.isEmpty)
+        #expect(realm.objects(Dog.self).map(\.name) == ["Fido"])
+        #expect(try Realm.verificationProblems(configuration: realm.configuration).isEmpty)
+        try realm.write { realm.create(Dog.self, value: ["name": "Next"]) }
     }
 
     @Test func verifyFindsNothingInASoundFile() throws {

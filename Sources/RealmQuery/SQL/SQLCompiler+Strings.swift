@@ -98,7 +98,17 @@ extension SQLCompiler {
             guard SQLPatterns.fits(pattern) else { return .constant(true, isExact: false) }
             let like = SQLFragment("\(subject.sql) LIKE ? ESCAPE '\\'", subject.arguments + [.string(pattern)],
                                    isExact: isExact, isNullable: subject.isNullable)
-            return op == .beginsWith ? like : Self.orSubjectHasNUL(like, subject)
+            switch op {
+            case .beginsWith:
+                return like
+            case .equal:
+                // The needle has no NUL (`fits`), so a string with one is
+                // never equal to it: excluding those keeps the test exact.
+                return SQLFragment("\(like.sql) AND instr(\(subject.sql), char(0)) = 0", like.arguments + subject.arguments,
+                                   precedence: .and, isExact: isExact, isNullable: subject.isNullable)
+            default:
+                return Self.orSubjectHasNUL(like, subject)
+            }
         }
         if op == .equal && subject.constant == nil && needle.constant == nil {
             // Folding keeps the length in code points.
