@@ -37,7 +37,11 @@ enum PredicateFuzz {
             do {
                 complement = try filter(items, validating: "NOT (\(predicate))", arguments).count
             } catch {
-                report.fail("input \(index) (seed \(seed)): accepted, but its negation was refused (\(error)): \(shown(predicate))")
+                // At the nesting limit, the negation's one more level is
+                // rightly refused; anything else is a failure.
+                if !error.message.contains("levels deep") {
+                    report.fail("input \(index) (seed \(seed)): accepted, but its negation was refused (\(error)): \(shown(predicate))")
+                }
                 continue
             }
             let unchecked = filter(items, predicate, arguments).count
@@ -64,7 +68,7 @@ enum PredicateFuzz {
         predicate.count > 300 ? "\(predicate.prefix(300))… (\(predicate.utf8.count) bytes)" : predicate.debugDescription
     }
 
-    static func filter(_ items: Results<Item>, validating predicate: String, _ arguments: [Any]) throws -> Results<Item> {
+    static func filter(_ items: Results<Item>, validating predicate: String, _ arguments: [Any]) throws(Realm.Error) -> Results<Item> {
         switch arguments.count {
         case 0: try items.filter(validating: predicate)
         case 1: try items.filter(validating: predicate, arguments[0])
