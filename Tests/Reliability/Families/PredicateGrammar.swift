@@ -15,10 +15,15 @@ struct PredicateGrammar {
     /// issue's extremes (1 MB strings, 40,000-value lists); the CI size,
     /// run in a debug build, to a tenth of them.
     private let extreme: Double
+    /// How often an input is huge or deep: at the full size, where they are
+    /// 1,000 times larger and a million inputs are run, one in a hundred
+    /// (still 10,000 of them).
+    private let extremeShare: Double
 
     init(seed: UInt64, size: Size) {
         rng = SeededGenerator(seed: seed)
         extreme = size == .full ? 1 : 0.1
+        extremeShare = size == .full ? 0.01 : 0.06
     }
 
     private mutating func upTo(_ lower: Int, _ upper: Int) -> Int {
@@ -31,11 +36,11 @@ struct PredicateGrammar {
         arguments = []
         let roll = Double.random(in: 0..<1, using: &rng)
         switch roll {
-        case ..<0.62: return predicate(depth: 0)
-        case ..<0.92: return mutate(predicate(depth: 0))
-        case ..<0.95: return huge()
-        case ..<0.98: return deep()
-        default: return randomBytes()
+        case ..<(extremeShare / 2): return huge()
+        case ..<extremeShare: return deep()
+        case ..<(extremeShare + 0.02): return randomBytes()
+        case ..<0.68: return predicate(depth: 0)
+        default: return mutate(predicate(depth: 0))
         }
     }
 
