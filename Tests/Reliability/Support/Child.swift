@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// This executable run again as a child process in one of its child roles,
@@ -62,7 +64,7 @@ final class Child: @unchecked Sendable {
     }
 
     func kill() {
-        _ = Glibc.kill(pid, SIGKILL)
+        sendSIGKILL(to: pid)
     }
 
     enum Ending: CustomStringConvertible {
@@ -99,4 +101,9 @@ final class Child: @unchecked Sendable {
         @unknown default: return .exited(process.terminationStatus)
         }
     }
+}
+
+/// `kill(2)`, out of `Child`, whose own `kill()` would shadow it.
+private func sendSIGKILL(to pid: pid_t) {
+    _ = kill(pid, SIGKILL)
 }
