@@ -42,6 +42,9 @@ enum PredicateFuzz {
         var grammar = PredicateGrammar(seed: SeededGenerator.caseSeed(seed, worker), size: size)
         let started = ContinuousClock.now
         for position in 0..<inputs {
+            if worker == 0, position > 0, position % 50_000 == 0 {
+                say("  about \(position * workers) inputs, \(ContinuousClock.now - started)")
+            }
             let index = position * workers + worker
             let predicate = grammar.next()
             if let onlyCase, index != onlyCase { continue }
@@ -79,9 +82,6 @@ enum PredicateFuzz {
                     }
                 }
                 report.fail("input \(index) (seed \(seed)): count \(counted), iterated \(iterated), filter \(unchecked), NOT \(complement) of \(total): \(shown(predicate)) arguments \(arguments)")
-            }
-            if worker == 0, position % 50_000 == 49_999 {
-                say("  about \((position + 1) * workers) inputs, \(ContinuousClock.now - started)")
             }
         }
     }
