@@ -144,6 +144,14 @@ import Testing
         try Realm.verify(configuration: configuration)
     }
 
+    @Test func verifyOfAMissingFileCreatesNothing() throws {
+        let directory = TemporaryDirectory()
+        let configuration = Realm.Configuration(fileURL: directory.file("missing.realm"))
+        let error = #expect(throws: Realm.Error.self) { try Realm.verify(configuration: configuration) }
+        #expect(error?.code == .fileNotFound)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("missing.realm").path))
+    }
+
     @Test func verifyListsEveryKindOfProblem() throws {
         let directory = TemporaryDirectory()
         let configuration = try makeFile(directory)

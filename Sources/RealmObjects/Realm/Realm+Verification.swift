@@ -41,7 +41,14 @@ extension Realm {
     ///
     /// - Throws: ``Realm/Error`` when the file cannot be opened.
     public static func verificationProblems(configuration: Configuration = .defaultConfiguration, limit: Int = 100) throws -> [String] {
+        // Opening a file creates it when it is missing: there is nothing to
+        // check then, and nothing may be created.
+        if let url = configuration.fileURL, configuration.inMemoryIdentifier == nil, !FileManager.default.fileExists(atPath: url.path) {
+            throw Realm.Error(.fileNotFound, "There is no Realm file to verify at '\(url.path)'.", fileURL: url)
+        }
         do {
+            // Read-only when the configuration is, so that a Realm already
+            // open read-write in this process shares its coordinator.
             let coordinator = try Coordinator.open(.init(location: configuration.location, isReadOnly: configuration.readOnly))
             let transaction = try coordinator.makeTransaction()
             defer { transaction.invalidate() }
