@@ -20,7 +20,7 @@ import Testing
         let helper = try HelperProcess(["append", path, "3"])
         helper.waitForExit()
         #expect(helper.process.terminationStatus == 0)
-        #expect(arrived.wait(timeout: .now() + 10) == .success, "no wake-up from the other process")
+        #expect(arrived.wait(timeout: .now() + 120) == .success, "no wake-up from the other process")
         #expect(heard.value.last == start + 3)
         // Every pipe belongs to a live process: ours.
         let pipes = try FileManager.default.contentsOfDirectory(atPath: path + ".management").filter { $0.hasPrefix("note-") }

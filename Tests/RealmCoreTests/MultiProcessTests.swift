@@ -277,7 +277,7 @@ final class HelperProcess {
     private var buffer: [UInt8] = []
     private var reachedEnd = false
     /// How long a read waits for the helper before the test fails.
-    static let timeout: Duration = .seconds(20)
+    static let timeout: Duration = .seconds(120)
 
     /// Starts the helper with `arguments`.
     init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -325,7 +325,7 @@ final class StepCounter: Object {
             if case .initial = change { initial = true }
         }
         #expect(!initial)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(120)
         while !initial && Date() < deadline {
             _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))
         }
@@ -349,9 +349,9 @@ final class StepCounter: Object {
             case .error(let error): Issue.record(error)
             }
         }
-        #expect(initial.wait(timeout: .now() + 10) == .success)
+        #expect(initial.wait(timeout: .now() + 120) == .success)
         try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 1])) }
-        #expect(updated.wait(timeout: .now() + 10) == .success)
+        #expect(updated.wait(timeout: .now() + 120) == .success)
         #expect(counts.value == [0, 1])
         token.invalidate()
     }

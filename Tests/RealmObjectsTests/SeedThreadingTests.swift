@@ -103,7 +103,7 @@ final class SeedThreadPerson: Object {
                 // Keep a source on the run loop so that it really runs.
                 let timer = Timer(timeInterval: 0.01, repeats: true) { _ in }
                 RunLoop.current.add(timer, forMode: .default)
-                let deadline = Date().addingTimeInterval(1)
+                let deadline = Date().addingTimeInterval(30)
                 while Date() < deadline && dog.age != 2 {
                     _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.02))
                 }

@@ -214,7 +214,7 @@ final class SeedNote: Object {
             seen.value = try! Realm(configuration: configuration).objects(SeedAuthor.self).count
             readerDone.signal()
         }.start()
-        let finishedInTime = readerDone.wait(timeout: .now() + 2) == .success
+        let finishedInTime = readerDone.wait(timeout: .now() + 30) == .success
         #expect(finishedInTime, "the reader waited for the writer")
         try realm.commitWrite()
         if !finishedInTime { readerDone.wait() }
@@ -260,7 +260,7 @@ final class SeedNote: Object {
         Thread.sleep(forTimeInterval: 0.2)
         #expect(writerBegan.value == false)
         try realm.commitWrite()
-        #expect(writerDone.wait(timeout: .now() + 10) == .success)
+        #expect(writerDone.wait(timeout: .now() + 120) == .success)
         // beginWrite refreshed the writer to this thread's commit.
         #expect(ageSeenByWriter.value == 2)
         // This thread's own beginWrite refreshes it too.
