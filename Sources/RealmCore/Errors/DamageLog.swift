@@ -10,10 +10,13 @@ package final class DamageLog: @unchecked Sendable {
     private let lock = NSLock()
     private var loggedPaths: Set<String> = []
 
-    /// Logs `error` unless damage in `path` was logged already.
+    /// Logs `error` unless damage in `path` was logged already. Paths are
+    /// standardized, so that the storage engine's path and a configuration's
+    /// spelling of the same file log once.
     package func log(_ error: RealmError, for path: String) {
+        let file = URL(fileURLWithPath: path).standardizedFileURL.path
         lock.lock()
-        let isFirst = loggedPaths.insert(path).inserted
+        let isFirst = loggedPaths.insert(file).inserted
         lock.unlock()
         guard isFirst else { return }
         FileHandle.standardError.write(Data("Realm: damage found in '\(path)': \(error.message)\n".utf8))

@@ -16,7 +16,7 @@ enum BadValues {
 
     static func run(size: Size, seed: UInt64) throws -> Int32 {
         let report = Report(family: "bad-values", seed: seed)
-        let trials = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 20_000 : 600)
+        let trials = size.cases(ci: 600, full: 20_000)
         let scratch = try Scratch("bad-values")
         defer { scratch.remove() }
         let realm = try Realm(configuration: .init(fileURL: scratch.file("bad.realm"), objectTypes: itemTypes))

@@ -9,7 +9,7 @@ enum Concurrency {
         let report = Report(family: "concurrency", seed: seed)
         let scratch = try Scratch("concurrency")
         defer { scratch.remove() }
-        let perWriter = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 20_000 : 1_000)
+        let perWriter = size.cases(ci: 1_000, full: 20_000)
         let url = scratch.file("bank.realm")
         try autoreleasepool { try Bank.create(at: url) }
 

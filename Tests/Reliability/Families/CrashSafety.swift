@@ -10,7 +10,7 @@ enum CrashSafety {
         let report = Report(family: "crash-safety", seed: seed)
         let scratch = try Scratch("crash")
         defer { scratch.remove() }
-        let kills = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 1_000 : 120)
+        let kills = size.cases(ci: 120, full: 1_000)
         let url = scratch.file("bank.realm")
         try Bank.create(at: url)
         var rng = SeededGenerator(seed: seed)

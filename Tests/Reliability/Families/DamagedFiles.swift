@@ -19,7 +19,7 @@ enum DamagedFiles {
         let report = Report(family: "damaged-files", seed: seed)
         let scratch = try Scratch("damaged")
         defer { scratch.remove() }
-        let count = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 10_000 : 540)
+        let count = size.cases(ci: 540, full: 10_000)
 
         // Two healthy templates: a file whose commits are all in its -wal,
         // and a compacted file with no -wal.

@@ -11,7 +11,7 @@ enum Injection {
 
     static func run(size: Size, seed: UInt64) throws -> Int32 {
         let report = Report(family: "injection", seed: seed)
-        let queries = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 200_000 : 3_000)
+        let queries = size.cases(ci: 3_000, full: 200_000)
         var rng = SeededGenerator(seed: seed)
         let realm = try Realm(configuration: .init(inMemoryIdentifier: "injection-\(seed)", objectTypes: itemTypes))
         var stored: [Int: [UInt32]] = [:]

@@ -12,7 +12,7 @@ enum PredicateFuzz {
 
     static func run(size: Size, seed: UInt64) throws -> Int32 {
         let report = Report(family: "predicate-fuzz", seed: seed)
-        let count = Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (size == .full ? 1_000_000 : 10_000)
+        let count = size.cases(ci: 10_000, full: 1_000_000)
         let tally = Tally()
         let group = DispatchGroup()
         for worker in 0..<workers {

@@ -12,7 +12,7 @@ enum Soak {
         let report = Report(family: "soak", seed: seed)
         let scratch = try Scratch("soak")
         defer { scratch.remove() }
-        let seconds = Double(ProcessInfo.processInfo.environment["RELIABILITY_SECONDS"] ?? "") ?? (size == .full ? 600 : 6)
+        let seconds = size.seconds(ci: 6, full: 600)
         let url = scratch.file("soak.realm")
         try autoreleasepool { try Bank.create(at: url) }
 

@@ -5,6 +5,17 @@ import Foundation
 /// seeds, or the large size run by hand (`RELIABILITY=full`).
 enum Size: String {
     case ci, full
+
+    /// A family's number of cases at this size, unless `RELIABILITY_CASES`
+    /// sets it.
+    func cases(ci: Int, full: Int) -> Int {
+        Int(ProcessInfo.processInfo.environment["RELIABILITY_CASES"] ?? "") ?? (self == .full ? full : ci)
+    }
+
+    /// A family's duration at this size, unless `RELIABILITY_SECONDS` sets it.
+    func seconds(ci: Double, full: Double) -> Double {
+        Double(ProcessInfo.processInfo.environment["RELIABILITY_SECONDS"] ?? "") ?? (self == .full ? full : ci)
+    }
 }
 
 /// The one case to run when replaying (`--case N`), or nil for all.
