@@ -8,7 +8,7 @@
 //   RealmObjects  the Swift object SDK (Object, @Persisted, Realm, Results …)
 //   RealmQuery    the predicate language, compiled to SQL plus post-filters
 //   RealmCore     versioned transactions, schema catalog, object store, change sets
-//   CStorage      a C shim over SQLite and zlib
+//   CStorage      a C shim over SQLite and zlib, and the encrypting VFS (OpenSSL)
 
 import PackageDescription
 
@@ -34,13 +34,18 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
 
         // Layer 0: what Swift cannot express well in the C APIs.
-        .target(name: "CStorage", dependencies: ["CSQLite", "CZlib"]),
+        .target(name: "CStorage", dependencies: ["CSQLite", "CZlib", "COpenSSL"]),
 
         // Layer 1: the storage engine.
         .target(name: "RealmCore", dependencies: ["CStorage"]),

@@ -12,6 +12,8 @@
 //       then prints `done`.
 //
 // Every line goes to stdout unbuffered. Errors go to stderr with exit code 1.
+// With REALM_TEST_ENCRYPTION_KEY set (128 hex digits), the file is opened
+// with that key.
 
 import Foundation
 import RealmCore
@@ -58,8 +60,25 @@ func path(_ arguments: [String]) throws -> String {
     return arguments[2]
 }
 
+/// The key REALM_TEST_ENCRYPTION_KEY gives, in hex, or nil.
+func encryptionKey() throws -> Data? {
+    guard let hex = ProcessInfo.processInfo.environment["REALM_TEST_ENCRYPTION_KEY"] else { return nil }
+    let digits = Array(hex.utf8)
+    guard digits.count % 2 == 0 else { throw UsageError(description: "REALM_TEST_ENCRYPTION_KEY has an odd number of digits") }
+    var bytes: [UInt8] = []
+    for index in stride(from: 0, to: digits.count, by: 2) {
+        guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+            throw UsageError(description: "REALM_TEST_ENCRYPTION_KEY is not hex")
+        }
+        bytes.append(byte)
+    }
+    return Data(bytes)
+}
+
 func open(_ path: String) throws -> (Coordinator, Transaction, ClassHandle) {
-    let coordinator = try Coordinator.open(.file(path, schema: entrySchema))
+    var configuration = Coordinator.Configuration.file(path, schema: entrySchema)
+    configuration.encryptionKey = try encryptionKey()
+    let coordinator = try Coordinator.open(configuration)
     let transaction = try coordinator.makeTransaction()
     let entries = try transaction.classHandle(named: "Entry")
     return (coordinator, transaction, entries)

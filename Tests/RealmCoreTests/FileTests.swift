@@ -37,6 +37,7 @@ import Testing
         let error = #expect(throws: RealmError.self) { _ = try Coordinator.open(.file(path, schema: TestSchema.schema)) }
         #expect(error?.kind == .notARealm)
         #expect(error?.message.contains("not a SQLite database") == true)
+        #expect(error?.message.contains("encryption key") == true)
         #expect(contents(path) == before)
     }
 

@@ -279,10 +279,16 @@ final class HelperProcess {
     /// How long a read waits for the helper before the test fails.
     static let timeout: Duration = .seconds(120)
 
-    /// Starts the helper with `arguments`.
-    init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Starts the helper with `arguments`; `encryptionKey` makes it open
+    /// the file with that key.
+    init(_ arguments: [String], encryptionKey: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         process.executableURL = try Self.executable(sourceLocation: sourceLocation)
         process.arguments = arguments
+        if let encryptionKey {
+            var environment = ProcessInfo.processInfo.environment
+            environment["REALM_TEST_ENCRYPTION_KEY"] = encryptionKey.map { String(format: "%02x", $0) }.joined()
+            process.environment = environment
+        }
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice

@@ -128,6 +128,57 @@ void cstorage_wal_policy_install(sqlite3 *db, cstorage_wal_policy *policy);
 /// Returns SQLite's result code.
 int cstorage_register_functions(sqlite3 *db);
 
+// MARK: Encryption
+
+/// The bytes at the end of each page of an encrypted file that hold the
+/// page's IV and MAC (SQLite's "reserved bytes").
+#define CSTORAGE_ENCRYPTION_RESERVED_BYTES 48
+
+/// Opens `path` as `sqlite3_open_v2` does with `flags`, through the
+/// encrypting VFS (registered on first use) with `key`, 64 bytes: the first
+/// 32 key AES-256, the last 32 HMAC-SHA-256. A new file is laid out with
+/// 4096-byte pages and the reserved bytes each page's IV and MAC need.
+/// `commits_sync_log` says whether every commit syncs the write-ahead log
+/// (synchronous = FULL), which lets recovery tell a damaged frame from one
+/// torn by a power loss (see EncryptedVFS.c). The key is copied into
+/// OpenSSL's contexts; the caller may wipe it on return.
+///
+/// Returns SQLite's result code; `*db` is set as `sqlite3_open_v2` sets it
+/// (to be closed by the caller even on failure). A wrong key fails with
+/// SQLITE_IOERR_DATA when the first page is read, which may be here.
+int cstorage_open_encrypted(const char *path, int flags, const uint8_t *key,
+                            int commits_sync_log, sqlite3 **db);
+
+/// Why the encrypting VFS refused a read or a write.
+enum {
+    /// A page or frame failed its MAC: a wrong key, a plain file, bytes
+    /// changed on disk, pages moved or swapped.
+    CSTORAGE_FAILURE_AUTHENTICATION = 1,
+    /// The file ends inside a page or frame.
+    CSTORAGE_FAILURE_TRUNCATED = 2,
+    /// SQLite wrote what the format cannot hold (part of a page, another
+    /// page size, a file without reserved bytes).
+    CSTORAGE_FAILURE_UNSUPPORTED_WRITE = 3,
+    /// OpenSSL failed.
+    CSTORAGE_FAILURE_CRYPTO = 4,
+};
+
+/// The last refusal of the encrypting VFS on the calling thread.
+typedef struct cstorage_encryption_failure {
+    /// One of the CSTORAGE_FAILURE_ values.
+    int reason;
+    /// 1 when it concerns the write-ahead log, 0 for the main file.
+    int in_log;
+    /// The page number (main file) or frame number (log), from 1; 0 when
+    /// unknown.
+    int64_t page;
+} cstorage_encryption_failure;
+
+/// Moves the calling thread's last refusal into `*failure` and returns 1,
+/// or returns 0 when there is none. SQLite reports a refusal as
+/// SQLITE_IOERR_DATA or SQLITE_IOERR_WRITE; this says which page and why.
+int cstorage_encryption_take_failure(cstorage_encryption_failure *failure);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,7 +13,11 @@ enum FileProbe {
 
     private static let header = Array("SQLite format 3\0".utf8)
 
-    static func inspect(path: String) throws(RealmError) -> Finding {
+    /// Looks at the file at `path`; `encrypted` says whether it is to be
+    /// opened with a key, in which case its header is ciphertext and only a
+    /// plain SQLite header is refused here (the encrypting VFS checks the
+    /// rest, page by page).
+    static func inspect(path: String, encrypted: Bool = false) throws(RealmError) -> Finding {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             if FileManager.default.fileExists(atPath: path) {
                 throw RealmError(.filePermissionDenied, "Unable to open a Realm at path '\(path)': permission denied.")
@@ -31,8 +35,19 @@ enum FileProbe {
         }
         if size == 0 { return .empty }
         let bytes = [UInt8](prefix)
-        guard bytes.count >= header.count, Array(bytes[0..<header.count]) == header else {
-            throw RealmError(.notARealm, "The file at '\(path)' is not a Realm file: it is not a SQLite database.")
+        let isPlainDatabase = bytes.count >= header.count && Array(bytes[0..<header.count]) == header
+        if encrypted {
+            guard !isPlainDatabase else {
+                throw RealmError(
+                    .notARealm,
+                    "Unable to open a Realm at path '\(path)': invalid database: the file is not encrypted, but an encryption key was given.")
+            }
+            return .database
+        }
+        guard isPlainDatabase else {
+            throw RealmError(
+                .notARealm,
+                "The file at '\(path)' is not a Realm file: it is not a SQLite database (an invalid database; if it is an encrypted Realm, open it with its encryption key).")
         }
         guard bytes.count == 100 else {
             throw RealmError(.corruptFile, "The Realm file at '\(path)' is truncated: it is \(size) bytes long, shorter than its header.")

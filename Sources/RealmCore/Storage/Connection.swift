@@ -10,14 +10,30 @@ package final class Connection {
     let handle: OpaquePointer
     /// The database file's path, for error messages.
     package let path: String
+    /// Whether the file is read and written through the encrypting VFS.
+    package let isEncrypted: Bool
     private var statementCache: [String: Statement] = [:]
 
-    /// Opens (and, unless `readOnly`, creates) the database at `path`.
-    package init(path: String, readOnly: Bool) throws(RealmError) {
+    /// Opens (and, unless `readOnly`, creates) the database at `path`;
+    /// through the encrypting VFS when an `encryptionKey` (64 bytes) is
+    /// given. `logSyncsEachCommit` tells the VFS whether every commit syncs
+    /// the write-ahead log (synchronous = FULL), as it must know to tell a
+    /// damaged log frame from one torn by a power loss.
+    package init(path: String, readOnly: Bool, encryptionKey: Data? = nil, logSyncsEachCommit: Bool = true) throws(RealmError) {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status: Int32
+        if let encryptionKey {
+            guard encryptionKey.count == EncryptionFailure.keySize else {
+                throw RealmError(.invalidValue, EncryptionFailure.wrongKeySizeMessage(encryptionKey.count, path: path))
+            }
+            status = encryptionKey.withUnsafeBytes { key in
+                cstorage_open_encrypted(path, flags, key.bindMemory(to: UInt8.self).baseAddress, logSyncsEachCommit ? 1 : 0, &handle)
+            }
+        } else {
+            status = sqlite3_open_v2(path, &handle, flags, nil)
+        }
         guard status == SQLITE_OK, let handle else {
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
                 ?? String(cString: sqlite3_errstr(status))
@@ -25,11 +41,13 @@ package final class Connection {
             // tells a missing directory from a denied permission.
             let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
+            if let refusal = EncryptionFailure.take(code: status, path: path) { throw refusal }
             throw RealmError(
                 status & 0xff == SQLITE_CANTOPEN ? .file(errno: systemError) : .fileAccess,
                 "Unable to open a Realm at path '\(path)': \(message).",
                 sqliteCode: status & 0xff)
         }
+        self.isEncrypted = encryptionKey != nil
         self.handle = handle
         self.path = path
         let registered = cstorage_register_functions(handle)
@@ -243,6 +261,7 @@ package final class Connection {
     /// Turns SQLite's last error into a ``RealmError`` that names the file and
     /// the statement.
     package func error(code: Int32, sql: String) -> RealmError {
+        if let refusal = EncryptionFailure.take(code: code, path: path) { return refusal }
         let message = String(cString: sqlite3_errmsg(handle))
         let primary = code & 0xff
         let kind: RealmError.Kind

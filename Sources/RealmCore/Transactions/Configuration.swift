@@ -1,3 +1,5 @@
+import Foundation
+
 extension Coordinator {
     /// Where a Realm lives and how it is opened.
     public struct Configuration: Sendable {
@@ -26,6 +28,11 @@ extension Coordinator {
         /// ``RealmError/Kind/invalidTransactionState``.
         public var isReadOnly: Bool
         public var durability: Durability
+        /// The 64-byte key the file is encrypted with (AES-256 with the
+        /// first 32 bytes, HMAC-SHA-256 with the last 32), or nil for a
+        /// plain file. An in-memory Realm with a key encrypts its private
+        /// file the same way.
+        public var encryptionKey: Data?
         /// The schema the caller wants, or nil to use whatever is stored.
         /// Classes it lacks are added; other differences need a migration.
         public var schema: Schema?
@@ -42,6 +49,7 @@ extension Coordinator {
             location: Location,
             isReadOnly: Bool = false,
             durability: Durability = .full,
+            encryptionKey: Data? = nil,
             schema: Schema? = nil,
             schemaVersion: UInt64 = 0,
             migration: (@Sendable (MigrationContext) throws -> Void)? = nil
@@ -49,6 +57,7 @@ extension Coordinator {
             self.location = location
             self.isReadOnly = isReadOnly
             self.durability = durability
+            self.encryptionKey = encryptionKey
             self.schema = schema
             self.schemaVersion = schemaVersion
             self.migration = migration

@@ -79,11 +79,11 @@ public final class Coordinator: Sendable {
         self.configuration = configuration
         self.path = path
         self.isInMemory = isInMemory
-        let finding = try FileProbe.inspect(path: path)
+        let finding = try FileProbe.inspect(path: path, encrypted: configuration.encryptionKey != nil)
         if finding == .missing && configuration.isReadOnly {
             throw RealmError(.fileNotFound, "Unable to open a Realm at path '\(path)' read-only: the file does not exist.")
         }
-        let connection = try Connection(path: path, readOnly: configuration.isReadOnly)
+        let connection = try Self.openConnection(path: path, configuration: configuration, isInMemory: isInMemory)
         try Self.prepareFile(connection, readOnly: configuration.isReadOnly)
         self.lockDescriptor = try AuxiliaryFiles.acquire(for: path)
         do {
@@ -165,12 +165,20 @@ public final class Coordinator: Sendable {
         do {
             while try statement.step() { names.insert(statement.string(at: 0)) }
         } catch {
-            if error.kind == .notARealm || error.kind == .storage {
+            // The encrypting VFS's refusals say what is wrong already.
+            if (error.kind == .notARealm || error.kind == .storage) && !connection.isEncrypted {
                 throw RealmError(.notARealm, "The file at '\(connection.path)' is not a Realm file: \(error.message)", sqliteCode: error.sqliteCode)
             }
             throw error
         }
         return names
+    }
+
+    /// A new connection to the file, through the encrypting VFS when the
+    /// configuration has a key.
+    private static func openConnection(path: String, configuration: Configuration, isInMemory: Bool) throws(RealmError) -> Connection {
+        try Connection(path: path, readOnly: configuration.isReadOnly, encryptionKey: configuration.encryptionKey,
+                       logSyncsEachCommit: !isInMemory && configuration.durability == .full)
     }
 
     static func configure(_ connection: Connection, configuration: Configuration, isInMemory: Bool) throws(RealmError) {
@@ -243,7 +251,7 @@ public final class Coordinator: Sendable {
         if let pooled = state.withLock({ $0.idleConnections.popLast() }) {
             return pooled.connection
         }
-        let connection = try Connection(path: path, readOnly: configuration.isReadOnly)
+        let connection = try Self.openConnection(path: path, configuration: configuration, isInMemory: isInMemory)
         try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
         return connection
     }

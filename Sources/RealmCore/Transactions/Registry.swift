@@ -31,6 +31,11 @@ final class Registry: Sendable {
                         .fileAccess,
                         "The Realm at '\(existing.path)' is already open \(existing.configuration.isReadOnly ? "read-only" : "read-write") in this process and cannot also be opened \(configuration.isReadOnly ? "read-only" : "read-write").")
                 }
+                guard existing.configuration.encryptionKey == configuration.encryptionKey else {
+                    throw RealmError(
+                        .fileAccess,
+                        "The Realm at '\(existing.path)' is already open in this process with \(existing.configuration.encryptionKey == nil ? "no" : "a different") encryption key.")
+                }
                 return existing
             }
             let coordinator: Coordinator

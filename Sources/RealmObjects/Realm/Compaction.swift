@@ -16,7 +16,7 @@ enum Compaction {
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
         defer { flock(lock, LOCK_UN) }
         do {
-            let connection = try Connection(path: path, readOnly: false)
+            let connection = try Connection(path: path, readOnly: false, encryptionKey: configuration.encryptionKey)
             guard let pageSize = try connection.scalar("PRAGMA page_size"),
                   let pageCount = try connection.scalar("PRAGMA page_count"),
                   let freePages = try connection.scalar("PRAGMA freelist_count") else { return }

@@ -47,7 +47,13 @@ extension Realm {
         }
         private var storedInMemoryIdentifier: String?
 
-        /// A 64-byte key to encrypt the file with, or nil.
+        /// A 64-byte key to encrypt the file with, or nil for a plain file.
+        ///
+        /// The first 32 bytes key AES-256, the last 32 HMAC-SHA-256. The same
+        /// key must be given every time the file is opened; a wrong key fails
+        /// the open with an error that says the database is invalid. An
+        /// in-memory Realm accepts a key too (its data stays in memory,
+        /// encrypted all the same). See Docs/Encryption.md.
         public var encryptionKey: Data?
         /// Opens the file for reading only; writes then fail.
         public var readOnly: Bool

@@ -8,17 +8,21 @@ extension Realm {
     /// current data, uncommitted changes included; otherwise the newest
     /// committed version.
     ///
+    /// The copy is encrypted with `encryptionKey` (64 bytes), or plain when
+    /// it is nil, whether or not this Realm is encrypted: a copy is how a
+    /// Realm is encrypted, decrypted, or given another key.
+    ///
     /// - Throws: ``Realm/Error`` with code `fileExists` when the file exists,
     ///   `fileNotFound` when its directory does not, or another file code
     ///   when it cannot be written.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         verifyThread()
-        guard encryptionKey == nil else {
-            throw Realm.Error(.fail, "Encrypted copies are not available in this build: the encryption layer is not implemented yet.")
+        if let encryptionKey, encryptionKey.count != Configuration.encryptionKeySize {
+            throw Realm.Error(.fail, Configuration.wrongKeySizeMessage(encryptionKey.count, for: "writing a copy to '\(fileURL.path)'"))
         }
         try throwPendingDamage()
         do {
-            try transaction.writeCopy(toPath: fileURL.path)
+            try transaction.writeCopy(toPath: fileURL.path, encryptionKey: encryptionKey)
         } catch {
             throw Realm.Error(error, fileURL: fileURL)
         }

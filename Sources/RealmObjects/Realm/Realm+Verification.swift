@@ -49,7 +49,8 @@ extension Realm {
         do {
             // Read-only when the configuration is, so that a Realm already
             // open read-write in this process shares its coordinator.
-            let coordinator = try Coordinator.open(.init(location: configuration.location, isReadOnly: configuration.readOnly))
+            let coordinator = try Coordinator.open(.init(location: configuration.location, isReadOnly: configuration.readOnly,
+                                                          encryptionKey: configuration.encryptionKey))
             let transaction = try coordinator.makeTransaction()
             defer { transaction.invalidate() }
             return try transaction.verify(limit: limit)

@@ -31,6 +31,10 @@ enum RealmCache {
             identity + "\u{0}" + types.map { String(reflecting: $0) }.sorted().joined(separator: "\u{0}")
         } ?? identity
         if let state = entries.byIdentity[key]?.state {
+            guard state.configuration.encryptionKey == configuration.encryptionKey else {
+                try configuration.validateEncryptionKey()
+                throw Realm.Error(.fileAccess, "Realm at path '\(identity)' already opened with \(state.configuration.encryptionKey == nil ? "no" : "a different") encryption key.")
+            }
             guard state.configuration.readOnly == configuration.readOnly,
                   state.configuration.schemaVersion == configuration.schemaVersion else {
                 throw Realm.Error(.fail, "Realm at path '\(identity)' already opened on this thread with a different configuration (read-only or schema version).")

@@ -9,12 +9,7 @@ import Glibc
 /// schema is older.
 enum RealmOpener {
     static func open(_ configuration: Realm.Configuration, confinement: RealmState.Confinement = .thread(pthread_self())) throws -> RealmState {
-        if let key = configuration.encryptionKey {
-            guard key.count == 64 else {
-                throw Realm.Error(.fail, "Encryption key must be exactly 64 bytes long; it is \(key.count) bytes.")
-            }
-            throw Realm.Error(.fail, "Encrypted Realms are not available in this build: the encryption layer is not implemented yet (opening '\(configuration.identity)').")
-        }
+        try configuration.validateEncryptionKey()
         let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? storedModelClassesToMigrate(configuration))
         let schema = types.isEmpty ? nil : try SchemaDiscovery.schema(of: types)
         if let block = configuration.shouldCompactOnLaunch, configuration.inMemoryIdentifier == nil, !configuration.readOnly {
@@ -47,7 +42,7 @@ enum RealmOpener {
         guard configuration.inMemoryIdentifier == nil, !configuration.readOnly,
               configuration.migrationBlock != nil || configuration.deleteRealmIfMigrationNeeded,
               let fileURL = configuration.fileURL ?? Optional(Realm.Configuration.defaultFileURL),
-              let version = try? Coordinator.schemaVersion(atPath: fileURL.path), version < configuration.schemaVersion,
+              let version = try? Coordinator.schemaVersion(atPath: fileURL.path, encryptionKey: configuration.encryptionKey), version < configuration.schemaVersion,
               let coordinator = try? Coordinator.open(coreConfiguration(configuration, schema: nil)),
               let stored = try? coordinator.makeTransaction().schema else { return [] }
         return stored.objectSchemas.compactMap { objectSchema -> Object.Type? in
@@ -77,6 +72,7 @@ enum RealmOpener {
         var core = Coordinator.Configuration(
             location: configuration.location,
             isReadOnly: configuration.readOnly,
+            encryptionKey: configuration.encryptionKey,
             schema: schema,
             schemaVersion: configuration.schemaVersion)
         if let block = configuration.migrationBlock {

@@ -10,15 +10,15 @@ import RealmCore
 /// ```
 ///
 /// - Throws: ``Realm/Error`` with code `fileNotFound` when there is no file,
-///   `fileAccess` for a file that is not a Realm, and (until encryption
-///   lands) `fail` for an encryption key.
+///   `fileAccess` for a file that is not a Realm or an encryption key that
+///   does not open it, and `fail` for a key that is not 64 bytes long.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
-    guard encryptionKey == nil else {
-        throw Realm.Error(.fail, "Encrypted Realms are not available in this build: the encryption layer is not implemented yet (reading the schema version of '\(fileURL.path)').",
+    if let encryptionKey, encryptionKey.count != Realm.Configuration.encryptionKeySize {
+        throw Realm.Error(.fail, Realm.Configuration.wrongKeySizeMessage(encryptionKey.count, for: "reading the schema version of '\(fileURL.path)'"),
                           fileURL: fileURL)
     }
     do {
-        return try Coordinator.schemaVersion(atPath: fileURL.path)
+        return try Coordinator.schemaVersion(atPath: fileURL.path, encryptionKey: encryptionKey)
     } catch {
         throw Realm.Error(error, fileURL: fileURL)
     }

@@ -1,0 +1,3 @@
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/crypto.h>
