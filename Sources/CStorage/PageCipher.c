@@ -11,6 +11,9 @@
 _Static_assert(CSTORAGE_PAGE_DATA % 16 == 0, "the page's usable bytes are whole AES blocks");
 #define CSTORAGE_DATA_BLOCKS (CSTORAGE_PAGE_DATA / 16)
 
+static int apply_key_stream(cstorage_page_cipher *cipher, const uint8_t *iv,
+                            const uint8_t *input, uint8_t *output, int length);
+
 int cstorage_page_cipher_init(cstorage_page_cipher *cipher, const uint8_t key[CSTORAGE_KEY_SIZE]) {
     static const uint8_t zero_iv[CSTORAGE_IV_SIZE] = {0};
     cipher->cipher = EVP_CIPHER_CTX_new();
@@ -23,7 +26,8 @@ int cstorage_page_cipher_init(cstorage_page_cipher *cipher, const uint8_t key[CS
     };
     if (cipher->cipher == NULL || cipher->mac == NULL
         || EVP_EncryptInit_ex(cipher->cipher, EVP_aes_256_ctr(), NULL, key, zero_iv) != 1
-        || EVP_MAC_init(cipher->mac, key + 32, 32, parameters) != 1) {
+        || EVP_MAC_init(cipher->mac, key + 32, 32, parameters) != 1
+        || apply_key_stream(cipher, zero_iv, zero_iv, cipher->key_check, sizeof cipher->key_check) != 0) {
         cstorage_page_cipher_free(cipher);
         return -1;
     }
@@ -31,6 +35,7 @@ int cstorage_page_cipher_init(cstorage_page_cipher *cipher, const uint8_t key[CS
 }
 
 void cstorage_page_cipher_free(cstorage_page_cipher *cipher) {
+    OPENSSL_cleanse(cipher->key_check, sizeof cipher->key_check);
     EVP_CIPHER_CTX_free(cipher->cipher);
     EVP_MAC_CTX_free(cipher->mac);
     cipher->cipher = NULL;
@@ -49,7 +54,8 @@ static int apply_key_stream(cstorage_page_cipher *cipher, const uint8_t *iv,
     return 0;
 }
 
-/// HMAC-SHA-256 over the page number (big-endian), the IV and the ciphertext.
+/// HMAC-SHA-256 over the page number (big-endian), the cipher key's check
+/// value, the IV and the ciphertext.
 static int compute_mac(cstorage_page_cipher *cipher, uint32_t page_number,
                        const uint8_t *sealed, uint8_t mac[CSTORAGE_MAC_SIZE]) {
     const uint8_t number[4] = {
@@ -60,6 +66,7 @@ static int compute_mac(cstorage_page_cipher *cipher, uint32_t page_number,
     // A NULL key re-initialises the context with the key it already has.
     if (EVP_MAC_init(cipher->mac, NULL, 0, NULL) != 1
         || EVP_MAC_update(cipher->mac, number, sizeof number) != 1
+        || EVP_MAC_update(cipher->mac, cipher->key_check, sizeof cipher->key_check) != 1
         || EVP_MAC_update(cipher->mac, sealed + CSTORAGE_PAGE_DATA, CSTORAGE_IV_SIZE) != 1
         || EVP_MAC_update(cipher->mac, sealed, CSTORAGE_PAGE_DATA) != 1
         || EVP_MAC_final(cipher->mac, mac, &length, CSTORAGE_MAC_SIZE) != 1

@@ -1,6 +1,10 @@
 // The cipher of an encrypted Realm's pages: AES-256 in counter mode under the
 // key's first 32 bytes, then HMAC-SHA-256 under its last 32 bytes over the
-// page number, the IV and the ciphertext (encrypt-then-MAC).
+// page number, a check value of the cipher key, the IV and the ciphertext
+// (encrypt-then-MAC). The check value (the first key-stream block under a
+// zero IV) makes a key whose cipher half alone is wrong fail authentication,
+// as one whose MAC half is wrong does, instead of decrypting to garbage; it
+// is never stored.
 //
 // A sealed page keeps SQLite's page size. Its first CSTORAGE_PAGE_DATA
 // bytes are the ciphertext of the page's usable bytes; the reserved bytes at
@@ -30,6 +34,7 @@
 typedef struct cstorage_page_cipher {
     EVP_CIPHER_CTX *cipher;
     EVP_MAC_CTX *mac;
+    uint8_t key_check[16];
 } cstorage_page_cipher;
 
 /// Keys `cipher` with a 64-byte key. Returns 0, or -1 when OpenSSL failed

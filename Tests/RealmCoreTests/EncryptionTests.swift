@@ -186,10 +186,16 @@ import Glibc
             }
         }
 
-        let wrong = try #require(openError(Self.configuration(path, key: Self.otherKey)))
-        #expect(wrong.kind == .notARealm)
-        #expect(wrong.message.contains("invalid database"))
-        #expect(wrong.message.contains("encryption key is wrong"))
+        // Wrong in the cipher's half, in the MAC's half, or in both.
+        var cipherHalfWrong = Self.key, macHalfWrong = Self.key
+        cipherHalfWrong[0] ^= 0x01
+        macHalfWrong[63] ^= 0x80
+        for key in [Self.otherKey, cipherHalfWrong, macHalfWrong] {
+            let wrong = try #require(openError(Self.configuration(path, key: key)))
+            #expect(wrong.kind == .notARealm)
+            #expect(wrong.message.contains("invalid database"))
+            #expect(wrong.message.contains("encryption key is wrong"))
+        }
 
         let missing = try #require(openError(Self.configuration(path, key: nil)))
         #expect(missing.kind == .notARealm)
