@@ -234,7 +234,7 @@ import Glibc
     // MARK: Damage
 
     enum Damage: String, CaseIterable, Sendable {
-        case dataPage, firstPage, initializationVector, mac, swappedPages, truncatedMidPage
+        case dataPage, firstPage, initializationVector, mac, swappedPages, truncatedMidPage, truncatedAtPageBoundary
     }
 
     /// Reads every page of the file at `path` (integrity check and every
@@ -274,6 +274,7 @@ import Glibc
             bytes.replaceSubrange(pageSize..<2 * pageSize, with: bytes.subdata(in: page * pageSize..<(page + 1) * pageSize))
             bytes.replaceSubrange(page * pageSize..<(page + 1) * pageSize, with: first)
         case .truncatedMidPage: bytes = bytes.prefix(bytes.count - pageSize / 2)
+        case .truncatedAtPageBoundary: bytes = bytes.prefix(bytes.count - 2 * pageSize)
         }
         try bytes.write(to: URL(fileURLWithPath: damagedPath))
 
@@ -285,6 +286,10 @@ import Glibc
         case .truncatedMidPage:
             #expect(error.kind == .corruptFile)
             #expect(error.message.contains("truncated"))
+        case .truncatedAtPageBoundary:
+            // Missing pages read as absent: SQLite finds its b-tree broken.
+            #expect(error.kind == .corruptFile)
+            #expect(error.message.contains("malformed"))
         default:
             #expect(error.kind == .corruptFile || error.kind == .notARealm)
             #expect(error.message.contains("fails authentication"))

@@ -31,6 +31,8 @@ struct WorkloadOutcome: Codable {
     var realmOverGRDB: Double?
     /// realm's time over sqlite's, as ``realmOverGRDB``.
     var realmOverSQLite: Double?
+    /// realm-encrypted's time over realm's: the cost of encryption.
+    var encryptedOverRealm: Double?
     /// Whether the ratios meet the budget; nil when not budgeted or not
     /// computable.
     var withinBudget: Bool?
@@ -124,6 +126,7 @@ final class Harness {
             outcomes.first { $0.contender == name && $0.error == nil && $0.applicable }?.samples
         }
         let realm = samples(ContenderName.realm), grdb = samples(ContenderName.grdb), sqlite = samples(ContenderName.sqlite)
+        let encrypted = samples(ContenderName.encrypted)
         // A latency workload pools many samples per round: its samples do
         // not pair up by round.
         let paired = !workload.reportsP99
@@ -133,6 +136,7 @@ final class Harness {
             name: workload.name, summary: workload.summary, size: workload.size, unit: workload.unit,
             budget: workload.budget, budgetSummary: workload.budget.summary, contenders: outcomes,
             realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite,
+            encryptedOverRealm: ratio(encrypted, realm, paired: paired),
             withinBudget: workload.budget.isMet(realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite))
     }
 
@@ -156,6 +160,7 @@ enum ContenderName {
     static let realm = "realm"
     static let grdb = "grdb"
     static let sqlite = "sqlite"
+    static let encrypted = "realm-encrypted"
 }
 
 /// The progress line on standard error: rewritten in place on a terminal,

@@ -9,8 +9,10 @@ import RealmObjects
 ///
 /// Realms are confined to the thread that opens them; the harness calls
 /// every method and every trial on the main thread.
-public final class RealmContender: Contender {
-    public static let name = "realm"
+public class RealmContender: Contender {
+    public class var name: String { "realm" }
+    /// The key every file is encrypted with, or nil for plain files.
+    class var encryptionKey: Data? { nil }
 
     private let scratch: ScratchSpace
     /// The data sets shared by several workloads, opened once per run.
@@ -21,14 +23,14 @@ public final class RealmContender: Contender {
     /// A closed file of `openDatasetCount` objects for the open workloads.
     private var openFile: URL?
 
-    public init(directory: URL) throws {
+    public required init(directory: URL) throws {
         scratch = try ScratchSpace(root: directory)
     }
 
     // MARK: Files
 
     private func configuration(_ file: URL) -> Realm.Configuration {
-        Realm.Configuration(fileURL: file, objectTypes: allObjectTypes)
+        Realm.Configuration(fileURL: file, encryptionKey: Self.encryptionKey, objectTypes: allObjectTypes)
     }
 
     /// A Realm on a new file in a new directory.
@@ -64,12 +66,23 @@ public final class RealmContender: Contender {
         // Opening the same path while the Realm is alive returns the
         // coordinator the Realm uses, with the configuration it was opened
         // with; RealmCore turns its durability into `PRAGMA synchronous`.
-        let durability = try Coordinator.open(.file(path)).configuration.durability
+        var core = Coordinator.Configuration.file(path)
+        core.encryptionKey = Self.encryptionKey
+        let durability = try Coordinator.open(core).configuration.durability
         let synchronous = durability == .full ? "FULL" : "NORMAL"
+        guard Self.encryptionKey != nil else {
+            return StorageSettings(
+                journalMode: try SQLiteHeader.journalMode(ofFileAt: path),
+                synchronous: synchronous,
+                source: "journal mode from the file header; synchronous from the coordinator's durability (.\(durability))")
+        }
+        // An encrypted header cannot be read; a commit writes to the log
+        // only in WAL mode.
+        try realm.write { realm.add(Self.benchObject(0)) }
         return StorageSettings(
-            journalMode: try SQLiteHeader.journalMode(ofFileAt: path),
+            journalMode: FileManager.default.fileExists(atPath: path + "-wal") ? "wal" : "delete",
             synchronous: synchronous,
-            source: "journal mode from the file header; synchronous from the coordinator's durability (.\(durability))")
+            source: "journal mode from the log a commit writes (the header is encrypted); synchronous from the coordinator's durability (.\(durability))")
     }
 
     // MARK: Inserts

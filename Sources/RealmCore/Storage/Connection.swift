@@ -42,10 +42,14 @@ package final class Connection {
             let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
             if let refusal = EncryptionFailure.take(code: status, path: path) { throw refusal }
-            throw RealmError(
-                status & 0xff == SQLITE_CANTOPEN ? .file(errno: systemError) : .fileAccess,
-                "Unable to open a Realm at path '\(path)': \(message).",
-                sqliteCode: status & 0xff)
+            let kind: RealmError.Kind = switch status & 0xff {
+            case SQLITE_CANTOPEN: .file(errno: systemError)
+            // An encrypted file's first page is read while opening it.
+            case SQLITE_CORRUPT: .corruptFile
+            case SQLITE_NOTADB: .notARealm
+            default: .fileAccess
+            }
+            throw RealmError(kind, "Unable to open a Realm at path '\(path)': \(message).", sqliteCode: status & 0xff)
         }
         self.isEncrypted = encryptionKey != nil
         self.handle = handle

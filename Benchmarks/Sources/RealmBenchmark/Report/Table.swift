@@ -7,13 +7,13 @@ enum Table {
     static func render(_ outcomes: [WorkloadOutcome], environment: RunEnvironment) -> String {
         var lines: [String] = []
         let mode = environment.quick ? "quick mode" : "full mode"
-        lines.append("realm-benchmark, \(mode): \(environment.repetitions) measured rounds after a warm-up, contenders interleaved (realm, grdb, sqlite)")
+        lines.append("realm-benchmark, \(mode): \(environment.repetitions) measured rounds after a warm-up, contenders interleaved (realm, grdb, sqlite, realm-encrypted)")
         lines.append("\(environment.date) · project \(environment.projectRevision) · \(environment.swiftVersion) · SQLite \(environment.sqliteVersion) · \(environment.architecture), \(environment.processors) CPUs")
         lines.append("every contender: journal_mode = \(environment.journalMode), synchronous = \(environment.synchronous); a fresh file per round where a workload writes")
         lines.append("data: \(environment.data)")
         lines.append("")
 
-        let header = ["workload", "size", "realm", "grdb", "sqlite", "realm/grdb", "realm/sqlite", "budget"]
+        let header = ["workload", "size", "realm", "grdb", "sqlite", "realm/grdb", "realm/sqlite", "budget", "encrypted", "encrypted/realm"]
         var rows: [[String]] = []
         for outcome in outcomes {
             rows.append(row(outcome, statistic: \.median, budget: budgetCell(outcome),
@@ -22,10 +22,11 @@ enum Table {
                 rows.append(row(outcome, statistic: \.p99, budget: "—", name: "  p99"))
             }
         }
-        lines.append(contentsOf: align([header] + rows, rightAligned: [2, 3, 4, 5, 6]))
+        lines.append(contentsOf: align([header] + rows, rightAligned: [2, 3, 4, 5, 6, 8, 9]))
         lines.append("")
         lines.append("Times are medians of the measured rounds (latency: of every commit, pooled). Ratios: the median of the rounds' realm/other ratios (latency: of the medians); below 1 realm is faster.")
         lines.append("Budget (SPEC §8): ≤1.0 vs grdb everywhere; SQLite-bound workloads also ≤1.3 vs sqlite; where grdb is itself at the floor, within 10% of sqlite.")
+        lines.append("encrypted: the realm contender on encrypted files (AES-256-CTR + HMAC-SHA-256 per page); encrypted/realm is the cost of encryption, as the median of the rounds' ratios (goal ≤ 1.10).")
         let over = outcomes.filter { $0.withinBudget == false }.map(\.name)
         lines.append(over.isEmpty ? "Every budgeted workload is within budget." : "Over budget: \(over.joined(separator: ", ")).")
         return lines.joined(separator: "\n")
@@ -47,7 +48,11 @@ enum Table {
         }
         let (overGRDB, overSQLite) = ratios ?? (ratio(values[1]), ratio(values[2]))
         let texts = [overGRDB, overSQLite].map { $0.map { String(format: "%.2f", $0) } ?? "n/a" }
+        let encrypted = outcome.outcome(of: ContenderName.encrypted)
+        let encryptedValue = encrypted.flatMap { $0.error == nil ? $0[keyPath: statistic] : nil }
+        let encryptedRatio = name == nil ? outcome.encryptedOverRealm : encryptedValue.flatMap { value in values[0].map { value / $0 } }
         return [name ?? outcome.name, name == nil ? outcome.size : ""] + cells + texts + [budget]
+            + [cell(encrypted, value: encryptedValue, unit: outcome.unit), encryptedRatio.map { String(format: "%.2f", $0) } ?? "n/a"]
     }
 
     private static func cell(_ outcome: ContenderOutcome?, value: Double?, unit: Workload.Unit) -> String {
