@@ -154,6 +154,9 @@ static int main_read_page(encrypted_file *self, uint32_t page, uint8_t *out) {
     if (rc != SQLITE_OK) return rc;
     int opened = cstorage_page_open(self->cipher, page, out, out);
     if (opened != 0) {
+        // SQLite drops a page whose read failed; still, hand it no bytes
+        // that did not authenticate.
+        memset(out, 0, CSTORAGE_PAGE_SIZE);
         note_failure(opened > 0 ? CSTORAGE_FAILURE_AUTHENTICATION : CSTORAGE_FAILURE_CRYPTO, 0, page);
         return SQLITE_IOERR_DATA;
     }
@@ -400,18 +403,19 @@ static int log_read_frame_for_recovery(encrypted_file *self, uint8_t *frame, sql
     uint8_t iv[CSTORAGE_IV_SIZE];
     memcpy(iv, page + CSTORAGE_PAGE_DATA, sizeof iv);
     int opened = cstorage_page_open(self->cipher, read_be32(frame), page, page);
-    if (opened < 0 || mask_checksum(self, frame, iv) != 0) {
+    if (opened == 0 && mask_checksum(self, frame, iv) == 0) return SQLITE_OK;
+    // Whatever happens next, SQLite gets no bytes that did not authenticate.
+    memset(frame, 0, CSTORAGE_FRAME_SIZE);
+    if (opened != 1) {
         note_failure(CSTORAGE_FAILURE_CRYPTO, 1, number);
         return SQLITE_IOERR_READ;
     }
-    if (opened == 0) return SQLITE_OK;
     if (self->commits_sync_log && log_later_commits_authenticate(self, number - 1)) {
         note_failure(CSTORAGE_FAILURE_AUTHENTICATION, 1, number);
         return SQLITE_IOERR_DATA;
     }
     // Torn by a power loss, or not provably otherwise: SQLite ends the log
     // before a frame of zeros.
-    memset(frame, 0, CSTORAGE_FRAME_SIZE);
     return SQLITE_OK;
 }
 
@@ -506,9 +510,11 @@ static int disk_close(sqlite3_file *file) {
     encrypted_file *self = (encrypted_file *)file;
     int flushed = self->kind == FILE_LOG ? log_flush(self) : SQLITE_OK;
     int rc = self->lower->pMethods ? self->lower->pMethods->xClose(self->lower) : SQLITE_OK;
-    if (self->kind == FILE_MAIN) {
-        cstorage_page_cipher_free(&self->own_cipher);
-        if (self->transit_plain) OPENSSL_cleanse(self->transit_plain, CSTORAGE_PAGE_SIZE);
+    if (self->kind == FILE_MAIN) cstorage_page_cipher_free(&self->own_cipher);
+    // The buffers held plain pages.
+    if (self->buffer) {
+        size_t size = self->kind == FILE_MAIN ? 3 * CSTORAGE_PAGE_SIZE : 2 * CSTORAGE_FRAME_SIZE;
+        OPENSSL_cleanse(self->buffer, size);
     }
     sqlite3_free(self->buffer);
     self->buffer = NULL;

@@ -20,12 +20,20 @@ import Testing
     @Test func badValues() throws { try run("bad-values") }
     @Test func injection() throws { try run("injection") }
     @Test func soak() throws { try run("soak") }
+    // The bank's families again, on encrypted files.
+    @Test func crashSafetyEncrypted() throws { try run("crash-safety", encrypted: true) }
+    @Test func concurrencyEncrypted() throws { try run("concurrency", encrypted: true) }
 
-    private func run(_ family: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func run(_ family: String, encrypted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let seed = Self.isFull ? UInt64.random(in: 0...UInt64.max) : Self.ciSeed
         let process = Process()
         process.executableURL = try Self.executable(sourceLocation: sourceLocation)
         process.arguments = [family, "--size", Self.isFull ? "full" : "ci", "--seed", String(seed)]
+        if encrypted {
+            var environment = ProcessInfo.processInfo.environment
+            environment["RELIABILITY_ENCRYPTED"] = "1"
+            process.environment = environment
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -36,7 +44,7 @@ import Testing
         let result = text.split(separator: "\n").last { $0.hasPrefix("RESULT") }.map(String.init)
         print(result ?? "\(family): no RESULT line")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
-                "\(family) failed (exit \(process.terminationStatus)); replay with `RealmReliability \(family) --size \(Self.isFull ? "full" : "ci") --seed \(seed)`:\n\(text.suffix(6_000))",
+                "\(family) failed (exit \(process.terminationStatus)); replay with `\(encrypted ? "RELIABILITY_ENCRYPTED=1 " : "")RealmReliability \(family) --size \(Self.isFull ? "full" : "ci") --seed \(seed)`:\n\(text.suffix(6_000))",
                 sourceLocation: sourceLocation)
         #expect(result?.contains(" failures=0 ") == true, "\(family): \(result ?? "no result")", sourceLocation: sourceLocation)
     }

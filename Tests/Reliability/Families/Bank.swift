@@ -9,8 +9,13 @@ enum Bank {
     static let accounts = 10
     static let opening = 1_000
 
+    /// With `RELIABILITY_ENCRYPTED=1` in the environment (which child
+    /// processes inherit), every bank is an encrypted file.
+    static let encryptionKey: Data? = ProcessInfo.processInfo.environment["RELIABILITY_ENCRYPTED"] == "1"
+        ? Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }) : nil
+
     static func configuration(_ url: URL, compactOnLaunch: Bool = false) -> Realm.Configuration {
-        var configuration = Realm.Configuration(fileURL: url, objectTypes: bankTypes)
+        var configuration = Realm.Configuration(fileURL: url, encryptionKey: encryptionKey, objectTypes: bankTypes)
         if compactOnLaunch {
             configuration.shouldCompactOnLaunch = { _, _ in true }
         }
