@@ -52,11 +52,8 @@
 #define CSTORAGE_FRAME_SIZE (CSTORAGE_FRAME_HEADER + CSTORAGE_PAGE_SIZE)
 #define CSTORAGE_LOG_HEADER 32
 
-/// The page cache of a connection to an encrypted file, in KiB (SQLite's
-/// default is 2,000).
-#define CSTORAGE_ENCRYPTED_CACHE_KIB 65536
-#define CSTORAGE_STRINGIFY_(x) #x
-#define CSTORAGE_STRINGIFY(x) CSTORAGE_STRINGIFY_(x)
+_Static_assert(CSTORAGE_PAGE_SIZE == CSTORAGE_ENCRYPTED_PAGE_SIZE, "one page size");
+_Static_assert(CSTORAGE_PAGE_RESERVE == CSTORAGE_ENCRYPTION_RESERVED_BYTES, "one reserve");
 
 enum file_kind { FILE_MAIN, FILE_LOG, FILE_MEMORY };
 
@@ -734,9 +731,5 @@ int cstorage_open_encrypted(const char *path, int flags, const uint8_t *key, int
     // page 1).
     int reserve = CSTORAGE_PAGE_RESERVE;
     sqlite3_file_control(*db, "main", SQLITE_FCNTL_RESERVE_BYTES, &reserve);
-    // Reading a page again from the file costs an authentication and a
-    // decryption, where a plain file costs a copy from the OS's cache: keep
-    // more decrypted pages. The cache grows only as pages are read.
-    return sqlite3_exec(*db, "PRAGMA page_size = 4096; PRAGMA cache_size = -" CSTORAGE_STRINGIFY(CSTORAGE_ENCRYPTED_CACHE_KIB),
-                        NULL, NULL, NULL);
+    return SQLITE_OK;
 }

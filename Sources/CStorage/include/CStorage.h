@@ -134,10 +134,23 @@ int cstorage_register_functions(sqlite3 *db);
 /// page's IV and MAC (SQLite's "reserved bytes").
 #define CSTORAGE_ENCRYPTION_RESERVED_BYTES 48
 
+/// The page size of an encrypted file.
+#define CSTORAGE_ENCRYPTED_PAGE_SIZE 4096
+
+/// The page cache of a connection to an encrypted file, in KiB (SQLite's
+/// default is 2,000). Reading a page again from the file costs an
+/// authentication and a decryption, where a plain file costs a copy from the
+/// OS's cache: encrypted connections keep more decrypted pages. The cache
+/// grows only as pages are read.
+#define CSTORAGE_ENCRYPTED_CACHE_KIB 65536
+
 /// Opens `path` as `sqlite3_open_v2` does with `flags`, through the
 /// encrypting VFS (registered on first use) with `key`, 64 bytes: the first
-/// 32 key AES-256, the last 32 HMAC-SHA-256. A new file is laid out with
-/// 4096-byte pages and the reserved bytes each page's IV and MAC need.
+/// 32 key AES-256, the last 32 HMAC-SHA-256. A new file is given the
+/// reserved bytes each page's IV and MAC need; the caller then sets
+/// `PRAGMA page_size` to CSTORAGE_ENCRYPTED_PAGE_SIZE (for a new file) and
+/// `PRAGMA cache_size` to -CSTORAGE_ENCRYPTED_CACHE_KIB, once its busy
+/// handler is in place: both read the schema, which needs a lock.
 /// `commits_sync_log` says whether every commit syncs the write-ahead log
 /// (synchronous = FULL), which lets recovery tell a damaged frame from one
 /// torn by a power loss (see EncryptedVFS.c). The key is copied into

@@ -72,6 +72,11 @@ package final class Connection {
         // After a restart, a log that a pinned reader let grow is cut back
         // to this size, so that its disk space comes back.
         sqlite3_exec(handle, "PRAGMA journal_size_limit = \(Int(Self.logRestartFrames) * 4096 * 2)", nil, nil, nil)
+        if isEncrypted {
+            // Both read the schema, which needs the lock the busy timeout
+            // waits for; the first read of a wrong key's file fails here.
+            try execute("PRAGMA page_size = \(CSTORAGE_ENCRYPTED_PAGE_SIZE); PRAGMA cache_size = -\(CSTORAGE_ENCRYPTED_CACHE_KIB)")
+        }
     }
 
     deinit {
