@@ -128,13 +128,14 @@ import Glibc
         #expect(try coordinator.makeTransaction().verify() == [])
     }
 
-    @Test func aWriterKilledMidCommitLeavesNoPlaintext() throws {
-        let directory = TemporaryDirectory()
-        let path = directory.path()
-        _ = try Coordinator.open(.init(location: .file(path), encryptionKey: Self.key, schema: MultiProcessTests.schema))
-        let helper = try HelperProcess(["write-loop", path, "100000", "40"], encryptionKey: Self.key)
+    /// Lays out an encrypted file at `path` with MultiProcessTests' schema,
+    /// lets a helper process commit into it, kills the helper once it
+    /// reported `commits` commits, and returns the last commit it reported.
+    static func killWriter(of path: String, after commits: Int, objectsPerTransaction: Int) throws -> Int {
+        _ = try Coordinator.open(.init(location: .file(path), encryptionKey: key, schema: MultiProcessTests.schema))
+        let helper = try HelperProcess(["write-loop", path, "100000", "\(objectsPerTransaction)"], encryptionKey: key)
         var reported = 0
-        while reported < 25, let line = try helper.readLine() {
+        while reported < commits, let line = try helper.readLine() {
             reported = try MultiProcessTests.committedNumber(line)
         }
         helper.kill(SIGKILL)
@@ -142,6 +143,13 @@ import Glibc
         while let line = try helper.readLine() {
             reported = max(reported, try MultiProcessTests.committedNumber(line))
         }
+        return reported
+    }
+
+    @Test func aWriterKilledMidCommitLeavesNoPlaintext() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path()
+        let reported = try Self.killWriter(of: path, after: 25, objectsPerTransaction: 40)
         #expect(reported >= 25)
         // The payloads the helper wrote ("tx1-seq0-tx1-seq0-…").
         let payloads = (1...reported).flatMap { tx in (0..<40).map { Data("tx\(tx)-seq\($0)-tx\(tx)-seq\($0)-".utf8) } }
@@ -325,18 +333,8 @@ import Glibc
     @Test func aChangedFrameOfALogLeftByACrashIsDetected() throws {
         let directory = TemporaryDirectory()
         let path = directory.path()
-        _ = try Coordinator.open(.init(location: .file(path), encryptionKey: Self.key, schema: MultiProcessTests.schema))
-        let helper = try HelperProcess(["write-loop", path, "100000", "5"], encryptionKey: Self.key)
-        var reported = 0
-        while reported < 30, let line = try helper.readLine() {
-            reported = try MultiProcessTests.committedNumber(line)
-        }
         // Killed before it closes: the log stays, to be recovered.
-        helper.kill(SIGKILL)
-        helper.waitForExit()
-        while let line = try helper.readLine() {
-            reported = max(reported, try MultiProcessTests.committedNumber(line))
-        }
+        let reported = try Self.killWriter(of: path, after: 30, objectsPerTransaction: 5)
         let logSize = try #require(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
         #expect(logSize > 32 + 20 * 4120)
 
