@@ -25,9 +25,7 @@ package final class Connection {
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status: Int32
         if let encryptionKey {
-            guard encryptionKey.count == EncryptionFailure.keySize else {
-                throw RealmError(.invalidValue, EncryptionFailure.wrongKeySizeMessage(encryptionKey.count, path: path))
-            }
+            try EncryptionKey.validate(encryptionKey, for: "opening '\(path)'")
             status = encryptionKey.withUnsafeBytes { key in
                 cstorage_open_encrypted(path, flags, key.bindMemory(to: UInt8.self).baseAddress, logSyncsEachCommit ? 1 : 0, &handle)
             }

@@ -3,13 +3,6 @@ internal import CStorage
 /// The encrypting VFS's refusals (CStorage's EncryptedVFS.c), turned into
 /// errors that say which file, which page, and why.
 enum EncryptionFailure {
-    /// The length of a key: 32 bytes for AES-256, 32 for HMAC-SHA-256.
-    static let keySize = 64
-
-    static func wrongKeySizeMessage(_ count: Int, path: String) -> String {
-        "Encryption key must be exactly \(keySize) bytes long; it is \(count) bytes (opening '\(path)')."
-    }
-
     /// The error for SQLite's result `code` when it reports an I/O error
     /// the encrypting VFS raised on this thread; nil for any other error.
     static func take(code: Int32, path: String) -> RealmError? {

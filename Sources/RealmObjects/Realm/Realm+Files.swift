@@ -17,9 +17,7 @@ extension Realm {
     ///   when it cannot be written.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         verifyThread()
-        if let encryptionKey, encryptionKey.count != Configuration.encryptionKeySize {
-            throw Realm.Error(.fail, Configuration.wrongKeySizeMessage(encryptionKey.count, for: "writing a copy to '\(fileURL.path)'"))
-        }
+        try Configuration.validate(encryptionKey, for: "writing a copy to '\(fileURL.path)'")
         try throwPendingDamage()
         do {
             try transaction.writeCopy(toPath: fileURL.path, encryptionKey: encryptionKey)

@@ -13,10 +13,7 @@ import RealmCore
 ///   `fileAccess` for a file that is not a Realm or an encryption key that
 ///   does not open it, and `fail` for a key that is not 64 bytes long.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
-    if let encryptionKey, encryptionKey.count != Realm.Configuration.encryptionKeySize {
-        throw Realm.Error(.fail, Realm.Configuration.wrongKeySizeMessage(encryptionKey.count, for: "reading the schema version of '\(fileURL.path)'"),
-                          fileURL: fileURL)
-    }
+    try Realm.Configuration.validate(encryptionKey, for: "reading the schema version of '\(fileURL.path)'")
     do {
         return try Coordinator.schemaVersion(atPath: fileURL.path, encryptionKey: encryptionKey)
     } catch {
