@@ -82,12 +82,16 @@ enum Soak {
         if largest >= walLimit {
             report.fail("the -wal reached \(largest >> 20) MiB (limit \(walLimit >> 20) MiB)")
         }
-        // Stopped growing: the second half's peak is no higher than the
-        // first half's by more than a restart's worth (the policy restarts
-        // the log past 2,048 frames, about 8 MiB).
+        // Stopped growing: at the end of the run the log is back within a
+        // restart's worth (the policy restarts the log past 2,048 frames,
+        // about 8 MiB) of the first half's peak. A restart that a reader
+        // blocked lets the log grow by another restart's worth before the
+        // next try, so a spike in between is expected (the limit above
+        // bounds it); a log that keeps growing stays high in both of the
+        // last two tenths.
         let firstHalf = maxima.prefix(5).max() ?? 0
-        let secondHalf = maxima.suffix(5).max() ?? 0
-        if secondHalf > firstHalf + (8 << 20) {
+        let end = min(maxima[8], maxima[9])
+        if end > firstHalf + (8 << 20) {
             report.fail("the -wal kept growing: peaks per tenth \(maxima.map { $0 >> 10 }) KiB")
         }
         if largestMain > 4 << 20 {
