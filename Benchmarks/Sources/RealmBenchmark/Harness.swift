@@ -26,13 +26,15 @@ struct WorkloadOutcome: Codable {
     /// The budget in words.
     var budgetSummary: String
     var contenders: [ContenderOutcome]
-    /// realm's time over grdb's: the median of the rounds' ratios (see
-    /// ``Harness/ratio(_:_:paired:)``).
-    var realmOverGRDB: Double?
-    /// realm's time over sqlite's, as ``realmOverGRDB``.
-    var realmOverSQLite: Double?
+    /// The GRDB variant realm is held to: of `grdb` (fast records) and
+    /// `grdb-codable`, the one with the lower median.
+    var grdbBaseline: String?
+    /// realm's time over the GRDB baseline's (see ``Ratio``).
+    var realmOverGRDB: Ratio?
+    /// realm's time over sqlite's.
+    var realmOverSQLite: Ratio?
     /// realm-encrypted's time over realm's: the cost of encryption.
-    var encryptedOverRealm: Double?
+    var encryptedOverRealm: Ratio?
     /// Whether the ratios meet the budget; nil when not budgeted or not
     /// computable.
     var withinBudget: Bool?
@@ -43,8 +45,8 @@ struct WorkloadOutcome: Codable {
 }
 
 /// Runs workloads: for each, a warm-up round and then the measured rounds,
-/// every round running every contender in turn (realm, grdb, sqlite, realm,
-/// grdb, sqlite …) so that drifts of the machine (other load, thermal
+/// every round running every contender in turn (realm, grdb, grdb-codable,
+/// sqlite, realm-encrypted, then again) so that drifts of the machine (other load, thermal
 /// state, the page cache) spread over all of them.
 final class Harness {
     let contenders: [any Contender]
@@ -122,36 +124,61 @@ final class Harness {
     }
 
     private static func summarize(_ workload: Workload, _ outcomes: [ContenderOutcome]) -> WorkloadOutcome {
-        func samples(_ name: String) -> [Double]? {
-            outcomes.first { $0.contender == name && $0.error == nil && $0.applicable }?.samples
+        func measured(_ name: String) -> ContenderOutcome? {
+            outcomes.first { $0.contender == name && $0.error == nil && $0.applicable && !$0.samples.isEmpty }
         }
-        let realm = samples(ContenderName.realm), grdb = samples(ContenderName.grdb), sqlite = samples(ContenderName.sqlite)
-        let encrypted = samples(ContenderName.encrypted)
+        // The ratio that counts is against GRDB at its fastest: whichever
+        // variant ran this workload faster.
+        let grdb = [ContenderName.grdb, ContenderName.grdbCodable].compactMap(measured)
+            .min { ($0.median ?? .infinity) < ($1.median ?? .infinity) }
+        let realm = measured(ContenderName.realm)?.samples
         // A latency workload pools many samples per round: its samples do
         // not pair up by round.
         let paired = !workload.reportsP99
-        let realmOverGRDB = ratio(realm, grdb, paired: paired)
-        let realmOverSQLite = ratio(realm, sqlite, paired: paired)
+        let realmOverGRDB = Ratio(realm, grdb?.samples, paired: paired)
+        let realmOverSQLite = Ratio(realm, measured(ContenderName.sqlite)?.samples, paired: paired)
         return WorkloadOutcome(
             name: workload.name, summary: workload.summary, size: workload.size, unit: workload.unit,
             budget: workload.budget, budgetSummary: workload.budget.summary, contenders: outcomes,
-            realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite,
-            encryptedOverRealm: ratio(encrypted, realm, paired: paired),
-            withinBudget: workload.budget.isMet(realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite))
+            grdbBaseline: grdb?.contender, realmOverGRDB: realmOverGRDB, realmOverSQLite: realmOverSQLite,
+            encryptedOverRealm: Ratio(measured(ContenderName.encrypted)?.samples, realm, paired: paired),
+            withinBudget: workload.budget.isMet(realmOverGRDB: realmOverGRDB?.median, realmOverSQLite: realmOverSQLite?.median))
     }
+}
 
-    /// realm's time over another contender's. With one sample per round
-    /// (`paired`), the median of the rounds' ratios: the contenders of a
-    /// round run back to back, so a drift of the machine between rounds
-    /// (other load, the CPU's clock) cancels out of each ratio, where it
-    /// can tilt a ratio of medians. Otherwise, the ratio of the medians.
-    static func ratio(_ numerator: [Double]?, _ denominator: [Double]?, paired: Bool) -> Double? {
+/// One contender's time over another's.
+///
+/// With one sample per round (`paired`), the median of the rounds' ratios:
+/// the contenders of a round run back to back, so a drift of the machine
+/// between rounds (other load, the CPU's clock) cancels out of each ratio,
+/// where it can tilt a ratio of medians; the range is that of the rounds'
+/// ratios. Otherwise (pooled latency samples), the ratio of the medians,
+/// with no range.
+struct Ratio: Codable {
+    var median: Double
+    /// The lowest and highest of the rounds' ratios, when paired.
+    var low: Double?
+    var high: Double?
+
+    init?(_ numerator: [Double]?, _ denominator: [Double]?, paired: Bool) {
         guard let numerator, let denominator else { return nil }
         if paired, numerator.count == denominator.count, denominator.allSatisfy({ $0 > 0 }) {
-            return median(zip(numerator, denominator).map { $0 / $1 })
+            let ratios = zip(numerator, denominator).map { $0 / $1 }
+            guard let middle = RealmBenchmark.median(ratios) else { return nil }
+            (median, low, high) = (middle, ratios.min(), ratios.max())
+            return
         }
-        guard let top = median(numerator), let bottom = median(denominator), bottom > 0 else { return nil }
-        return top / bottom
+        guard let top = RealmBenchmark.median(numerator), let bottom = RealmBenchmark.median(denominator), bottom > 0 else {
+            return nil
+        }
+        median = top / bottom
+    }
+
+    /// "1.23 (1.10–1.31)", or "1.23" with no range.
+    var formatted: String {
+        let middle = String(format: "%.2f", median)
+        guard let low, let high else { return middle }
+        return middle + String(format: " (%.2f–%.2f)", low, high)
     }
 }
 
@@ -159,6 +186,7 @@ final class Harness {
 enum ContenderName {
     static let realm = "realm"
     static let grdb = "grdb"
+    static let grdbCodable = "grdb-codable"
     static let sqlite = "sqlite"
     static let encrypted = "realm-encrypted"
 }

@@ -19,7 +19,7 @@ enum SVGChart {
 
     static func render(_ outcomes: [WorkloadOutcome], environment: RunEnvironment) -> String {
         let rows = outcomes.filter { $0.realmOverGRDB != nil || $0.realmOverSQLite != nil }
-        let ratios = rows.flatMap { [$0.realmOverGRDB, $0.realmOverSQLite].compactMap { $0 } }
+        let ratios = rows.flatMap { [$0.realmOverGRDB?.median, $0.realmOverSQLite?.median].compactMap { $0 } }
         // A domain of whole decades that holds every ratio and 0.1...10.
         let low = pow(10, min(-1, floor(log10(ratios.min() ?? 1) - 0.05)))
         let high = pow(10, max(1, ceil(log10(ratios.max() ?? 1) + 0.05)))
@@ -64,7 +64,7 @@ enum SVGChart {
             let over = outcome.withinBudget == false
             svg.append(text(x: labelWidth, y: y + rowHeight / 2 + 4, outcome.name, anchor: "end",
                             fill: over ? "#c0392b" : "#222", weight: over ? "bold" : "normal"))
-            for (offset, ratio, color) in [(5.0, outcome.realmOverGRDB, grdbColor), (5.0 + barHeight + 2, outcome.realmOverSQLite, sqliteColor)] {
+            for (offset, ratio, color) in [(5.0, outcome.realmOverGRDB?.median, grdbColor), (5.0 + barHeight + 2, outcome.realmOverSQLite?.median, sqliteColor)] {
                 guard let ratio else { continue }
                 let start = x(1), end = x(ratio)
                 let left = min(start, end), barWidth = max(abs(end - start), 1)
