@@ -31,6 +31,9 @@ struct Run: ParsableCommand {
     @Option(help: "Measured rounds per workload (default: 5, or 3 with --quick).")
     var repetitions: Int?
 
+    @Option(help: "Run only these contenders, comma-separated (for profiling one; default: all).")
+    var contenders: String?
+
     func run() throws {
         let repetitions = self.repetitions ?? (quick ? 3 : 5)
         let sizes = Sizes(quick: quick)
@@ -39,7 +42,15 @@ struct Run: ParsableCommand {
         try? FileManager.default.removeItem(at: scratchRoot)
         defer { try? FileManager.default.removeItem(at: scratchRoot) }
 
-        let contenders = try Contenders.types.map { try $0.init(directory: scratchRoot.appendingPathComponent($0.name)) }
+        var types = Contenders.types
+        if let contenders {
+            let names = Set(contenders.split(separator: ",").map(String.init))
+            types = types.filter { names.contains($0.name) }
+            guard types.count == names.count else {
+                throw ValidationError("Contenders are \(Contenders.types.map { $0.name }.joined(separator: ", ")).")
+            }
+        }
+        let contenders = try types.map { try $0.init(directory: scratchRoot.appendingPathComponent($0.name)) }
         let environment = try RunEnvironment(contenders: contenders, quick: quick, repetitions: repetitions, sizes: sizes)
         let peakMemory = PeakMemory(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(),
                                     scratchRoot: scratchRoot)

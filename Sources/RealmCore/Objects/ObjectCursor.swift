@@ -27,20 +27,23 @@ public final class ObjectCursor {
         public let row: Int
     }
 
+    // The mutable fields are read and written once per object handed out;
+    // a cursor belongs to its transaction's thread, so access tracking is
+    // left off.
     private let transaction: Transaction
-    private var statement: Statement?
+    @exclusivity(unchecked) private var statement: Statement?
     private let columns: [RowColumn]
     private let width: Int
-    private var batch: RowBatch?
-    private var batchPosition = 0
+    @exclusivity(unchecked) private var batch: RowBatch?
+    @exclusivity(unchecked) private var batchPosition = 0
     /// The keys to hand out next: all that remain once detached (or when
     /// made from keys), or the current batch's when reading keys only.
-    private var keys: [ObjectKey] = []
-    private var keyPosition = 0
+    @exclusivity(unchecked) private var keys: [ObjectKey] = []
+    @exclusivity(unchecked) private var keyPosition = 0
     /// Rows per batch: by default small at first, so that a loop that
     /// stops early reads little ahead, then ``rowsPerBatch``.
-    private var batchSize: Int
-    private var readsRows = true
+    @exclusivity(unchecked) private var batchSize: Int
+    @exclusivity(unchecked) private var readsRows = true
 
     /// The number of rows of every batch but the first (and the last).
     public static let rowsPerBatch = 256

@@ -49,7 +49,18 @@ public final class Transaction {
     }
     /// Incremented by every change this transaction makes and by every
     /// version change, so that caches above can tell when to reload.
-    public private(set) var changeCounter: UInt64 = 0
+    public var changeCounter: UInt64 { counter }
+    /// ``changeCounter``. Every property read of an object compares it
+    /// (``isCurrent(_:)``); a transaction belongs to one thread, so access
+    /// tracking is left off. (The attribute only applies to accesses
+    /// compiled in this module, hence the accessors.)
+    @exclusivity(unchecked) private var counter: UInt64 = 0
+
+    /// Whether values read when ``changeCounter`` was `stamp` are still
+    /// current.
+    public func isCurrent(_ stamp: UInt64) -> Bool {
+        counter == stamp
+    }
 
     /// Damage found while reading rows, where nothing could be thrown (a
     /// value of the wrong storage class), since the last call; the caller
@@ -167,7 +178,7 @@ public final class Transaction {
             try? connection.cachedStatement("COMMIT").run()
         }
         state = .idle
-        changeCounter &+= 1
+        counter &+= 1
     }
 
     func ensureReading() throws(RealmError) {
@@ -179,7 +190,7 @@ public final class Transaction {
         do {
             let version = try readMetadata()
             state = .reading(version: version)
-            changeCounter &+= 1
+            counter &+= 1
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -240,7 +251,7 @@ public final class Transaction {
             state = .writing(version: version)
             recorder = ChangeRecorder()
             nextKeys.removeAll(keepingCapacity: true)
-            changeCounter &+= 1
+            counter &+= 1
         } catch {
             try? connection.execute("ROLLBACK")
             coordinator.writeLock.unlock()
@@ -323,7 +334,7 @@ public final class Transaction {
         pendingChanges = nil
         allowsPrimaryKeyChanges = false
         pendingPrimaryKeyIndexes = []
-        changeCounter &+= 1
+        counter &+= 1
         coordinator.writeLock.unlock()
     }
 
@@ -343,7 +354,7 @@ public final class Transaction {
     }
 
     func changeCounterDidChange() {
-        changeCounter &+= 1
+        counter &+= 1
     }
 
     func requireWrite(_ action: @autoclosure () -> String) throws(RealmError) {

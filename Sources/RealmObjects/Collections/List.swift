@@ -146,7 +146,19 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     /// Appends an element; an unmanaged object appended to a managed list is
     /// added to the Realm.
     public func append(_ element: Element) {
-        insert(element, at: count)
+        guard case .managed(let realm, let handle) = storage, !(element is EmbeddedObject) else {
+            insert(element, at: count)
+            return
+        }
+        // Appending needs the list's length once, which RealmCore reads as
+        // it inserts: asking for `count` here as well would read it twice.
+        verifyValid(realm)
+        realm.recordingFailure(of: "append to list \(name(handle, in: realm))") {
+            try realm.inOneStep(element) {
+                try checkDynamicTarget(element)
+                try realm.transaction.append(try element._toValue(in: realm), to: handle)
+            }
+        }
     }
 
     /// Appends every element of a sequence.

@@ -27,32 +27,55 @@ import RealmCore
 /// schema by reflecting over an instance made with `init()`.
 open class Object: CustomStringConvertible {
     // Managed state; nil realm means unmanaged.
+    //
+    // Every property read of a managed object passes through these fields,
+    // so they are declared `@exclusivity(unchecked)`: an object belongs to
+    // one thread, and none of them is ever passed `inout` across a call, so
+    // the runtime's access tracking (a thread-local set per access) would
+    // only ever confirm what the confinement already guarantees.
     @usableFromInline
+    @exclusivity(unchecked)
     final var _realm: Realm? {
-        didSet { _invalidations = _realm?.state.invalidations ?? 0 }
+        didSet {
+            _state = _realm.map { Unmanaged.passUnretained($0.state) }
+            _invalidations = _realm?.state.invalidations ?? 0
+        }
     }
+    /// `_realm`'s state, unretained (`_realm` keeps it alive), for the read
+    /// path: the state is weakly referenced (by the Realm cache), so
+    /// retaining it takes the runtime's slow path, twice per property read.
+    @exclusivity(unchecked)
+    final var _state: Unmanaged<RealmState>?
     /// The Realm's count of `invalidate()` calls when the object was bound
     /// to it: a later call invalidates the object.
+    @exclusivity(unchecked)
     final var _invalidations = 0
     /// The transaction's change counter when a query, link or list made this
     /// accessor: while it has not moved, nothing can have deleted the
     /// object, so a row that cannot be read means a damaged file.
+    @exclusivity(unchecked)
     final var _madeAtChange = UInt64.max
+    @exclusivity(unchecked)
     final var _key = ObjectKey(0)
+    @exclusivity(unchecked)
     final var _handle = ClassHandle?.none
     /// Set when this instance deleted its object, so it stays invalidated
     /// even if a cancelled write restores the data (as the seeds specify).
     final var _deletedThroughThisInstance = false
+    @exclusivity(unchecked)
     final var _cachedClassInfo: ClassInfo?
     /// The row a collection read this object's values in, valid while the
     /// batch's stamp matches the transaction's change counter.
+    @exclusivity(unchecked)
     final var _rowBatch: RowBatch?
+    @exclusivity(unchecked)
     final var _row = 0
     /// Values set by name (``subscript(_:)``, `init(value:)`) on an
     /// unmanaged object, by property index, with `NSNull` for nil; they take
     /// precedence over the `@Persisted` storage, which cannot be reached by
     /// name.
     @usableFromInline
+    @exclusivity(unchecked)
     final var _unmanagedOverrides: [Int: Any]?
 
     /// The override for a property: nil when there is none, `.some(nil)`
@@ -67,6 +90,7 @@ open class Object: CustomStringConvertible {
     /// On a probe object of the typed query builder: told the index of each
     /// `@Persisted` property read, to turn key paths into property names.
     @usableFromInline
+    @exclusivity(unchecked)
     final var _accessRecorder: ((Int) -> Void)?
 
     /// The slot of the `@Persisted` property with storage key path
@@ -85,6 +109,10 @@ open class Object: CustomStringConvertible {
     final func _storageAddress(_ offset: Int) -> UnsafeMutableRawPointer {
         UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
     }
+
+    /// Whether the object is managed by a Realm (without retaining it).
+    @inlinable
+    final var _isManaged: Bool { _realm != nil }
 
     /// Whether an unmanaged object's properties are simply its stored
     /// values (nothing was set by name, and it is not a typed-query probe).
@@ -276,6 +304,7 @@ open class EmbeddedObject: Object {
 extension Object: _Persistable {
     public static var _propertyType: PropertyType { .object }
     public static var _objectType: Object.Type? { self }
+    public static var _readsRealm: Bool { true }
     public static var _defaultValue: Self { Self() }
 
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {

@@ -14,6 +14,10 @@ public protocol _Persistable {
     static var _isOptional: Bool { get }
     /// For links: the class linked to.
     static var _objectType: Object.Type? { get }
+    /// Whether ``_fromValue(_:in:)`` uses its Realm (to resolve a link, or
+    /// to report a value that is no case of an enum). Property reads of
+    /// other types pass none, which spares them a retain and a release.
+    static var _readsRealm: Bool { get }
     /// The value a property of this type has when given none.
     static var _defaultValue: Self { get }
     /// Converts a stored value; `realm` resolves links.
@@ -29,6 +33,7 @@ public protocol _Persistable {
 extension _Persistable {
     public static var _isOptional: Bool { false }
     public static var _objectType: Object.Type? { nil }
+    public static var _readsRealm: Bool { false }
 }
 
 // MARK: Scalars
@@ -148,6 +153,7 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     public static var _propertyType: PropertyType { Wrapped._propertyType }
     public static var _isOptional: Bool { true }
     public static var _objectType: Object.Type? { Wrapped._objectType }
+    public static var _readsRealm: Bool { Wrapped._readsRealm }
     public static var _defaultValue: Wrapped? { nil }
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Wrapped? {
         value.isNull ? nil : Wrapped._fromValue(value, in: realm)
@@ -177,6 +183,7 @@ public typealias RealmEnum = PersistableEnum
 
 extension PersistableEnum {
     public static var _propertyType: PropertyType { RawValue._propertyType }
+    public static var _readsRealm: Bool { true }
     public static var _defaultValue: Self { allCases.first! }
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
         let raw = RawValue._fromValue(value, in: realm)

@@ -77,8 +77,10 @@ public struct Persisted<Value: _Persistable> {
         get {
             let slot = object._cachedSlot(storageKeyPath)
             if slot.index >= 0 {
-                if let realm = object._realm {
-                    return Value._fromValue(realm.readValue(of: object, property: slot.index), in: realm)
+                if object._isManaged {
+                    // Not loading the Realm where the conversion has no
+                    // use for it spares the read a retain and a release.
+                    return Value._fromValue(object._managedValue(slot.index), in: Value._readsRealm ? object._realm : nil)
                 }
                 if object._isPlainUnmanaged {
                     return object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
@@ -108,6 +110,7 @@ public struct Persisted<Value: _Persistable> {
         // none may be looked up while the class's schema is being read,
         // which makes an instance (whose init may use its properties).
         if object._realm == nil && object._isPlainUnmanaged {
+            if !ClassInfo.isBeingReflected(Swift.type(of: object)) { _ = propertyIndex(object, storageKeyPath, waiting: false) }
             return object[keyPath: storageKeyPath].unmanagedStorage
         }
         // Resolving the index also remembers the slot, so that the next
@@ -132,6 +135,10 @@ public struct Persisted<Value: _Persistable> {
     static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
         // See slowGet: a model's init may set its properties.
         if object._realm == nil && object._isPlainUnmanaged {
+            // Outside reflection, finding the slot now sends the next set
+            // of this property (on any object) down the fast path: objects
+            // made to be added are set property by property.
+            if !ClassInfo.isBeingReflected(Swift.type(of: object)) { _ = propertyIndex(object, storageKeyPath, waiting: false) }
             object[keyPath: storageKeyPath].unmanagedStorage = newValue
             return
         }
@@ -148,12 +155,18 @@ public struct Persisted<Value: _Persistable> {
 
     /// The property's schema index (nil for an ignored property), found by
     /// marking it on a probe object, and its slot remembered.
-    private static func propertyIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Int? {
+    ///
+    /// Unless `waiting`, this is only a chance to remember the slot: it
+    /// gives up rather than wait for the class's lock (see
+    /// `ClassInfo.propertyIndex(forStorage:waiting:mark:)`).
+    private static func propertyIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>,
+                                                           waiting: Bool = true) -> Int? {
         let info = object._classInfo
         if let slot = info.cachedSlot(keyPath) { return slot.index >= 0 ? slot.index : nil }
-        let index = info.propertyIndex(forStorage: keyPath) { probe, marked in
+        let found = info.propertyIndex(forStorage: keyPath, waiting: waiting) { probe, marked in
             (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
         }
+        guard let index = found else { return nil }
         if let index, let offset = info.storageOffset(ofProperty: index) {
             info.cacheSlot(PersistedSlot(index: index, offset: offset), for: keyPath)
         } else {

@@ -209,3 +209,27 @@ extension Realm {
         }
     }
 }
+
+extension Object {
+    /// The value of property `property` of this managed object: from the
+    /// row a collection read the object in while that row is current,
+    /// otherwise by key (``Realm/readValue(of:property:)``, which also
+    /// stops with the precise message on the wrong thread or an
+    /// invalidated object).
+    ///
+    /// The common case, a current row on the right thread, retains nothing
+    /// and takes no lock: it reaches the Realm's state unretained, through
+    /// `_state`, which `_realm` keeps alive.
+    @usableFromInline
+    final func _managedValue(_ property: Int) -> Value {
+        if let batch = _rowBatch, let state = _state {
+            let isCurrent = state._withUnsafeGuaranteedRef { state in
+                state.isOnOwningThread() && _invalidations == state.invalidations
+                    && state.transaction.isCurrent(batch.stamp)
+            }
+            if isCurrent { return batch.value(row: _row, property: property) }
+        }
+        return _realm!.readValue(of: self, property: property)
+    }
+}
+

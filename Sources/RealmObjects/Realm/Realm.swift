@@ -349,7 +349,9 @@ final class RealmState {
     let filters = FilterMemo()
     /// How often ``Realm/invalidate()`` was called: objects and lists
     /// obtained before the last call are invalidated.
-    var invalidations = 0
+    /// Read by every property read of an object (on the state's thread
+    /// only, so access tracking is left off).
+    @exclusivity(unchecked) var invalidations = 0
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
     var writeFailure: Realm.Error?

@@ -10,7 +10,8 @@ import Synchronization
 /// Computed once per class and cached for the life of the process.
 final class ClassInfo: @unchecked Sendable {
     // @unchecked: every stored property is immutable except `keyPathCache`
-    // and `probe`, which are only touched while holding `lock`.
+    // and `probe`, which are only touched while holding `lock`, and
+    // `slots`, which is safe to share (see SlotTable).
 
     let type: Object.Type
     let className: String
@@ -49,16 +50,9 @@ final class ClassInfo: @unchecked Sendable {
 
     private let lock = NSLock()
     private var keyPathCache: [AnyKeyPath: Int?] = [:]
-    /// Slots by key path identity; the key paths are kept so that their
-    /// identities stay theirs.
-    private let slots = Mutex<[SlotEntry]>([])
-
-    private struct SlotEntry: @unchecked Sendable {
-        // @unchecked: the key path is only kept alive here, never used.
-        let identity: ObjectIdentifier
-        let slot: PersistedSlot
-        let keyPath: AnyKeyPath
-    }
+    /// Slots by key path identity: at most four per `@Persisted` property
+    /// (see ``SlotTable/init(capacity:)``).
+    private let slots: SlotTable
     private var probe: Object?
 
     enum PropertyKind {
@@ -80,6 +74,7 @@ final class ClassInfo: @unchecked Sendable {
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
         (persistedFields, referenceFields) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
+        slots = SlotTable(capacity: 4 * max(persistedFields.count, 1))
         isFlat = referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && persistedFields.count == objectSchema.properties.count
             && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
@@ -129,26 +124,15 @@ final class ClassInfo: @unchecked Sendable {
     /// `keyPath`, found by the key path's identity: a key path literal is
     /// one object for the life of the process, so after the first access a
     /// property costs a short scan instead of a key path projection.
+    @inline(__always)
     func cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot? {
-        let identity = ObjectIdentifier(keyPath)
-        return slots.withLock { slots in
-            for entry in slots where entry.identity == identity { return entry.slot }
-            return nil
-        }
+        slots.slot(for: keyPath)
     }
 
     /// Remembers the slot of a storage key path (`.ignored` for a property
     /// the schema leaves out).
     func cacheSlot(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
-        let identity = ObjectIdentifier(keyPath)
-        let limit = 4 * max(persistedFields.count, 1)
-        let entry = SlotEntry(identity: identity, slot: slot, keyPath: keyPath)
-        slots.withLock { slots in
-            // Key paths of generic classes are made per access, so their
-            // identities never repeat; bound the list rather than grow it.
-            guard slots.count < limit else { return }
-            slots.append(entry)
-        }
+        slots.remember(slot, for: keyPath)
     }
 
     /// The storage offset of the `@Persisted` property with schema index
@@ -233,8 +217,16 @@ final class ClassInfo: @unchecked Sendable {
     /// and property: `mark` sets (true) or clears (false) a marker in that
     /// storage of a probe instance, and reflection finds which property
     /// carries it.
-    func propertyIndex(forStorage keyPath: AnyKeyPath, mark: (Object, Bool) -> Void) -> Int? {
-        lock.lock()
+    ///
+    /// Unless `waiting`, gives up (nil) when the lock is taken, as it is
+    /// while the probe is being made: its `init` may set its properties,
+    /// which must then not wait for the lock their own thread holds.
+    func propertyIndex(forStorage keyPath: AnyKeyPath, waiting: Bool = true, mark: (Object, Bool) -> Void) -> Int?? {
+        if waiting {
+            lock.lock()
+        } else if !lock.try() {
+            return nil
+        }
         defer { lock.unlock() }
         if let index = keyPathCache[keyPath] { return index }
         let probe = self.probe ?? type.init()
