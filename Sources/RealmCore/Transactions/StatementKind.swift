@@ -1,6 +1,6 @@
 /// The statements the object store runs against one class's tables, each
 /// compiled once per connection and cached.
-enum StatementKind: Hashable {
+enum StatementKind {
     case insert
     case selectRow
     case exists
@@ -44,6 +44,52 @@ enum StatementKind: Hashable {
     case listOwnersAndCounts(Int)
     /// Owners of lists holding a key, once per occurrence.
     case listLinkingOwners(Int)
+
+    /// A number that identifies the kind (the case, and the property of a
+    /// per-property case), for ``StatementCache``: an `Int` hashes and
+    /// compares in a few instructions, where the synthesized conformance
+    /// of an enum with payloads costs hundreds, once per row written.
+    var code: Int {
+        switch self {
+        case .insert: 0
+        case .selectRow: 1
+        case .exists: 2
+        case .delete: 3
+        case .deleteAll: 4
+        case .deleteKeys: 5
+        case .count: 6
+        case .keys: 7
+        case .maxKey: 8
+        case .findPrimaryKey: 9
+        case .findNullPrimaryKey: 10
+        case .selectRowByPrimaryKey: 11
+        case .selectRowByNullPrimaryKey: 12
+        case .selectColumn(let property): Self.code(13, property)
+        case .updateColumn(let property): Self.code(14, property)
+        case .linkingKeys(let property): Self.code(15, property)
+        case .nullifyLinks(let property): Self.code(16, property)
+        case .nullifyAllLinks(let property): Self.code(17, property)
+        case .listCount(let property): Self.code(18, property)
+        case .listGet(let property): Self.code(19, property)
+        case .listAll(let property): Self.code(20, property)
+        case .listInsert(let property): Self.code(21, property)
+        case .listSet(let property): Self.code(22, property)
+        case .listDelete(let property): Self.code(23, property)
+        case .listOpenGap(let property): Self.code(24, property)
+        case .listCloseGap(let property): Self.code(25, property)
+        case .listSettle(let property): Self.code(26, property)
+        case .listClear(let property): Self.code(27, property)
+        case .listClearAll(let property): Self.code(28, property)
+        case .listOccurrences(let property): Self.code(29, property)
+        case .listOwnersAndCounts(let property): Self.code(30, property)
+        case .listLinkingOwners(let property): Self.code(31, property)
+        }
+    }
+
+    /// Case numbers in the low byte, the property above it.
+    private static func code(_ caseNumber: Int, _ property: Int) -> Int {
+        caseNumber | property << 8
+    }
 
     /// The SQL of the statement for `layout`.
     func sql(for layout: TableLayout) -> String {

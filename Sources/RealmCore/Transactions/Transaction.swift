@@ -85,16 +85,12 @@ public final class Transaction {
     /// classes holding objects, made at commit: a migration first fills in
     /// the new primary key's values, which start equal.
     var pendingPrimaryKeyIndexes: [PropertyName] = []
-    private var statements: [StatementKey: Statement] = [:]
+    // Asked for once per row a write touches, on the transaction's thread.
+    @exclusivity(unchecked) private var statements = StatementCache()
     /// Statements of finished cursors, for the next cursor to reuse.
     var idleCursorStatements = IdleStatements()
     /// The cursors still reading from a statement, to detach before a change.
     var streamingCursors: [WeakCursor] = []
-
-    private struct StatementKey: Hashable {
-        let table: Int
-        let kind: StatementKind
-    }
 
     init(coordinator: Coordinator, connection: Connection) {
         self.coordinator = coordinator
@@ -430,13 +426,13 @@ public final class Transaction {
     }
 
     func statement(_ layout: TableLayout, _ kind: StatementKind) throws(RealmError) -> Statement {
-        let key = StatementKey(table: layout.index, kind: kind)
-        if let statement = statements[key] {
+        let key = StatementCache.key(table: layout.index, kind: kind)
+        if let statement = statements.statement(for: key) {
             statement.reset()
             return statement
         }
         let statement = try connection.prepare(kind.sql(for: layout), persistent: true)
-        statements[key] = statement
+        statements.insert(statement, for: key)
         return statement
     }
 

@@ -127,14 +127,24 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             // Objects come with their rows, read by the list's query.
             if let objectType = Element._objectType, let query = _query,
                let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) {
-                return realm.perform("read a list", ifDamaged: []) { transaction in
+                let objects: [Object] = realm.perform("read a list", ifDamaged: []) { transaction in
                     let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
-                    var elements: [Element] = []
+                    var objects: [Object] = []
                     while let element = try cursor.next() {
-                        elements.append(factory.make(element) as! Element)
+                        objects.append(factory.make(element))
                     }
-                    return elements
+                    return objects
                 }
+                // The elements are `Element`s (the factory makes the list's
+                // class), and an array of class references has one layout
+                // whatever their static type: the array is reinterpreted
+                // rather than cast element by element, which unspecialized
+                // generic code pays with a metadata lookup and a dynamic
+                // cast per element.
+                if Element.self is AnyObject.Type, !objects.isEmpty, objects[0] is Element {
+                    return unsafeBitCast(objects, to: [Element].self)
+                }
+                return objects.map { $0 as! Element }
             }
             let values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
             return values.map { element($0, in: realm) }

@@ -63,11 +63,23 @@ open class Object: CustomStringConvertible {
     /// even if a cancelled write restores the data (as the seeds specify).
     final var _deletedThroughThisInstance = false
     @exclusivity(unchecked)
-    final var _cachedClassInfo: ClassInfo?
+    final var _cachedClassInfo: ClassInfo? {
+        didSet { _slots = _cachedClassInfo.map { Unmanaged.passUnretained($0.slots) } }
+    }
+    /// The slots of `_cachedClassInfo`, unretained (the info keeps them
+    /// alive), for the property accessors.
+    @exclusivity(unchecked)
+    final var _slots: Unmanaged<SlotTable>?
     /// The row a collection read this object's values in, valid while the
     /// batch's stamp matches the transaction's change counter.
     @exclusivity(unchecked)
-    final var _rowBatch: RowBatch?
+    final var _rowBatch: RowBatch? {
+        didSet { _rowBatchReference = _rowBatch.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `_rowBatch`, unretained, for the read path (which would otherwise
+    /// retain and release it on every property read).
+    @exclusivity(unchecked)
+    final var _rowBatchReference: Unmanaged<RowBatch>?
     @exclusivity(unchecked)
     final var _row = 0
     /// Values set by name (``subscript(_:)``, `init(value:)`) on an
@@ -97,10 +109,13 @@ open class Object: CustomStringConvertible {
     /// `keyPath`: `.ignored` (index -1) until its first access has found it.
     @usableFromInline
     final func _cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot {
+        if let slots = _slots {
+            return slots._withUnsafeGuaranteedRef { $0.slot(for: keyPath) } ?? .ignored
+        }
         // The instance reflection makes of its class, whose `init` may use
         // its properties: they are plain stored values, and asking for the
         // class's info would start the reflection again.
-        if _cachedClassInfo == nil && ClassInfo.isBeingReflected(Swift.type(of: self)) { return .ignored }
+        if ClassInfo.isBeingReflected(Swift.type(of: self)) { return .ignored }
         return _classInfo.cachedSlot(keyPath) ?? .ignored
     }
 

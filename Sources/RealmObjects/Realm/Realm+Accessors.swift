@@ -218,16 +218,17 @@ extension Object {
     /// invalidated object).
     ///
     /// The common case, a current row on the right thread, retains nothing
-    /// and takes no lock: it reaches the Realm's state unretained, through
-    /// `_state`, which `_realm` keeps alive.
+    /// and takes no lock: it reaches the Realm's state and the row batch
+    /// unretained, through `_state` and `_rowBatchReference`, which
+    /// `_realm` and `_rowBatch` keep alive.
     @usableFromInline
     final func _managedValue(_ property: Int) -> Value {
-        if let batch = _rowBatch, let state = _state {
+        if let batch = _rowBatchReference, let state = _state {
             let isCurrent = state._withUnsafeGuaranteedRef { state in
                 state.isOnOwningThread() && _invalidations == state.invalidations
-                    && state.transaction.isCurrent(batch.stamp)
+                    && batch._withUnsafeGuaranteedRef { state.transaction.isCurrent($0.stamp) }
             }
-            if isCurrent { return batch.value(row: _row, property: property) }
+            if isCurrent { return batch._withUnsafeGuaranteedRef { $0.value(row: _row, property: property) } }
         }
         return _realm!.readValue(of: self, property: property)
     }

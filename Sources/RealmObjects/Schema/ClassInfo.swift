@@ -52,7 +52,7 @@ final class ClassInfo: @unchecked Sendable {
     private var keyPathCache: [AnyKeyPath: Int?] = [:]
     /// Slots by key path identity: at most four per `@Persisted` property
     /// (see ``SlotTable/init(capacity:)``).
-    private let slots: SlotTable
+    let slots: SlotTable
     private var probe: Object?
 
     enum PropertyKind {
