@@ -53,11 +53,15 @@ extension Realm {
     /// INSERT, which is atomic on its own, with the values read straight
     /// from the object's storage.
     private func addFlat(_ object: Object, info: ClassInfo, handle: ClassHandle) throws {
-        var row = [Value](repeating: .null, count: info.objectSchema.properties.count)
+        // A flat class's persisted fields are its properties in schema
+        // order. The row array is borrowed from the state and given back,
+        // so that a loop of adds allocates none.
+        var row = state.takeRowBuffer()
+        defer { state.returnRowBuffer(row) }
         try withExtendedLifetime(object) {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             for field in info.persistedFields {
-                row[field.index] = try field.type.storedValue(ofUnmanagedValueAt: base + field.valueOffset)
+                row.append(try field.type.storedValue(ofUnmanagedValueAt: base + field.valueOffset))
             }
         }
         let key: ObjectKey

@@ -352,6 +352,24 @@ final class RealmState {
     /// Read by every property read of an object (on the state's thread
     /// only, so access tracking is left off).
     @exclusivity(unchecked) var invalidations = 0
+    /// The array `add` fills with a flat object's values, kept between
+    /// calls (see ``takeRowBuffer()``).
+    private var rowBuffer: [Value] = []
+
+    /// An empty array with the capacity of the last row, to fill and give
+    /// back with ``returnRowBuffer(_:)``; taking it leaves the state's copy
+    /// empty, so that appending to it copies nothing.
+    func takeRowBuffer() -> [Value] {
+        var row: [Value] = []
+        swap(&row, &rowBuffer)
+        row.removeAll(keepingCapacity: true)
+        return row
+    }
+
+    func returnRowBuffer(_ row: [Value]) {
+        rowBuffer = row
+    }
+
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
     var writeFailure: Realm.Error?

@@ -24,7 +24,8 @@ final class ClassInfo: @unchecked Sendable {
     let boundProperties: [(label: String, index: Int)]
     /// The classes this class links to, directly or through linking objects.
     let linkedTypes: [Object.Type]
-    /// Where each `@Persisted` property's storage sits in an instance.
+    /// Where each `@Persisted` property's storage sits in an instance, in
+    /// schema order (so a flat class's row is their values in turn).
     let persistedFields: [PersistedField]
     /// Where each `let` property (list, optional, linking objects) sits.
     let referenceFields: [ReferenceField]
@@ -73,7 +74,8 @@ final class ClassInfo: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
-        (persistedFields, referenceFields) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
+        let (persisted, references) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
+        (persistedFields, referenceFields) = (persisted.sorted { $0.index < $1.index }, references)
         slots = SlotTable(capacity: 4 * max(persistedFields.count, 1))
         isFlat = referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && persistedFields.count == objectSchema.properties.count
