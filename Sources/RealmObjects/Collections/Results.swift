@@ -178,8 +178,21 @@ public final class Results<Element: Object>: RealmCollection {
         }
 
         func next() -> Element? {
-            let element = factory.realm.perform("read the next object of a collection", ifDamaged: nil) { _ in try cursor.next() }
-            return element.map { unsafeDowncast(factory.make($0), to: Element.self) }
+            // Written without closures over the generic `Element`: this
+            // runs once per object, in code the compiler cannot specialize
+            // for the caller's class, where `Optional.map` would go through
+            // value witnesses.
+            let realm = factory.realm
+            realm.verifyThread()
+            let element: ObjectCursor.Element?
+            do {
+                element = try cursor.next()
+            } catch {
+                realm.failedToRead(error, while: "read the next object of a collection")
+                return nil
+            }
+            guard let element else { return nil }
+            return unsafeDowncast(factory.make(element), to: Element.self)
         }
     }
 

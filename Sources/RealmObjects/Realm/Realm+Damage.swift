@@ -33,6 +33,14 @@ extension Realm {
         }
     }
 
+    /// What ``perform(_:ifDamaged:_:)`` does when its body throws `error`,
+    /// for callers that run RealmCore directly on a hot path: damage is
+    /// noted (the caller then returns its fallback), anything else stops.
+    func failedToRead(_ error: RealmError, while action: @autoclosure () -> String) {
+        guard error.isDamage else { preconditionFailure("Failed to \(action()): \(error)") }
+        noteDamage(error, while: action())
+    }
+
     /// Keeps `error`, found while doing `action`, for the next throwing
     /// call, or for the commit when a write transaction is open.
     func noteDamage(_ error: RealmError, while action: @autoclosure () -> String) {
