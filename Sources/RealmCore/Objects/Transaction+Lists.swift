@@ -56,15 +56,20 @@ extension Transaction {
     }
 
     /// Appends `value`; see ``insert(_:at:in:)``.
-    public func append(_ value: Value, to list: ListHandle) throws(RealmError) {
-        try insertElement(value, at: nil, in: list)
+    ///
+    /// - Parameter targetIsNew: `value` links to an object the caller
+    ///   created in this transaction and has not deleted, so the link's
+    ///   target need not be looked up.
+    public func append(_ value: Value, to list: ListHandle, targetIsNew: Bool = false) throws(RealmError) {
+        try insertElement(value, at: nil, in: list, checkingTarget: !targetIsNew)
     }
 
     /// Inserts at `index`, or at the end when nil (counting only once).
-    private func insertElement(_ value: Value, at requestedIndex: Int?, in list: ListHandle) throws(RealmError) {
+    private func insertElement(_ value: Value, at requestedIndex: Int?, in list: ListHandle,
+                               checkingTarget: Bool = true) throws(RealmError) {
         let (layout, count) = try prepareListWrite(list, "insert into a list")
         let index = requestedIndex ?? count
-        try checkListElement(value, layout, list.property)
+        try checkListElement(value, layout, list.property, checkingTarget: checkingTarget)
         if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
             throw embeddedLinkError(layout, list.property)
         }
@@ -217,8 +222,12 @@ extension Transaction {
         try requireWrite(action())
         let layout = try layout(list.owningClass)
         try requireList(layout, list.property)
-        guard try exists(list.owner, in: layout) else { throw objectNotFound(layout, list.owner) }
-        return (layout, try listCount(layout, list))
+        // The owner's existence and the list's length, in one statement.
+        let statement = try statement(layout, .listOwnerAndLastPosition(list.property))
+        statement.bind(list.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(at: 0) else { throw objectNotFound(layout, list.owner) }
+        return (layout, statement.isNull(at: 1) ? 0 : Int(statement.int64(at: 1)) + 1)
     }
 
     private func insertListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int, count: Int, recording: Bool = true) throws(RealmError) {
@@ -285,10 +294,12 @@ extension Transaction {
         }
     }
 
-    private func checkListElement(_ value: Value, _ layout: TableLayout, _ property: Int) throws(RealmError) {
+    private func checkListElement(_ value: Value, _ layout: TableLayout, _ property: Int,
+                                  checkingTarget: Bool = true) throws(RealmError) {
         let definition = layout.property(property)
         try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
-                         name: "\(layout.qualifiedName(property)) (list element)", target: layout.linkTargets[property])
+                         name: "\(layout.qualifiedName(property)) (list element)",
+                         target: checkingTarget ? layout.linkTargets[property] : nil)
     }
 
     private func outOfBounds(_ index: Int, count: Int, _ layout: TableLayout, _ list: ListHandle) -> RealmError {

@@ -24,6 +24,10 @@ enum StatementKind {
     case nullifyLinks(Int)
     case nullifyAllLinks(Int)
     case listCount(Int)
+    /// Whether the owner exists (NULL when not), and the list's last
+    /// position (NULL when empty): what every list write checks first, in
+    /// one step.
+    case listOwnerAndLastPosition(Int)
     case listGet(Int)
     case listAll(Int)
     case listInsert(Int)
@@ -83,6 +87,7 @@ enum StatementKind {
         case .listOccurrences(let property): Self.code(29, property)
         case .listOwnersAndCounts(let property): Self.code(30, property)
         case .listLinkingOwners(let property): Self.code(31, property)
+        case .listOwnerAndLastPosition(let property): Self.code(32, property)
         }
     }
 
@@ -140,6 +145,8 @@ enum StatementKind {
             return "UPDATE \(table) SET \(column) = NULL WHERE \(column) IS NOT NULL RETURNING _key"
         case .listCount(let property):
             return "SELECT max(position) FROM \(layout.listTables[property]!) WHERE owner = ?"
+        case .listOwnerAndLastPosition(let property):
+            return "SELECT (SELECT 1 FROM \(table) WHERE _key = ?1), (SELECT max(position) FROM \(layout.listTables[property]!) WHERE owner = ?1)"
         case .listGet(let property):
             return "SELECT value FROM \(layout.listTables[property]!) WHERE owner = ? AND position = ?"
         case .listAll(let property):

@@ -156,7 +156,9 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     /// Appends an element; an unmanaged object appended to a managed list is
     /// added to the Realm.
     public func append(_ element: Element) {
-        guard case .managed(let realm, let handle) = storage, !(element is EmbeddedObject) else {
+        // A metatype check: `element is EmbeddedObject` casts a generic
+        // value, which costs a thousand instructions per element.
+        guard case .managed(let realm, let handle) = storage, !(Element.self is EmbeddedObject.Type) else {
             insert(element, at: count)
             return
         }
@@ -166,7 +168,10 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         realm.recordingFailure(of: "append to list \(name(handle, in: realm))") {
             try realm.inOneStep(element) {
                 try checkDynamicTarget(element)
-                try realm.transaction.append(try element._toValue(in: realm), to: handle)
+                // An unmanaged object is added by `_toValue`: its row
+                // exists, and RealmCore need not look it up again.
+                let isNew = Element._objectType != nil && (element as? Object)?._realm == nil
+                try realm.transaction.append(try element._toValue(in: realm), to: handle, targetIsNew: isNew)
             }
         }
     }
