@@ -113,8 +113,49 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     public var last: Element? { isEmpty ? nil : self[count - 1] }
 
     /// Iterates over the elements as they were when iteration began.
-    public func makeIterator() -> IndexingIterator<[Element]> {
-        elements().makeIterator()
+    ///
+    /// A managed list of objects streams them from the list's query, a
+    /// batch of rows at a time, as a `Results` loop does: a loop that lets
+    /// each object go keeps one batch in memory, not the whole list.
+    public func makeIterator() -> Iterator {
+        if case .managed(let realm, _) = storage, Element.self is AnyObject.Type,
+           let objectType = Element._objectType, let query = _query {
+            verifyValid(realm)
+            guard let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) else {
+                return Iterator(walk: nil)
+            }
+            let cursor = realm.perform("read a list", ifDamaged: nil) { transaction in
+                try query.makeCursor(in: transaction) as ObjectCursor?
+            }
+            return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) })
+        }
+        return Iterator(elements: elements())
+    }
+
+    /// Iterates over a list's elements as they were when iteration began.
+    public struct Iterator: IteratorProtocol {
+        private var elements: IndexingIterator<[Element]>?
+        private let walk: ObjectWalk?
+
+        init(elements: [Element]) {
+            self.elements = elements.makeIterator()
+            walk = nil
+        }
+
+        init(walk: ObjectWalk?) {
+            elements = nil
+            self.walk = walk
+        }
+
+        public mutating func next() -> Element? {
+            if let walk {
+                // The walk makes objects of the list's class, and `Element`
+                // is that class (`makeIterator` checked it is a class).
+                guard let object = walk.next() else { return nil }
+                return unsafeBitCast(object, to: Element.self)
+            }
+            return elements?.next()
+        }
     }
 
     /// Every element, read in one query when managed.

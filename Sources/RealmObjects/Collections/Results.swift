@@ -155,44 +155,16 @@ public final class Results<Element: Object>: RealmCollection {
         let cursor = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in
             try query.makeCursor(in: transaction) as ObjectCursor?
         }
-        return Iterator(walk: cursor.map { Walk(cursor: $0, factory: factory) })
+        return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) })
     }
 
     /// Iterates over the matches as they were when iteration began.
     public struct Iterator: IteratorProtocol {
-        let walk: Walk?
+        let walk: ObjectWalk?
 
         public mutating func next() -> Element? {
-            walk?.next()
-        }
-    }
-
-    /// A loop's cursor and what makes its objects.
-    final class Walk {
-        private let cursor: ObjectCursor
-        private let factory: ObjectFactory
-
-        init(cursor: ObjectCursor, factory: ObjectFactory) {
-            self.cursor = cursor
-            self.factory = factory
-        }
-
-        func next() -> Element? {
-            // Written without closures over the generic `Element`: this
-            // runs once per object, in code the compiler cannot specialize
-            // for the caller's class, where `Optional.map` would go through
-            // value witnesses.
-            let realm = factory.realm
-            realm.verifyThread()
-            let element: ObjectCursor.Element?
-            do {
-                element = try cursor.next()
-            } catch {
-                realm.failedToRead(error, while: "read the next object of a collection")
-                return nil
-            }
-            guard let element else { return nil }
-            return unsafeDowncast(factory.make(element), to: Element.self)
+            guard let object = walk?.next() else { return nil }
+            return unsafeDowncast(object, to: Element.self)
         }
     }
 
