@@ -145,6 +145,66 @@ private func expectRealmError(_ kind: RealmError.Kind, sourceLocation: SourceLoc
         #expect(try f.intValues(list) == [7, 8, 9, 7] + (10..<110).map(Int64.init))
     }
 
+    /// Appends in a row skip the owner check and the length lookup (see
+    /// `Transaction.lastAppend`); every other change in between must make
+    /// the next append look again.
+    @Test func appendsInARowStayCorrectWhateverHappensBetween() throws {
+        struct Refused: Error {}
+        let f = try ListFixture()
+        let ints = try f.ints
+        let strings = try f.strings
+        let items = try f.itemList
+        try f.transaction.write {
+            for value in 1...3 { try f.transaction.append(.int(Int64(value)), to: ints) }
+            // Another list in between.
+            try f.transaction.append(.string("s"), to: strings)
+            try f.transaction.append(.int(4), to: ints)
+            // A removal, an insertion and a move in between.
+            try f.transaction.remove(at: 0, from: ints)
+            try f.transaction.append(.int(5), to: ints)
+            try f.transaction.insert(.int(0), at: 0, in: ints)
+            try f.transaction.append(.int(6), to: ints)
+            try f.transaction.move(from: 0, to: 5, in: ints)
+            try f.transaction.append(.int(7), to: ints)
+            // Objects added between appends (what `List.append` of new
+            // objects does) leave the remembered length valid.
+            for value in 8...10 {
+                let key = try f.transaction.createObject(in: f.items, values: [.int(Int64(value))])
+                try f.transaction.append(.object(key), to: items)
+                try f.transaction.append(.int(Int64(value)), to: ints)
+            }
+        }
+        #expect(try f.intValues(ints) == [2, 3, 4, 5, 6, 0, 7, 8, 9, 10])
+        #expect(try f.transaction.count(of: items) == 3)
+
+        // An append undone by a failed atomic operation is forgotten.
+        try f.transaction.write {
+            try f.transaction.append(.int(11), to: ints)
+            #expect(throws: Refused.self) {
+                try f.transaction.atomicallyRethrowing {
+                    try f.transaction.append(.int(99), to: ints)
+                    throw Refused()
+                }
+            }
+            try f.transaction.append(.int(12), to: ints)
+        }
+        #expect(try f.intValues(ints) == [2, 3, 4, 5, 6, 0, 7, 8, 9, 10, 11, 12])
+
+        // A cancelled write, then a new one.
+        try f.transaction.beginWrite()
+        try f.transaction.append(.int(98), to: ints)
+        f.transaction.cancelWrite()
+        try f.transaction.write { try f.transaction.append(.int(13), to: ints) }
+        #expect(try f.intValues(ints).suffix(2) == [12, 13])
+
+        // The owner deleted between two appends.
+        try f.transaction.beginWrite()
+        defer { f.transaction.cancelWrite() }
+        try f.transaction.append(.int(14), to: ints)
+        try f.transaction.deleteObject(f.owner, in: f.owners)
+        expectRealmError(.objectNotFound) { try f.transaction.append(.int(15), to: ints) }
+    }
+
     @Test func removeAtStartMiddleAndEnd() throws {
         let f = try ListFixture()
         try f.setInts([0, 1, 2, 3, 4, 5, 6])

@@ -21,6 +21,10 @@ extension Transaction {
     /// succeeds.
     func record(_ change: PendingChange) {
         changeCounterDidChange()
+        switch change {
+        case .inserted, .modified: break
+        default: listEpoch &+= 1
+        }
         if pendingChanges != nil {
             pendingChanges!.append(change)
         } else {

@@ -67,7 +67,15 @@ extension Transaction {
     /// Inserts at `index`, or at the end when nil (counting only once).
     private func insertElement(_ value: Value, at requestedIndex: Int?, in list: ListHandle,
                                checkingTarget: Bool = true) throws(RealmError) {
-        let (layout, count) = try prepareListWrite(list, "insert into a list")
+        let (layout, count): (TableLayout, Int)
+        if requestedIndex == nil, let last = lastAppend, last.epoch == listEpoch, last.list == list {
+            // Appending again to the list appended to last, with nothing
+            // since that could change its length or remove its owner.
+            try requireWrite("insert into a list")
+            (layout, count) = (try self.layout(list.owningClass), last.length)
+        } else {
+            (layout, count) = try prepareListWrite(list, "insert into a list")
+        }
         let index = requestedIndex ?? count
         try checkListElement(value, layout, list.property, checkingTarget: checkingTarget)
         if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
@@ -78,6 +86,9 @@ extension Transaction {
             // One INSERT, atomic on its own: a savepoint would only copy the
             // list's last page aside, once per element appended.
             try insertListRow(layout, list, value, at: index, count: count)
+            // Recording the insertion moved the epoch: remember the length
+            // as of now (a savepoint's rollback moves it again).
+            lastAppend = (list, listEpoch, count + 1)
             return
         }
         try atomically { () throws(RealmError) in

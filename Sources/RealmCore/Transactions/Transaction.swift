@@ -73,6 +73,15 @@ public final class Transaction {
     /// While a multi-statement operation runs under a savepoint, its change
     /// records wait here and reach `recorder` only if it succeeds.
     var pendingChanges: [PendingChange]?
+    /// Moves with every change that can change a list's length or remove an
+    /// object (everything but adding an object or setting a column), with
+    /// every rollback and with every version change: while it stands still,
+    /// ``lastAppend`` holds.
+    @exclusivity(unchecked) var listEpoch: UInt64 = 0
+    /// The list appended to last, its length after the append, and
+    /// ``listEpoch`` then: a loop of appends to one list (each adding its
+    /// element first) then needs neither the owner check nor the length.
+    var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
     /// The next object key per class, read on first insert in a write.
     var nextKeys: [Int: Int64] = [:]
     /// The classes that lost objects in this write. Their next keys are
@@ -175,6 +184,7 @@ public final class Transaction {
         }
         state = .idle
         counter &+= 1
+        listEpoch &+= 1
     }
 
     func ensureReading() throws(RealmError) {
@@ -187,6 +197,7 @@ public final class Transaction {
             let version = try readMetadata()
             state = .reading(version: version)
             counter &+= 1
+            listEpoch &+= 1
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
@@ -248,6 +259,7 @@ public final class Transaction {
             recorder = ChangeRecorder()
             nextKeys.removeAll(keepingCapacity: true)
             counter &+= 1
+            listEpoch &+= 1
         } catch {
             try? connection.execute("ROLLBACK")
             coordinator.writeLock.unlock()
@@ -331,6 +343,7 @@ public final class Transaction {
         allowsPrimaryKeyChanges = false
         pendingPrimaryKeyIndexes = []
         counter &+= 1
+        listEpoch &+= 1
         coordinator.writeLock.unlock()
     }
 
@@ -350,6 +363,7 @@ public final class Transaction {
     }
 
     func changeCounterDidChange() {
+        // `listEpoch` is `record`'s to move: most changes touch no list.
         counter &+= 1
     }
 
@@ -379,6 +393,9 @@ public final class Transaction {
         } catch {
             pendingChanges = nil
             try? connection.execute("ROLLBACK TO realm_operation; RELEASE realm_operation")
+            // The rollback changed data back: nothing read since is current.
+            changeCounterDidChange()
+            listEpoch &+= 1
             if catalog !== catalogBefore {
                 // The rollback undid a schema change made inside.
                 catalog = catalogBefore
@@ -438,6 +455,7 @@ public final class Transaction {
 
     /// Replaces the catalog after a schema change inside this write.
     func replaceCatalog(_ newCatalog: Catalog) {
+        listEpoch &+= 1
         // Records made so far name classes by their old positions.
         if let pending = pendingChanges {
             pending.forEach(apply)
