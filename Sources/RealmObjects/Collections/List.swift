@@ -147,6 +147,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             self.walk = walk
         }
 
+        /// The next element, or nil after the last.
         public mutating func next() -> Element? {
             if let walk {
                 // The walk makes objects of the list's class, and `Element`

@@ -162,6 +162,7 @@ public final class Results<Element: Object>: RealmCollection {
     public struct Iterator: IteratorProtocol {
         let walk: ObjectWalk?
 
+        /// The next element, or nil after the last.
         public mutating func next() -> Element? {
             guard let object = walk?.next() else { return nil }
             return unsafeDowncast(object, to: Element.self)
