@@ -311,13 +311,36 @@ public final class Coordinator: Sendable {
 
     /// Reads the file's version after another process woke us, and tells
     /// the listeners when it moved.
+    ///
+    /// The read can fail for a moment (the file busy with another process's
+    /// checkpoint or recovery). The wake-up that led here may be the last
+    /// one, so failing would leave the listeners behind until some later
+    /// commit: the read is tried again, backing off from 1 ms to 100 ms,
+    /// for about a second (a restart checkpoint waits 50 ms for readers;
+    /// longer, and the retries would keep a closed coordinator alive).
     private func otherProcessCommitted() {
-        guard let connection = try? checkoutConnection() else { return }
+        var delay: useconds_t = 1_000
+        for _ in 0..<17 {
+            if let version = fileVersion() {
+                notifyListeners(of: version)
+                return
+            }
+            usleep(delay)
+            delay = min(delay * 2, 100_000)
+        }
+    }
+
+    /// The version the file holds now, or nil when it cannot be read.
+    private func fileVersion() -> Int64? {
+        guard let connection = try? checkoutConnection() else { return nil }
         defer { returnConnection(connection) }
-        guard (try? connection.execute("BEGIN")) != nil else { return }
+        guard (try? connection.execute("BEGIN")) != nil else { return nil }
         let version = (try? connection.scalar("SELECT version FROM realm_metadata WHERE id = 1")).flatMap { $0 }
         try? connection.execute("COMMIT")
-        guard let version else { return }
+        return version
+    }
+
+    private func notifyListeners(of version: Int64) {
         let listeners = state.withLock { state -> [@Sendable (UInt64) -> Void] in
             guard UInt64(version) > state.latestVersion else { return [] }
             state.latestVersion = UInt64(version)
