@@ -159,35 +159,14 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         }
     }
 
-    /// Every element, read in one query when managed.
+    /// Every element, read in one query when managed. (A managed list of
+    /// objects is iterated by ``makeIterator()``, which streams them.)
     func elements() -> [Element] {
         switch storage {
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
             verifyValid(realm)
-            // Objects come with their rows, read by the list's query.
-            if let objectType = Element._objectType, let query = _query,
-               let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) {
-                let objects: [Object] = realm.perform("read a list", ifDamaged: []) { transaction in
-                    let cursor = try query.makeCursor(in: transaction, firstBatchSize: ObjectCursor.rowsPerBatch)
-                    var objects: [Object] = []
-                    while let element = try cursor.next() {
-                        objects.append(factory.make(element))
-                    }
-                    return objects
-                }
-                // The elements are `Element`s (the factory makes the list's
-                // class), and an array of class references has one layout
-                // whatever their static type: the array is reinterpreted
-                // rather than cast element by element, which unspecialized
-                // generic code pays with a metadata lookup and a dynamic
-                // cast per element.
-                if Element.self is AnyObject.Type, !objects.isEmpty, objects[0] is Element {
-                    return unsafeBitCast(objects, to: [Element].self)
-                }
-                return objects.map { $0 as! Element }
-            }
             let values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
             return values.map { element($0, in: realm) }
         }

@@ -25,17 +25,19 @@ extension Realm {
         verifyThread()
         do {
             return try body(transaction)
-        } catch let error as RealmError where error.isDamage {
-            noteDamage(error, while: action())
+        } catch let error as RealmError {
+            failedToRead(error, while: action())
             return fallback()
         } catch {
             preconditionFailure("Failed to \(action()): \(error)")
         }
     }
 
-    /// What ``perform(_:ifDamaged:_:)`` does when its body throws `error`,
-    /// for callers that run RealmCore directly on a hot path: damage is
-    /// noted (the caller then returns its fallback), anything else stops.
+    /// What a read does when RealmCore throws `error`: damage is noted (the
+    /// caller then returns its fallback), anything else (a programming
+    /// error, such as a class the file does not have) stops. Used by
+    /// ``perform(_:ifDamaged:_:)`` and by hot paths that call RealmCore
+    /// directly.
     func failedToRead(_ error: RealmError, while action: @autoclosure () -> String) {
         guard error.isDamage else { preconditionFailure("Failed to \(action()): \(error)") }
         noteDamage(error, while: action())
