@@ -18,12 +18,22 @@ enum FileProbe {
     /// plain SQLite header is refused here (the encrypting VFS checks the
     /// rest, page by page).
     static func inspect(path: String, encrypted: Bool = false) throws(RealmError) -> Finding {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
+        // The reason comes from the failed open itself: asking afterwards
+        // whether the file exists races with another process creating it
+        // (a CI run took a file made in between for one it could not read).
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT:
+                return .missing
+            case EACCES, EPERM:
                 throw RealmError(.filePermissionDenied, "Unable to open a Realm at path '\(path)': permission denied.")
+            default:
+                throw RealmError(.fileAccess, "Unable to open a Realm at path '\(path)': \(String(cString: strerror(code))).")
             }
-            return .missing
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
         let prefix: Data
         let size: UInt64
