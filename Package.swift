@@ -9,6 +9,13 @@
 //   RealmQuery    the predicate language, compiled to SQL plus post-filters
 //   RealmCore     versioned transactions, schema catalog, object store, change sets
 //   CStorage      a C shim over SQLite and zlib, and the encrypting VFS (OpenSSL)
+//
+// Sync sits above them, in modules of its own so that a consumer of
+// RealmObjects builds no networking package:
+//
+//   RealmSync        the client: SyncUser, SyncCredentials, SyncManager …
+//   RealmSyncServer  the self-hosted server (run by `realm server`)
+//   RealmSyncWire    what both sides send each other, with no dependency
 
 import PackageDescription
 
@@ -19,12 +26,23 @@ let package = Package(
         .library(name: "RealmCore", targets: ["RealmCore"]),
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
+        .library(name: "RealmSync", targets: ["RealmSync"]),
+        .library(name: "RealmSyncServer", targets: ["RealmSyncServer"]),
         .executable(name: "realm", targets: ["realm"]),
     ],
     dependencies: [
-        // For the command-line tool only; the libraries need nothing but
-        // Foundation and the system libraries.
+        // For the command-line tool only; the four storage libraries need
+        // nothing but Foundation and the system libraries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // For sync only (SPEC section 11).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries, found with pkg-config; Debian names in `providers`.
@@ -56,10 +74,47 @@ let package = Package(
         // Layer 3: the Swift object SDK.
         .target(name: "RealmObjects", dependencies: ["RealmQuery", "RealmCore"]),
 
+        // Sync: the messages of the wire, shared by client and server.
+        .target(name: "RealmSyncWire"),
+
+        // Sync: the self-hosted server.
+        .target(
+            name: "RealmSyncServer",
+            dependencies: [
+                "RealmSyncWire", "RealmObjects",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // Sync: the client.
+        .target(
+            name: "RealmSync",
+            dependencies: [
+                "RealmSyncWire", "RealmObjects",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+
         // The demo and command-line tool.
         .executableTarget(
             name: "realm",
-            dependencies: ["RealmObjects", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "RealmObjects", "RealmSync", "RealmSyncServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
 
         // A second process for the multi-process and crash tests.
@@ -85,5 +140,24 @@ let package = Package(
         .testTarget(name: "RealmQueryTests", dependencies: ["RealmQuery", "RealmCore"]),
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmQuery", "RealmCore"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["RealmReliability"]),
+
+        // A client in a process of its own, for the persistence tests.
+        .executableTarget(
+            name: "RealmSyncTestHelper",
+            dependencies: ["RealmSync"],
+            path: "Tests/RealmSyncTestHelper"
+        ),
+        // End-to-end: the real server on loopback, driven through the
+        // client API and plain HTTP, so both sides are imported.
+        .testTarget(
+            name: "RealmSyncTests",
+            dependencies: [
+                "RealmSync", "RealmSyncServer", "RealmSyncWire", "RealmSyncTestHelper", "realm",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
     ]
 )

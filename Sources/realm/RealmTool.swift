@@ -1,6 +1,7 @@
 // The `realm` command-line tool. `realm demo` runs the seeds' "Getting
 // started" sample end to end on ./default.realm and says what happens at
-// each step; `realm verify FILE` checks a Realm file for damage.
+// each step; `realm verify FILE` checks a Realm file for damage;
+// `realm server` runs the sync server, and `realm login` logs a user in.
 
 import ArgumentParser
 import Dispatch
@@ -8,11 +9,11 @@ import Foundation
 import RealmObjects
 
 @main
-struct RealmTool: ParsableCommand {
+struct RealmTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "realm",
         abstract: "Realm's object database for Swift, stored in SQLite.",
-        subcommands: [Demo.self, Verify.self])
+        subcommands: [Demo.self, Verify.self, ServerCommand.self, LoginCommand.self])
 }
 
 // Define your models like regular Swift classes.

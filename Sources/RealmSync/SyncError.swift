@@ -1,0 +1,99 @@
+import Foundation
+
+/// An error of the sync subsystem or of a session, in Realm's domain
+/// `io.realm.sync` with Realm's codes (`RLMSyncError`).
+public struct SyncError: Error, CustomNSError, LocalizedError, Sendable, Equatable {
+    /// Realm's sync error codes.
+    public enum Code: Int, Sendable {
+        /// A problem with a session (one synced Realm).
+        case clientSessionError = 4
+        /// A problem with a user.
+        case clientUserError = 5
+        /// An internal error of the client.
+        case clientInternalError = 6
+        /// The local Realm must be reset to the server's (see seed 001,
+        /// "Client reset").
+        case clientResetError = 7
+        /// The server refused the user's credentials or token; the
+        /// underlying ``SyncAuthError`` is under `NSUnderlyingErrorKey`.
+        case underlyingAuthError = 8
+        /// The user may not open this Realm.
+        case permissionDeniedError = 9
+    }
+
+    public static let errorDomain = "io.realm.sync"
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorDescription: String? { message }
+}
+
+/// An error of the authentication API: logging in, refreshing tokens,
+/// changing passwords, asking about users. Realm's domain
+/// `io.realm.sync.auth` and codes (`RLMSyncAuthError`).
+public struct SyncAuthError: Error, CustomNSError, LocalizedError, Sendable, Equatable {
+    /// Realm's authentication error codes.
+    public enum Code: Int, Sendable {
+        /// The server's answer could not be read.
+        case badResponse = 1
+        /// The Realm path is not valid.
+        case badRemoteRealmPath = 2
+        /// The server answered with an HTTP error that has no code of its
+        /// own (its status is ``SyncAuthError/httpStatusCode``): too many
+        /// attempts, a server error.
+        case httpStatusCodeError = 3
+        /// The server could not be reached, or did not answer in time.
+        case clientSessionError = 4
+        /// The request was refused as malformed, or named a provider the
+        /// server does not enable.
+        case invalidParameters = 601
+        /// No Realm path was given.
+        case missingPath = 602
+        /// The credentials are wrong.
+        case invalidCredential = 611
+        /// No such user (logging in without registering, or asking about an
+        /// unknown user).
+        case userDoesNotExist = 612
+        /// The username is taken.
+        case userAlreadyExists = 613
+        /// The caller may not do this (an admin API, a Realm of another user).
+        case accessDeniedOrInvalidPath = 614
+        /// The refresh or access token is no longer accepted: log in again.
+        case invalidAccessToken = 615
+        /// A permission offer has expired.
+        case expiredPermissionOffer = 701
+        /// A permission offer token matches several offers.
+        case ambiguousPermissionOffer = 702
+        /// The Realm cannot be shared.
+        case fileCannotBeShared = 703
+    }
+
+    public static let errorDomain = "io.realm.sync.auth"
+
+    public let code: Code
+    public let message: String
+    /// The HTTP status of the server's answer, when there was one.
+    public let httpStatusCode: Int?
+
+    public init(_ code: Code, _ message: String, httpStatusCode: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.httpStatusCode = httpStatusCode
+    }
+
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let httpStatusCode { info["statusCode"] = httpStatusCode }
+        return info
+    }
+    public var errorDescription: String? { message }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The sync subsystem's settings and registry of users: one per process,
+/// ``shared``.
+///
+/// Set ``rootDirectory`` and ``metadataEncryptionKey`` before the first
+/// call that needs the users (`SyncUser.logIn`, `current`, `all`): that
+/// call opens the metadata Realm, restores the users still logged in and
+/// deletes the synced files of users who logged out.
+public final class SyncManager: Sendable {
+    /// The process's sync manager.
+    public static let shared = SyncManager()
+
+    private struct Settings {
+        var logLevel: SyncLogLevel = .info
+        var errorHandler: (@Sendable (any Error, SyncSession?) -> Void)?
+        var rootDirectory: URL?
+        var metadataEncryptionKey: Data?
+    }
+
+    private let settings = Mutex(Settings())
+    private let registry = Mutex<UserRegistry?>(nil)
+
+    private init() {}
+
+    /// How much the client logs. Realm reads it when the first synced Realm
+    /// opens; set it before.
+    public var logLevel: SyncLogLevel {
+        get { settings.withLock { $0.logLevel } }
+        set { settings.withLock { $0.logLevel = newValue } }
+    }
+
+    /// Called with errors of the subsystem, of users (a refresh token the
+    /// server no longer accepts) and of sessions, on an arbitrary thread.
+    public var errorHandler: (@Sendable (any Error, SyncSession?) -> Void)? {
+        get { settings.withLock { $0.errorHandler } }
+        set { settings.withLock { $0.errorHandler = newValue } }
+    }
+
+    /// The folder of the metadata Realm and of users' synced files: by
+    /// default `realm-object-server` in the application support folder
+    /// (on Linux `~/.local/share/<program name>/`).
+    public var rootDirectory: URL {
+        get { settings.withLock { $0.rootDirectory } ?? Self.defaultRootDirectory }
+        set { settings.withLock { $0.rootDirectory = newValue } }
+    }
+
+    /// A 64-byte key that encrypts the metadata Realm (which holds the
+    /// users' refresh tokens); nil leaves it plain, readable only by its
+    /// owner (mode 0600).
+    public var metadataEncryptionKey: Data? {
+        get { settings.withLock { $0.metadataEncryptionKey } }
+        set { settings.withLock { $0.metadataEncryptionKey = newValue } }
+    }
+
+    /// The folder of a user's synced files.
+    public func directory(forUser identity: String) -> URL {
+        rootDirectory.appendingPathComponent(identity, isDirectory: true)
+    }
+
+    private static var defaultRootDirectory: URL {
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let program = URL(fileURLWithPath: CommandLine.arguments.first ?? "realm").lastPathComponent
+        return support.appendingPathComponent(program).appendingPathComponent("realm-object-server")
+    }
+
+    /// The registry of users, opened at first use.
+    ///
+    /// A metadata Realm that cannot be opened (a wrong key, a damaged
+    /// file) stops the process with the reason: users cannot be kept
+    /// without it, and going on would log everyone out silently.
+    var users: UserRegistry {
+        registry.withLock { registry in
+            if let registry { return registry }
+            let root = rootDirectory
+            do {
+                let store = try UserMetadataStore(root: root, encryptionKey: metadataEncryptionKey)
+                let opened = UserRegistry(store: store, manager: self)
+                opened.restore()
+                registry = opened
+                return opened
+            } catch {
+                preconditionFailure("Cannot open the sync metadata Realm at '\(UserMetadataStore.fileURL(in: root).path)': \(error)")
+            }
+        }
+    }
+
+    /// The client's logger, at ``logLevel``.
+    var logger: Logger {
+        guard let level = logLevel.loggerLevel else {
+            return Logger(label: "io.realm.sync", factory: { _ in SwiftLogNoOpLogHandler() })
+        }
+        var logger = Logger(label: "io.realm.sync")
+        logger.logLevel = level
+        return logger
+    }
+
+    /// Reports an error to ``errorHandler``, if set.
+    func report(_ error: any Error, session: SyncSession?) {
+        logger.error("\(error)")
+        errorHandler?(error, session)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RealmObjects
+import RealmSyncWire
+
+/// The server's default ``UserStore``: a Realm file (`users.realm`) in the
+/// server's data folder, written through this project's own storage.
+///
+/// One server process owns a data folder. The Realm is confined to a
+/// private serial queue, so requests on any thread reach it in turn; each
+/// change is one write transaction, durable (`synchronous = FULL`) when the
+/// call returns.
+public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
+    // @unchecked: `realm` is set once in init and then used only from
+    // blocks running on `queue`, to which it is confined.
+    private let queue = DispatchQueue(label: "io.realm.sync.server.users")
+    private var realm: Realm!
+
+    /// The file of the store in `directory`.
+    public static func fileURL(in directory: URL) -> URL {
+        directory.appendingPathComponent("users.realm")
+    }
+
+    /// Opens (or creates) the store in `directory`.
+    ///
+    /// - Throws: `Realm.Error` when the file cannot be opened.
+    public init(directory: URL) throws {
+        var configuration = Realm.Configuration(fileURL: Self.fileURL(in: directory))
+        configuration.objectTypes = [StoredUser.self, StoredAccount.self, StoredRefreshToken.self]
+        try queue.sync {
+            realm = try Realm(configuration: configuration, queue: queue)
+        }
+    }
+
+    public func user(identity: String) async throws -> UserRecord? {
+        try await perform { realm in realm.object(ofType: StoredUser.self, forPrimaryKey: identity)?.record }
+    }
+
+    public func account(provider: IdentityProvider, providerUserIdentity: String) async throws -> AccountRecord? {
+        try await perform { realm in
+            realm.object(ofType: StoredAccount.self, forPrimaryKey: StoredAccount.key(provider, providerUserIdentity))?.record
+        }
+    }
+
+    public func accounts(ofUser identity: String) async throws -> [AccountRecord] {
+        try await perform { realm in
+            realm.objects(StoredAccount.self).filter("userIdentity == %@", identity)
+                .sorted(byKeyPath: "key").map(\.record)
+        }
+    }
+
+    public func createUser(_ user: UserRecord, account: AccountRecord) async throws {
+        try await perform { realm in
+            let key = StoredAccount.key(account.provider, account.providerUserIdentity)
+            guard realm.object(ofType: StoredAccount.self, forPrimaryKey: key) == nil else {
+                throw UserStoreError.accountExists
+            }
+            try realm.write {
+                realm.add(StoredUser(user))
+                realm.add(StoredAccount(account))
+            }
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, provider: IdentityProvider, providerUserIdentity: String) async throws {
+        try await perform { realm in
+            guard let account = realm.object(ofType: StoredAccount.self,
+                                             forPrimaryKey: StoredAccount.key(provider, providerUserIdentity)) else {
+                throw UserStoreError.notFound
+            }
+            try realm.write { account.passwordHash = hash }
+        }
+    }
+
+    public func setAdmin(_ isAdmin: Bool, userIdentity: String) async throws {
+        try await perform { realm in
+            guard let user = realm.object(ofType: StoredUser.self, forPrimaryKey: userIdentity) else {
+                throw UserStoreError.notFound
+            }
+            try realm.write { user.isAdmin = isAdmin }
+        }
+    }
+
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws {
+        try await perform { realm in
+            try realm.write { try realm.add(StoredRefreshToken(token), update: .all) }
+        }
+    }
+
+    public func refreshToken(hash: String) async throws -> RefreshTokenRecord? {
+        try await perform { realm in realm.object(ofType: StoredRefreshToken.self, forPrimaryKey: hash)?.record }
+    }
+
+    @discardableResult
+    public func deleteRefreshToken(hash: String) async throws -> Bool {
+        try await perform { realm in
+            guard let token = realm.object(ofType: StoredRefreshToken.self, forPrimaryKey: hash) else { return false }
+            try realm.write { realm.delete(token) }
+            return true
+        }
+    }
+
+    private func perform<T: Sendable>(_ body: @escaping @Sendable (Realm) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body(self.realm) })
+            }
+        }
+    }
+}

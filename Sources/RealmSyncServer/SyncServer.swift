@@ -1,0 +1,205 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import RealmSyncWire
+import ServiceLifecycle
+import UnixSignals
+import Synchronization
+
+/// The self-hosted sync server: users, authentication and (next) synced
+/// Realms, over HTTP and WebSocket on one port.
+///
+/// ```swift
+/// var configuration = SyncServer.Configuration(dataDirectory: folder)
+/// configuration.port = 0                       // any free port
+/// let server = try await SyncServer(configuration: configuration)
+/// try await server.start()
+/// print(server.url)                            // http://127.0.0.1:PORT
+/// …
+/// await server.stop()                          // finishes requests in flight
+/// ```
+///
+/// `realm server` runs one from the command line, stopping gracefully on
+/// SIGINT or SIGTERM (``run()``).
+public final class SyncServer: Sendable {
+    /// What went wrong starting a server.
+    public enum Error: Swift.Error, CustomStringConvertible {
+        /// The configuration cannot be used: a provider's key, the TLS files.
+        case configuration(String)
+        /// The server could not start listening.
+        case startFailed(String)
+
+        public var description: String {
+            switch self {
+            case .configuration(let message): "Invalid server configuration: \(message)"
+            case .startFailed(let message): "The server could not start: \(message)"
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    private let application: Application<RouterResponder<ServerRequestContext>>
+    private let state = Mutex<RunState>(.idle)
+    private let boundPort = BoundPort()
+    /// How the run ended, once it has.
+    private let runEnding = RunEnding()
+    private let logger: Logger
+
+    private enum RunState {
+        case idle
+        case running(ServiceGroup, Task<Void, any Swift.Error>)
+        case stopped
+    }
+
+    /// Prepares a server: opens its store, loads or makes its token secret,
+    /// checks its providers' keys and creates the initial administrator.
+    ///
+    /// - Throws: ``Error/configuration(_:)`` for unusable settings, or the
+    ///   store's error when the data folder cannot be used.
+    public init(configuration: Configuration) async throws {
+        self.configuration = configuration
+        var logger = Logger(label: "realm.sync.server")
+        logger.logLevel = configuration.logLevel
+        self.logger = logger
+
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let store = try configuration.userStore ?? EmbeddedUserStore(directory: configuration.dataDirectory)
+        let service = AuthService(
+            store: store,
+            tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory,
+                                          accessTokenLifetime: configuration.accessTokenLifetime,
+                                          refreshTokenLifetime: configuration.refreshTokenLifetime),
+            passwords: PasswordHasher(cost: configuration.passwordHashCost),
+            external: try await ExternalIdentityVerifier(configuration.providers),
+            limiter: FailedLoginLimiter(limit: configuration.failedLoginLimit, window: configuration.failedLoginWindow),
+            providers: configuration.providers,
+            logger: logger)
+        if let admin = configuration.initialAdmin {
+            try await service.ensureAdmin(admin)
+        }
+
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: ProblemMiddleware(routes: AuthController.routes))
+        AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
+
+        let serverBuilder: HTTPServerBuilder
+        if let tls = configuration.tls {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain.path).map { NIOSSLCertificateSource.certificate($0) }
+                let key = try NIOSSLPrivateKey(file: tls.privateKey.path, format: .pem)
+                serverBuilder = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            } catch {
+                throw Error.configuration("the TLS certificate or key cannot be read: \(error)")
+            }
+        } else {
+            serverBuilder = .http1()
+        }
+        let port = boundPort
+        application = Application(
+            router: router,
+            server: serverBuilder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server"),
+            onServerRunning: { channel in port.value.store(channel.localAddress?.port ?? 0, ordering: .releasing) },
+            logger: logger)
+    }
+
+    /// The port the server listens on, once started.
+    public var port: Int? {
+        let port = boundPort.value.load(ordering: .acquiring)
+        return port == 0 ? nil : port
+    }
+
+    /// The server's URL (`http://` or `https://`), once started.
+    public var url: URL? {
+        guard let port else { return nil }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "\(configuration.tls == nil ? "http" : "https")://\(host):\(port)")
+    }
+
+    /// Starts listening and returns once the port is bound.
+    ///
+    /// - Throws: ``Error/startFailed(_:)`` when the address cannot be bound
+    ///   (a port in use, say).
+    public func start() async throws {
+        try await start(gracefulShutdownSignals: [])
+    }
+
+    private func start(gracefulShutdownSignals: [UnixSignal]) async throws {
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: gracefulShutdownSignals,
+                                                      logger: logger))
+        let ending = runEnding
+        try state.withLock { state in
+            guard case .idle = state else { throw Error.startFailed("a server starts once") }
+            let task = Task {
+                do {
+                    try await group.run()
+                    ending.value = .success(())
+                } catch {
+                    ending.value = .failure(error)
+                    throw error
+                }
+            }
+            state = .running(group, task)
+        }
+        while port == nil {
+            // A run that ended before binding failed to bind.
+            if let ended = runEnding.value {
+                if case .failure(let error) = ended { throw Error.startFailed("\(error)") }
+                throw Error.startFailed("the server stopped before listening")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        logger.info("listening on \(url?.absoluteString ?? "?")")
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, then
+    /// returns.
+    public func stop() async {
+        let running: (ServiceGroup, Task<Void, any Swift.Error>)? = state.withLock { state in
+            guard case .running(let group, let task) = state else { return nil }
+            state = .stopped
+            return (group, task)
+        }
+        guard let (group, task) = running else { return }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+        logger.info("stopped")
+    }
+
+    /// Runs until SIGINT or SIGTERM, then stops gracefully: requests in
+    /// flight finish first.
+    ///
+    /// - Parameter onListening: called with the server's URL once it
+    ///   listens.
+    public func run(onListening: @Sendable (URL) -> Void = { _ in }) async throws {
+        try await start(gracefulShutdownSignals: [.sigterm, .sigint])
+        if let url { onListening(url) }
+        let task: Task<Void, any Swift.Error>? = state.withLock { state in
+            guard case .running(_, let task) = state else { return nil }
+            return task
+        }
+        try await task?.value
+        logger.info("stopped")
+    }
+
+    /// The port the listening channel was bound to (0 until then), shared
+    /// with the application's start-up callback.
+    private final class BoundPort: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// How the run ended (nil while it runs), shared with its task.
+    private final class RunEnding: Sendable {
+        private let storage = Mutex<Result<Void, any Swift.Error>?>(nil)
+
+        var value: Result<Void, any Swift.Error>? {
+            get { storage.withLock { $0 } }
+            set { storage.withLock { $0 = newValue } }
+        }
+    }
+}

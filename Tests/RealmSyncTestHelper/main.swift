@@ -1,0 +1,60 @@
+// A sync client in a process of its own, for the tests of what a client
+// keeps across launches (Tests/RealmSyncTests/ClientPersistenceTests).
+//
+//   RealmSyncTestHelper login ROOT SERVER USERNAME PASSWORD
+//       logs the user in; prints "identity <id>"
+//   RealmSyncTestHelper current ROOT
+//       prints "current <id> <admin>" (refreshing its access token first,
+//       which needs the persisted refresh token) or "current none"
+//   RealmSyncTestHelper logout ROOT
+//       logs the current user out; prints "logged out <id>"
+//   RealmSyncTestHelper current-with-two ROOT SERVER
+//       logs in two nickname users, then asks for SyncUser.current (which
+//       stops the process, as Realm throws)
+
+import Foundation
+import RealmSync
+
+let arguments = CommandLine.arguments
+/// Writes a line unbuffered, so that it is not lost if the process stops.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("RealmSyncTestHelper: \(message)\n".utf8))
+    exit(2)
+}
+guard arguments.count >= 3 else { fail("usage: RealmSyncTestHelper COMMAND ROOT …") }
+SyncManager.shared.rootDirectory = URL(fileURLWithPath: arguments[2])
+SyncManager.shared.logLevel = .off
+
+do {
+    switch arguments[1] {
+    case "login":
+        guard arguments.count == 6, let server = URL(string: arguments[3]) else { fail("login ROOT SERVER USERNAME PASSWORD") }
+        let user = try await SyncUser.logIn(with: .usernamePassword(username: arguments[4], password: arguments[5]), server: server)
+        say("identity \(user.identity ?? "")")
+    case "current":
+        guard let user = SyncUser.current else {
+            say("current none")
+            break
+        }
+        _ = try await user.accessToken()
+        say("current \(user.identity ?? "") \(user.isAdmin)")
+    case "logout":
+        guard let user = SyncUser.current else { fail("nobody is logged in") }
+        user.logOut()
+        say("logged out \(user.identity ?? "")")
+    case "current-with-two":
+        guard arguments.count == 4, let server = URL(string: arguments[3]) else { fail("current-with-two ROOT SERVER") }
+        _ = try await SyncUser.logIn(with: .nickname("first"), server: server)
+        _ = try await SyncUser.logIn(with: .nickname("second"), server: server)
+        say("logged in \(SyncUser.all.count)")
+        _ = SyncUser.current
+        say("SyncUser.current returned")
+    default:
+        fail("unknown command '\(arguments[1])'")
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RealmSync
+import RealmSyncServer
+import RealmSyncWire
+import Testing
+
+extension SyncTests {
+    /// What a client keeps across launches, checked with clients in child
+    /// processes (`RealmSyncTestHelper`).
+    @Suite struct ClientPersistence {
+        @Test func aLoggedInUserIsStillLoggedInAtTheNextLaunch() async throws {
+            let helper = try productExecutable("RealmSyncTestHelper")
+            let server = try await TestServer.start { $0.accessTokenLifetime = 1 }
+            defer { Task { await server.stop() } }
+            let register = HTTPExchange.json(RealmSyncWireLogin.register("sam", "pw"))
+            #expect(try await HTTPExchange.send("POST", server.url.appendingPathComponent("auth"), body: register).status == 200)
+            let root = temporaryDirectory("persist")
+
+            let login = try runProcess(helper, ["login", root.path, server.url.absoluteString, "sam", "pw"])
+            #expect(login.status == 0, "\(login.stderr)")
+            let identity = try #require(login.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+
+            // The metadata Realm is private to its owner.
+            let metadata = root.appendingPathComponent("io.realm.object-server-metadata.realm")
+            #expect((try FileManager.default.attributesOfItem(atPath: metadata.path)[.posixPermissions] as? Int) == 0o600)
+            #expect((try FileManager.default.attributesOfItem(atPath: root.path)[.posixPermissions] as? Int) == 0o700)
+
+            // The access token has expired by now: the next launch refreshes
+            // it with the persisted refresh token.
+            try await Task.sleep(for: .milliseconds(1200))
+            let current = try runProcess(helper, ["current", root.path])
+            #expect(current.status == 0, "\(current.stderr)")
+            #expect(current.stdout == "current \(identity) false\n")
+
+            // Logging out marks the user's synced files for deletion at the
+            // next launch.
+            let userFolder = root.appendingPathComponent(identity)
+            try FileManager.default.createDirectory(at: userFolder, withIntermediateDirectories: true)
+            try Data("synced".utf8).write(to: userFolder.appendingPathComponent("inbox.realm"))
+            let logout = try runProcess(helper, ["logout", root.path])
+            #expect(logout.stdout == "logged out \(identity)\n", "\(logout.stderr)")
+            #expect(FileManager.default.fileExists(atPath: userFolder.path), "deleted at the next launch, not now")
+            let afterLogout = try runProcess(helper, ["current", root.path])
+            #expect(afterLogout.stdout == "current none\n", "\(afterLogout.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: userFolder.path))
+        }
+
+        @Test func currentRefusesWhenSeveralUsersAreLoggedIn() async throws {
+            let helper = try productExecutable("RealmSyncTestHelper")
+            let server = try await TestServer.start { $0.providers.allowsNickname = true }
+            defer { Task { await server.stop() } }
+            let run = try runProcess(helper, ["current-with-two", temporaryDirectory("two").path, server.url.absoluteString])
+            #expect(run.stdout.contains("logged in 2"))
+            #expect(!run.stdout.contains("SyncUser.current returned"))
+            #expect(run.status != 0)
+            #expect(run.stderr.contains("Cannot get the current user: 2 users are logged in"))
+        }
+    }
+}
+
+/// Bodies of the login route for the tests that register over plain HTTP.
+enum RealmSyncWireLogin {
+    static func register(_ username: String, _ password: String) -> LoginRequest {
+        LoginRequest(provider: .usernamePassword, data: username, password: password, register: true)
+    }
+}

@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+import Foundation
+import NIOSSL
+import RealmSync
+import RealmSyncServer
+import RealmSyncWire
+import Testing
+
+extension SyncTests {
+    /// The server as a process: restarted, run as a child, with TLS, and
+    /// stopped gracefully.
+    @Suite struct ServerLifecycle {
+        @Test func usersAndTokensSurviveARestart() async throws {
+            let data = temporaryDirectory("restart")
+            let first = try await TestServer.start(dataDirectory: data)
+            try await TestClient.run {
+                let user = try await SyncUser.logIn(with: .usernamePassword(username: "quin", password: "pw", register: true), server: first.url)
+                let token = try await user.accessToken()
+                await first.stop()
+
+                let second = try await TestServer.start(dataDirectory: data)
+                defer { Task { await second.stop() } }
+                let register = HTTPExchange.json(LoginRequest(provider: .usernamePassword, data: "quin", password: "other", register: true))
+                #expect(try await HTTPExchange.send("POST", second.url.appendingPathComponent("auth"), body: register).status == 409)
+                let again = try await SyncUser.logIn(with: .usernamePassword(username: "quin", password: "pw"), server: second.url)
+                #expect(again.identity == user.identity)
+                // The signing secret persisted: the old access token is valid.
+                let change = try await HTTPExchange.send("PUT", second.url.appendingPathComponent("auth/password"),
+                                                         body: HTTPExchange.json(ChangePasswordRequest(newPassword: "pw2")),
+                                                         headers: ["Authorization": "Bearer \(token)"])
+                #expect(change.status == 204)
+                let attributes = try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent("token-secret").path)
+                #expect((attributes[.posixPermissions] as? Int) == 0o600)
+            }
+        }
+
+        @Test func theServerRunsAsAChildProcessAndStopsOnSIGTERM() async throws {
+            let realm = try productExecutable("realm")
+            let data = temporaryDirectory("child")
+            let process = Process()
+            process.executableURL = realm
+            process.arguments = ["server", "--port", "0", "--data", data.path, "--password-hash-cost", "4", "--log-level", "error",
+                                 "--admin-username", "root"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["REALM_SERVER_ADMIN_PASSWORD"] = "rootpw"
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+
+            // The first line says where it listens.
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            let text = String(decoding: line, as: UTF8.self)
+            let url = try #require(text.split(separator: "\n").first.flatMap { URL(string: String($0.dropFirst("Listening on ".count))) },
+                                   "the server printed '\(text)'")
+            try await TestClient.run {
+                let admin = try await SyncUser.logIn(with: .usernamePassword(username: "root", password: "rootpw"), server: url)
+                #expect(admin.isAdmin)
+            }
+            process.terminate()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+        }
+
+        @Test func aRequestInFlightFinishesWhenTheServerStops() async throws {
+            // A slow hash keeps the registration busy while the stop begins.
+            let server = try await TestServer.start { $0.passwordHashCost = 12 }
+            let url = server.url
+            let registration = Task {
+                try await HTTPExchange.send("POST", url.appendingPathComponent("auth"),
+                                            body: HTTPExchange.json(LoginRequest(provider: .usernamePassword, data: "rex", password: "pw",
+                                                                                 register: true)))
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            await server.stop()
+            let exchange = try await registration.value
+            #expect(exchange.status == 200)
+            // Stopped: the port refuses connections (a client that gives up
+            // after a second, where the shared one retries for ten).
+            let impatient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(1))))
+            await #expect(throws: (any Error).self) {
+                _ = try await impatient.execute(HTTPClientRequest(url: url.appendingPathComponent("health").absoluteString),
+                                                timeout: .seconds(5))
+            }
+            try await impatient.shutdown()
+        }
+
+        @Test func theServerSpeaksTLSWhenGivenACertificate() async throws {
+            let directory = temporaryDirectory("tls")
+            let certificate = directory.appendingPathComponent("cert.pem")
+            let key = directory.appendingPathComponent("key.pem")
+            let openssl = try runProcess(URL(fileURLWithPath: "/usr/bin/openssl"),
+                                         ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                          "-keyout", key.path, "-out", certificate.path])
+            try #require(openssl.status == 0, "openssl: \(openssl.stderr)")
+            let server = try await TestServer.start { $0.tls = .init(certificateChain: certificate, privateKey: key) }
+            defer { Task { await server.stop() } }
+            #expect(server.url.scheme == "https")
+
+            let insecure = HTTPClient(eventLoopGroupProvider: .singleton,
+                                      configuration: .init(tlsConfiguration: .clientDefault.with { $0.certificateVerification = .none }))
+            let response = try await insecure.execute(HTTPClientRequest(url: server.url.appendingPathComponent("health").absoluteString),
+                                                      timeout: .seconds(10))
+            #expect(response.status == .ok)
+            try await insecure.shutdown()
+            // Plain HTTP to the TLS port gets no answer.
+            var plain = server.url.absoluteString
+            plain.replaceSubrange(plain.range(of: "https")!, with: "http")
+            await #expect(throws: (any Error).self) {
+                _ = try await HTTPExchange.send("GET", URL(string: plain)!.appendingPathComponent("health"))
+            }
+
+            await #expect(throws: SyncServer.Error.self) {
+                _ = try await SyncServer(configuration: {
+                    var configuration = SyncServer.Configuration(dataDirectory: temporaryDirectory("badtls"))
+                    configuration.tls = .init(certificateChain: directory.appendingPathComponent("missing.pem"), privateKey: key)
+                    return configuration
+                }())
+            }
+        }
+    }
+}
+
+
+extension TLSConfiguration {
+    fileprivate func with(_ change: (inout TLSConfiguration) -> Void) -> TLSConfiguration {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}

@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import RealmSync
+import RealmSyncServer
+import RealmSyncWire
+import Testing
+
+/// A real server on loopback (port 0) with its data in a temporary folder,
+/// made for one test.
+struct TestServer {
+    let server: SyncServer
+    let dataDirectory: URL
+
+    var url: URL { server.url! }
+
+    /// Starts a server; `configure` adjusts its configuration first.
+    static func start(dataDirectory: URL? = nil,
+                      _ configure: (inout SyncServer.Configuration) -> Void = { _ in }) async throws -> TestServer {
+        let directory = dataDirectory ?? temporaryDirectory("server")
+        var configuration = SyncServer.Configuration(dataDirectory: directory)
+        configuration.port = 0
+        configuration.passwordHashCost = 4
+        configuration.logLevel = .error
+        configure(&configuration)
+        let server = try await SyncServer(configuration: configuration)
+        try await server.start()
+        return TestServer(server: server, dataDirectory: directory)
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+}
+
+/// A new empty folder under the system's temporary folder.
+func temporaryDirectory(_ purpose: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("realm-sync-tests-\(purpose)-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// The client side of the tests shares the process's `SyncManager`: its
+/// folder is set once, and each test logs everyone out when done.
+enum TestClient {
+    static let root: URL = {
+        let root = temporaryDirectory("client")
+        SyncManager.shared.rootDirectory = root
+        SyncManager.shared.logLevel = .off
+        return root
+    }()
+
+    /// Runs `body` with the client set up, logging every user out after.
+    static func run<T>(_ body: () async throws -> T) async throws -> T {
+        _ = root
+        defer { logOutEveryone() }
+        return try await body()
+    }
+
+    static func logOutEveryone() {
+        for user in SyncUser.all.values { user.logOut() }
+    }
+}
+
+/// Expects `body` to throw a `SyncAuthError` with `code`, and returns it.
+@discardableResult
+func expectAuthError(_ code: SyncAuthError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+                     _ body: () async throws -> Void) async -> SyncAuthError? {
+    do {
+        try await body()
+        Issue.record("expected SyncAuthError \(code), but nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as SyncAuthError {
+        #expect(error.code == code, "\(error.message)", sourceLocation: sourceLocation)
+        #expect((error as NSError).domain == "io.realm.sync.auth", sourceLocation: sourceLocation)
+        #expect((error as NSError).code == code.rawValue, sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected SyncAuthError \(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// A plain HTTP exchange with a server, for what the client API never
+/// sends (malformed bodies, wrong methods, forged tokens).
+struct HTTPExchange {
+    let status: Int
+    let headers: [(String, String)]
+    let body: Data
+
+    var problem: Problem? { try? JSONDecoder.wire().decode(Problem.self, from: body) }
+
+    static func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> HTTPExchange {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+        return HTTPExchange(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: data)
+    }
+
+    static func json(_ value: some Encodable) -> Data {
+        try! JSONEncoder.wire().encode(value)
+    }
+}
+
+/// The products directory's executable `name` (next to the test binary).
+func productExecutable(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+    var binaries: [URL] = []
+    if let url = Bundle.main.executableURL { binaries.append(url) }
+    if let first = CommandLine.arguments.first { binaries.append(URL(fileURLWithPath: first)) }
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        binaries.append(URL(fileURLWithPath: exe))
+    }
+    for binary in binaries {
+        var directory = binary.resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+    }
+    return try #require(nil as URL?, "\(name) not found next to the test binary; build with `swift build --build-tests`.",
+                        sourceLocation: sourceLocation)
+}
+
+/// Runs an executable to its end; returns its status and outputs.
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
