@@ -21,11 +21,15 @@ public struct SyncError: Error, CustomNSError, LocalizedError, Sendable, Equatab
         case permissionDeniedError = 9
     }
 
+    /// `io.realm.sync`, Realm's `RLMSyncErrorDomain`.
     public static let errorDomain = "io.realm.sync"
 
+    /// What kind of error this is.
     public let code: Code
+    /// What happened, in words.
     public let message: String
 
+    /// An error of kind `code`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
@@ -76,13 +80,17 @@ public struct SyncAuthError: Error, CustomNSError, LocalizedError, Sendable, Equ
         case fileCannotBeShared = 703
     }
 
+    /// `io.realm.sync.auth`, Realm's `RLMSyncAuthErrorDomain`.
     public static let errorDomain = "io.realm.sync.auth"
 
+    /// What kind of error this is.
     public let code: Code
+    /// What happened, in words: the server's explanation when it gave one.
     public let message: String
     /// The HTTP status of the server's answer, when there was one.
     public let httpStatusCode: Int?
 
+    /// An error of kind `code`, from an answer with `httpStatusCode`.
     public init(_ code: Code, _ message: String, httpStatusCode: Int? = nil) {
         self.code = code
         self.message = message

@@ -22,11 +22,13 @@ public struct SyncUserInfo: Sendable {
 
 /// One way a user logs in: a provider, and the user's identity there.
 public struct SyncUserAccountInfo: Sendable, Equatable {
+    /// The provider of the account.
     public let provider: Provider
     /// The user's identity at the provider (for username and password, the
     /// username).
     public let providerUserIdentity: String
 
+    /// An account at `provider`.
     public init(provider: Provider, providerUserIdentity: String) {
         self.provider = provider
         self.providerUserIdentity = providerUserIdentity

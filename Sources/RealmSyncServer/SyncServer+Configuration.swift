@@ -15,6 +15,7 @@ extension SyncServer {
         /// A PEM certificate chain and private key: when set, the server
         /// speaks HTTPS (and `realms://`) only.
         public var tls: TLSFiles?
+        /// How much the server logs (to standard error, through swift-log).
         public var logLevel: Logger.Level = .info
         /// The user store; nil for the embedded one in ``dataDirectory``.
         public var userStore: (any UserStore)?
@@ -34,6 +35,8 @@ extension SyncServer {
         /// Failed password attempts for one username before it is refused
         /// for ``failedLoginWindow``.
         public var failedLoginLimit = 5
+        /// The seconds a username is refused after ``failedLoginLimit``
+        /// failures, counted from its first failure.
         public var failedLoginWindow: TimeInterval = 60
         /// The largest request body accepted.
         public var maxRequestBodySize = 64 * 1024
@@ -46,9 +49,12 @@ extension SyncServer {
 
     /// The files of a TLS identity.
     public struct TLSFiles: Sendable {
+        /// The server's certificate, then any intermediates, in PEM.
         public var certificateChain: URL
+        /// The certificate's private key, in PEM.
         public var privateKey: URL
 
+        /// The TLS identity in these two files.
         public init(certificateChain: URL, privateKey: URL) {
             self.certificateChain = certificateChain
             self.privateKey = privateKey
@@ -57,11 +63,13 @@ extension SyncServer {
 
     /// The administrator made at start.
     public struct InitialAdmin: Sendable {
+        /// The administrator's username (a username/password account).
         public var username: String
         /// Used only when the user is new; an existing user keeps their
         /// password and becomes an administrator.
         public var password: String
 
+        /// An administrator with this username and (if new) password.
         public init(username: String, password: String) {
             self.username = username
             self.password = password
@@ -85,6 +93,7 @@ extension SyncServer {
         /// Nickname users (no password): development only.
         public var allowsNickname = false
 
+        /// Username and password only.
         public init() {}
     }
 
@@ -102,6 +111,8 @@ extension SyncServer {
         /// administrator or not.
         public var adminClaim: String? = "isAdmin"
 
+        /// A provider trusting tokens signed by `publicKeyPEM`'s private key,
+        /// optionally only from `issuer` and for `audience`.
         public init(publicKeyPEM: String, issuer: String? = nil, audience: String? = nil) {
             self.publicKeyPEM = publicKeyPEM
             self.issuer = issuer
@@ -117,6 +128,7 @@ extension SyncServer {
         /// https://www.googleapis.com/oauth2/v3/certs).
         public var keySetJSON: String
 
+        /// Google sign-in for these client IDs, with these keys.
         public init(clientIDs: [String], keySetJSON: String) {
             self.clientIDs = clientIDs
             self.keySetJSON = keySetJSON
@@ -128,9 +140,13 @@ extension SyncServer {
     /// JSON object whose ``identityField`` is the user's identity (for
     /// Facebook, `https://graph.facebook.com/me` and `id`).
     public struct TokenCheckProvider: Sendable {
+        /// The URL to call with the token.
         public var url: URL
+        /// The field of the answer that holds the user's identity.
         public var identityField: String
 
+        /// A provider checked at `url`, whose answer names the user in
+        /// `identityField`.
         public init(url: URL, identityField: String = "id") {
             self.url = url
             self.identityField = identityField

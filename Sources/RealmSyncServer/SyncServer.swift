@@ -42,7 +42,7 @@ public final class SyncServer: Sendable {
     }
 
     public let configuration: Configuration
-    private let application: Application<RouterResponder<ServerRequestContext>>
+    private let application: Application<RouterResponder<BasicRequestContext>>
     private let state = Mutex<RunState>(.idle)
     private let boundPort = BoundPort()
     /// How the run ended, once it has.
@@ -83,7 +83,7 @@ public final class SyncServer: Sendable {
             try await service.ensureAdmin(admin)
         }
 
-        let router = Router(context: ServerRequestContext.self)
+        let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ProblemMiddleware(routes: AuthController.routes))
         AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
 

@@ -67,6 +67,7 @@ public struct LoginResponse: Codable, Sendable {
 /// `POST /auth/refresh`: a new access token for a refresh token; and
 /// `POST /auth/revoke`: revoke a refresh token (logging out).
 public struct RefreshTokenRequest: Codable, Sendable {
+    /// The refresh token a login returned.
     public var refreshToken: String
 
     public init(refreshToken: String) {
@@ -76,6 +77,7 @@ public struct RefreshTokenRequest: Codable, Sendable {
 
 /// The answer to a refresh.
 public struct RefreshResponse: Codable, Sendable {
+    /// The new access token.
     public var accessToken: AccessTokenGrant
     /// Whether the user is an administrator now.
     public var isAdmin: Bool
@@ -89,6 +91,7 @@ public struct RefreshResponse: Codable, Sendable {
 /// `PUT /auth/password`: change the caller's password, or (for an
 /// administrator) the password of the user `userID`.
 public struct ChangePasswordRequest: Codable, Sendable {
+    /// The password to set (1 to 72 bytes: bcrypt reads no more).
     public var newPassword: String
     /// The server identity of the user whose password changes; nil for the
     /// caller's own.
@@ -109,6 +112,7 @@ public struct ChangePasswordRequest: Codable, Sendable {
 
 /// One way a user logs in.
 public struct AccountDescription: Codable, Sendable, Equatable {
+    /// The provider of the account.
     public var provider: IdentityProvider
     /// The user's identity at that provider (for username/password, the
     /// username).
@@ -123,9 +127,13 @@ public struct AccountDescription: Codable, Sendable, Equatable {
 /// The answer to `GET /auth/users/<provider>/<provider identity>`
 /// (administrators only).
 public struct UserInfoResponse: Codable, Sendable {
+    /// The server's identity of the user.
     public var identity: String
+    /// Whether the user administers the server.
     public var isAdmin: Bool
+    /// Every way the user logs in.
     public var accounts: [AccountDescription]
+    /// What the server keeps about the user (a custom provider's user info).
     public var metadata: [String: String]
 
     public init(identity: String, isAdmin: Bool, accounts: [AccountDescription], metadata: [String: String]) {

@@ -3,11 +3,17 @@ import Foundation
 /// Any JSON value: the free-form parts of the wire (a custom provider's
 /// user info, a user's metadata).
 public enum JSONValue: Codable, Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number (JSON does not tell integers apart).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {

@@ -14,6 +14,8 @@ public struct Problem: Codable, Sendable, Error, CustomStringConvertible {
     /// For a request refused for a while (429): the seconds to wait.
     public var retryAfter: Int?
 
+    /// A problem with an HTTP status, a Realm code where one applies, a
+    /// summary and what exactly was wrong.
     public init(status: Int, code: AuthErrorCode?, title: String, detail: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.code = code

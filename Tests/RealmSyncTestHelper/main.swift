@@ -11,6 +11,9 @@
 //   RealmSyncTestHelper current-with-two ROOT SERVER
 //       logs in two nickname users, then asks for SyncUser.current (which
 //       stops the process, as Realm throws)
+//
+// With REALM_SYNC_TEST_METADATA_KEY (128 hex digits) set, the metadata
+// Realm is encrypted with that key.
 
 import Foundation
 import RealmSync
@@ -27,6 +30,17 @@ func fail(_ message: String) -> Never {
 guard arguments.count >= 3 else { fail("usage: RealmSyncTestHelper COMMAND ROOT …") }
 SyncManager.shared.rootDirectory = URL(fileURLWithPath: arguments[2])
 SyncManager.shared.logLevel = .off
+// A metadata key in hex, for the encryption test.
+if let hex = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_METADATA_KEY"] {
+    var key = Data()
+    var index = hex.startIndex
+    while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+          let byte = UInt8(hex[index..<next], radix: 16) {
+        key.append(byte)
+        index = next
+    }
+    SyncManager.shared.metadataEncryptionKey = key
+}
 
 do {
     switch arguments[1] {

@@ -16,7 +16,7 @@ extension SyncTests {
             #expect(try await HTTPExchange.send("POST", server.url.appendingPathComponent("auth"), body: register).status == 200)
             let root = temporaryDirectory("persist")
 
-            let login = try runProcess(helper, ["login", root.path, server.url.absoluteString, "sam", "pw"])
+            let login = try await runProcess(helper, ["login", root.path, server.url.absoluteString, "sam", "pw"])
             #expect(login.status == 0, "\(login.stderr)")
             let identity = try #require(login.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
 
@@ -28,7 +28,7 @@ extension SyncTests {
             // The access token has expired by now: the next launch refreshes
             // it with the persisted refresh token.
             try await Task.sleep(for: .milliseconds(1200))
-            let current = try runProcess(helper, ["current", root.path])
+            let current = try await runProcess(helper, ["current", root.path])
             #expect(current.status == 0, "\(current.stderr)")
             #expect(current.stdout == "current \(identity) false\n")
 
@@ -37,19 +37,51 @@ extension SyncTests {
             let userFolder = root.appendingPathComponent(identity)
             try FileManager.default.createDirectory(at: userFolder, withIntermediateDirectories: true)
             try Data("synced".utf8).write(to: userFolder.appendingPathComponent("inbox.realm"))
-            let logout = try runProcess(helper, ["logout", root.path])
+            let logout = try await runProcess(helper, ["logout", root.path])
             #expect(logout.stdout == "logged out \(identity)\n", "\(logout.stderr)")
             #expect(FileManager.default.fileExists(atPath: userFolder.path), "deleted at the next launch, not now")
-            let afterLogout = try runProcess(helper, ["current", root.path])
+            let afterLogout = try await runProcess(helper, ["current", root.path])
             #expect(afterLogout.stdout == "current none\n", "\(afterLogout.stderr)")
             #expect(!FileManager.default.fileExists(atPath: userFolder.path))
+        }
+
+        @Test func anEncryptedMetadataRealmHoldsNoPlaintextAndNeedsItsKey() async throws {
+            let helper = try productExecutable("RealmSyncTestHelper")
+            let server = try await TestServer.start()
+            defer { Task { await server.stop() } }
+            let register = HTTPExchange.json(RealmSyncWireLogin.register("tia", "pw"))
+            #expect(try await HTTPExchange.send("POST", server.url.appendingPathComponent("auth"), body: register).status == 200)
+            let root = temporaryDirectory("encrypted")
+            var environment = ProcessInfo.processInfo.environment
+            environment["REALM_SYNC_TEST_METADATA_KEY"] = String(repeating: "5a", count: 64)
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+
+            let login = try await runProcess(helper, ["login", root.path, server.url.absoluteString, "tia", "pw"], environment: environment)
+            #expect(login.status == 0, "\(login.stderr)")
+            let identity = try #require(login.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+            for suffix in ["", "-wal"] {
+                let path = root.appendingPathComponent("io.realm.object-server-metadata.realm").path + suffix
+                guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+                #expect(bytes.range(of: Data(identity.utf8)) == nil, "no plaintext identity in \(path)")
+                #expect(bytes.range(of: Data("SQLite format 3".utf8)) == nil, "no plaintext header in \(path)")
+            }
+            let current = try await runProcess(helper, ["current", root.path], environment: environment)
+            #expect(current.stdout == "current \(identity) false\n", "\(current.stderr)")
+
+            environment["REALM_SYNC_TEST_METADATA_KEY"] = nil
+            let withoutKey = try await runProcess(helper, ["current", root.path], environment: environment)
+            #expect(withoutKey.status != 0)
+            #expect(withoutKey.stderr.contains("Cannot open the sync metadata Realm"))
         }
 
         @Test func currentRefusesWhenSeveralUsersAreLoggedIn() async throws {
             let helper = try productExecutable("RealmSyncTestHelper")
             let server = try await TestServer.start { $0.providers.allowsNickname = true }
             defer { Task { await server.stop() } }
-            let run = try runProcess(helper, ["current-with-two", temporaryDirectory("two").path, server.url.absoluteString])
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            let run = try await runProcess(helper, ["current-with-two", temporaryDirectory("two").path, server.url.absoluteString],
+                                     environment: environment)
             #expect(run.stdout.contains("logged in 2"))
             #expect(!run.stdout.contains("SyncUser.current returned"))
             #expect(run.status != 0)

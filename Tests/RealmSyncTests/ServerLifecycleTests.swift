@@ -50,13 +50,16 @@ extension SyncTests {
             defer { if process.isRunning { process.terminate() } }
 
             // The first line says where it listens.
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
+            let reader = output.fileHandleForReading
+            let text = try await offloaded {
+                var line = Data()
+                while !line.contains(UInt8(ascii: "\n")) {
+                    let chunk = reader.availableData
+                    if chunk.isEmpty { break }
+                    line.append(chunk)
+                }
+                return String(decoding: line, as: UTF8.self)
             }
-            let text = String(decoding: line, as: UTF8.self)
             let url = try #require(text.split(separator: "\n").first.flatMap { URL(string: String($0.dropFirst("Listening on ".count))) },
                                    "the server printed '\(text)'")
             try await TestClient.run {
@@ -64,7 +67,7 @@ extension SyncTests {
                 #expect(admin.isAdmin)
             }
             process.terminate()
-            process.waitUntilExit()
+            try await offloaded { process.waitUntilExit() }
             #expect(process.terminationReason == .exit)
             #expect(process.terminationStatus == 0)
         }
@@ -96,7 +99,7 @@ extension SyncTests {
             let directory = temporaryDirectory("tls")
             let certificate = directory.appendingPathComponent("cert.pem")
             let key = directory.appendingPathComponent("key.pem")
-            let openssl = try runProcess(URL(fileURLWithPath: "/usr/bin/openssl"),
+            let openssl = try await runProcess(URL(fileURLWithPath: "/usr/bin/openssl"),
                                          ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
                                           "-keyout", key.path, "-out", certificate.path])
             try #require(openssl.status == 0, "openssl: \(openssl.stderr)")

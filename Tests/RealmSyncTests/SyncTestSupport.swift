@@ -129,7 +129,24 @@ func productExecutable(_ name: String, sourceLocation: SourceLocation = #_source
 }
 
 /// Runs an executable to its end; returns its status and outputs.
-func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+///
+/// The wait happens on a dispatch thread: a child talking to the server of
+/// this process must not hold one of the few threads of Swift's
+/// concurrency pool, which the server's handlers need.
+func runProcess(_ executable: URL, _ arguments: [String],
+                environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await offloaded { try runProcessBlocking(executable, arguments, environment: environment) }
+}
+
+/// Runs blocking work on a dispatch thread, off Swift's concurrency pool.
+func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+private func runProcessBlocking(_ executable: URL, _ arguments: [String],
+                                environment: [String: String]?) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

@@ -10,10 +10,10 @@ struct AuthController: Sendable {
 
     /// The routes and their methods, for ``ProblemMiddleware``.
     static let routes: [String: [HTTPRequest.Method]] = [
-        AuthRoute.login: [.post], AuthRoute.refresh: [.post], AuthRoute.revoke: [.post], AuthRoute.password: [.put],
+        AuthRoute.login: [.post], AuthRoute.refresh: [.post], AuthRoute.revoke: [.post], AuthRoute.password: [.put], "/health": [.get],
     ]
 
-    func register(on router: Router<ServerRequestContext>) {
+    func register(on router: Router<BasicRequestContext>) {
         router.post(RouterPath(AuthRoute.login)) { request, context in
             try await encoded(service.logIn(try await decode(LoginRequest.self, from: request)))
         }

@@ -8,7 +8,7 @@ import RealmSyncWire
 /// unknown route, a body too large), a method a route does not take, and
 /// anything unexpected (a 500 that says nothing of the server's insides).
 struct ProblemMiddleware: RouterMiddleware {
-    typealias Context = ServerRequestContext
+    typealias Context = BasicRequestContext
 
     /// The methods of each route, to tell a wrong method (405) from an
     /// unknown path (404).

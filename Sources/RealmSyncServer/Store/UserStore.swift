@@ -8,11 +8,13 @@ public struct UserRecord: Sendable, Equatable {
     public var identity: String
     /// Whether the user administers the server.
     public var isAdmin: Bool
+    /// When the user was made (their first login or registration).
     public var created: Date
     /// Free-form facts about the user (for a custom provider, its user
     /// info), returned by the user-info API.
     public var metadata: [String: String]
 
+    /// A user record.
     public init(identity: String, isAdmin: Bool, created: Date, metadata: [String: String] = [:]) {
         self.identity = identity
         self.isAdmin = isAdmin
@@ -23,6 +25,7 @@ public struct UserRecord: Sendable, Equatable {
 
 /// One way a user logs in: a provider and the user's identity there.
 public struct AccountRecord: Sendable, Equatable {
+    /// The provider of the account.
     public var provider: IdentityProvider
     /// The identity at the provider: the username, the JWT's subject …
     public var providerUserIdentity: String
@@ -32,6 +35,7 @@ public struct AccountRecord: Sendable, Equatable {
     /// only).
     public var passwordHash: String?
 
+    /// An account record.
     public init(provider: IdentityProvider, providerUserIdentity: String, userIdentity: String, passwordHash: String? = nil) {
         self.provider = provider
         self.providerUserIdentity = providerUserIdentity
@@ -45,10 +49,14 @@ public struct AccountRecord: Sendable, Equatable {
 public struct RefreshTokenRecord: Sendable, Equatable {
     /// The SHA-256 of the token, in hex.
     public var tokenHash: String
+    /// The user the token logs in.
     public var userIdentity: String
+    /// When the token was issued (at a login).
     public var issued: Date
+    /// When the server stops accepting it.
     public var expires: Date
 
+    /// A refresh token record.
     public init(tokenHash: String, userIdentity: String, issued: Date, expires: Date) {
         self.tokenHash = tokenHash
         self.userIdentity = userIdentity
