@@ -94,11 +94,24 @@ public final class SyncUser: Sendable, CustomStringConvertible {
         let manager = SyncManager.shared
         let registry = manager.users
         let answer = try await AuthClient(server: server, timeout: timeout).logIn(credentials.loginRequest)
-        let user = try registry.loggedIn(UserSnapshot(identity: answer.identity, server: server, refreshToken: answer.refreshToken,
+        // The identity names the user's folder of synced files: a server's
+        // answer must not be able to point it elsewhere.
+        guard isValidIdentity(answer.identity) else {
+            throw SyncAuthError(.badResponse, "The server at \(server.absoluteString) gave an identity that is not 1 to 128 letters, digits, '-' or '_'.")
+        }
+        let user = try await registry.loggedIn(UserSnapshot(identity: answer.identity, server: server, refreshToken: answer.refreshToken,
                                                       accessToken: answer.accessToken.token, accessTokenExpiry: answer.accessToken.expires,
                                                       isAdmin: answer.isAdmin, isLoggedOut: false, lastLogin: Date()))
         manager.logger.info("logged in user \(answer.identity) at \(server.absoluteString)")
         return user
+    }
+
+    static func isValidIdentity(_ identity: String) -> Bool {
+        (1...128).contains(identity.utf8.count)
+            && identity.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 
     /// The user logged in, or nil if nobody is.
@@ -119,10 +132,28 @@ public final class SyncUser: Sendable, CustomStringConvertible {
 
     // MARK: Logging out
 
-    /// Logs the user out: the server revokes their refresh token, and their
-    /// synced Realms are deleted from this device at the next launch. Does
-    /// nothing for a user logged out already.
+    /// Logs the user out: the server revokes their refresh token (in the
+    /// background), and their synced Realms are deleted from this device at
+    /// the next launch. Does nothing for a user logged out already.
     public func logOut() {
+        _ = beginLogOut()
+    }
+
+    /// Logs the user out as ``logOut()`` does, then calls `completion` on
+    /// `callbackQueue` once the server has revoked the refresh token (nil)
+    /// or could not be told (the error; the token is gone from this device
+    /// either way, and the server honours it until it expires).
+    public func logOut(callbackQueue: DispatchQueue = .main, completion: @escaping @Sendable ((any Error)?) -> Void) {
+        let revocation = beginLogOut()
+        Task {
+            let error = await revocation?.value
+            callbackQueue.async { completion(error) }
+        }
+    }
+
+    /// Logs out locally; returns the revocation under way, or nil for a
+    /// user logged out already.
+    private func beginLogOut() -> Task<(any Error)?, Never>? {
         let refreshToken: String? = tokens.withLock { tokens in
             guard tokens.state == .active else { return nil }
             tokens.state = .loggedOut
@@ -130,16 +161,23 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             tokens.refreshTask = nil
             return tokens.refreshToken
         }
-        guard let refreshToken, let server = authenticationServer else { return }
+        guard let refreshToken else { return nil }
         SyncManager.shared.users.loggedOut(self)
         SyncManager.shared.logger.info("logged out user \(identity ?? "")")
-        Task {
+        return revokeInBackground(refreshToken)
+    }
+
+    /// Asks the server to revoke a refresh token of this user.
+    @discardableResult
+    func revokeInBackground(_ refreshToken: String) -> Task<(any Error)?, Never>? {
+        guard let server = authenticationServer else { return nil }
+        return Task {
             do {
                 try await AuthClient(server: server, timeout: 30).revoke(refreshToken)
+                return nil
             } catch {
-                // The refresh token is gone from this device either way; a
-                // server that cannot be told keeps it until it expires.
-                SyncManager.shared.logger.warning("the server could not revoke the refresh token of user \(self.identity ?? ""): \(error)")
+                SyncManager.shared.logger.warning("the server could not revoke a refresh token of user \(self.identity ?? ""): \(error)")
+                return error
             }
         }
     }
@@ -198,6 +236,11 @@ public final class SyncUser: Sendable, CustomStringConvertible {
 
     // MARK: Tokens
 
+    /// The access token held now, without refreshing it.
+    var currentAccessToken: AccessTokenGrant {
+        tokens.withLock { $0.accessToken }
+    }
+
     /// A valid access token: the current one, or a new one when it expires
     /// within ``refreshMargin(for:)``.
     ///
@@ -247,20 +290,23 @@ public final class SyncUser: Sendable, CustomStringConvertible {
                 tokens.isAdmin = answer.isAdmin
                 return makeSnapshot(of: tokens)
             }
-            if let snapshot { SyncManager.shared.users.tokensChanged(snapshot) }
+            if let snapshot { await SyncManager.shared.users.tokensChanged(snapshot) }
             SyncManager.shared.logger.debug("refreshed the access token of user \(identity ?? "")")
             scheduleRefresh()
             return answer.accessToken
         case .failure(let error):
-            tokens.withLock { $0.refreshing = nil }
-            if error.code == .invalidAccessToken {
-                // The server no longer takes the refresh token (revoked, or
-                // expired): the user is logged out, as in Realm.
-                tokens.withLock { tokens in
-                    tokens.state = .error
-                    tokens.refreshTask?.cancel()
-                    tokens.refreshTask = nil
-                }
+            // The server no longer takes the refresh token (revoked, or
+            // expired): the user is logged out, as in Realm, unless they
+            // logged out meanwhile.
+            let loggedOut = tokens.withLock { tokens in
+                tokens.refreshing = nil
+                guard error.code == .invalidAccessToken, tokens.state == .active else { return false }
+                tokens.state = .error
+                tokens.refreshTask?.cancel()
+                tokens.refreshTask = nil
+                return true
+            }
+            if loggedOut {
                 SyncManager.shared.users.loggedOut(self)
                 SyncManager.shared.report(SyncError(.underlyingAuthError, "The user \(identity ?? "") was logged out: \(error.message)"),
                                           session: nil)
@@ -306,14 +352,17 @@ public final class SyncUser: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Takes the tokens of a new login of the same user.
-    func update(from snapshot: UserSnapshot) {
+    /// Takes the tokens of a new login of the same user; returns the
+    /// refresh token replaced.
+    func update(from snapshot: UserSnapshot) -> String {
         tokens.withLock { tokens in
+            let replaced = tokens.refreshToken
             tokens.refreshToken = snapshot.refreshToken
+            tokens.lastLogin = snapshot.lastLogin
             tokens.accessToken = AccessTokenGrant(token: snapshot.accessToken, expires: snapshot.accessTokenExpiry)
             tokens.isAdmin = snapshot.isAdmin
             tokens.state = .active
-            tokens.lastLogin = snapshot.lastLogin
+            return replaced
         }
     }
 

@@ -57,22 +57,29 @@ final class UserMetadataStore: @unchecked Sendable {
         queue.sync { realm.objects(SyncUserMetadata.self).map(UserSnapshot.init) }
     }
 
-    /// Stores (or replaces) a logged-in user's record.
-    func save(_ user: UserSnapshot) throws {
-        try queue.sync {
-            try realm.write {
-                let record = SyncUserMetadata()
-                record.key = SyncUserMetadata.key(identity: user.identity, server: user.server)
-                record.identity = user.identity
-                record.server = user.server.absoluteString
-                record.refreshToken = user.refreshToken
-                record.accessToken = user.accessToken
-                record.accessTokenExpiry = user.accessTokenExpiry
-                record.isAdmin = user.isAdmin
-                record.isLoggedOut = user.isLoggedOut
-                record.lastLogin = user.lastLogin
-                try realm.add(record, update: .all)
+    /// Stores (or replaces) a logged-in user's record; the durable write
+    /// waits on the store's queue, not on the caller's thread.
+    func save(_ user: UserSnapshot) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                continuation.resume(with: Result { try self.write(user) })
             }
+        }
+    }
+
+    private func write(_ user: UserSnapshot) throws {
+        try realm.write {
+            let record = SyncUserMetadata()
+            record.key = SyncUserMetadata.key(identity: user.identity, server: user.server)
+            record.identity = user.identity
+            record.server = user.server.absoluteString
+            record.refreshToken = user.refreshToken
+            record.accessToken = user.accessToken
+            record.accessTokenExpiry = user.accessTokenExpiry
+            record.isAdmin = user.isAdmin
+            record.isLoggedOut = user.isLoggedOut
+            record.lastLogin = user.lastLogin
+            try realm.add(record, update: .all)
         }
     }
 

@@ -43,26 +43,30 @@ final class UserRegistry: Sendable {
     /// Records a login: the user already registered for this identity and
     /// server gets the new tokens (so that every handle of a user is one
     /// object), or a new one is registered.
-    func loggedIn(_ snapshot: UserSnapshot) throws -> SyncUser {
-        try store.save(snapshot)
+    func loggedIn(_ snapshot: UserSnapshot) async throws -> SyncUser {
+        try await store.save(snapshot)
         let key = SyncUserMetadata.key(identity: snapshot.identity, server: snapshot.server)
-        let user = users.withLock { users in
+        let (user, replacedToken) = users.withLock { users -> (SyncUser, String?) in
             if let existing = users[key] {
-                existing.update(from: snapshot)
-                return existing
+                return (existing, existing.update(from: snapshot))
             }
             let user = SyncUser(snapshot: snapshot)
             users[key] = user
-            return user
+            return (user, nil)
         }
         user.scheduleRefresh()
+        if let replacedToken, replacedToken != snapshot.refreshToken {
+            // The new login's refresh token replaces the old one, which the
+            // server should no longer honour.
+            user.revokeInBackground(replacedToken)
+        }
         return user
     }
 
     /// Saves a user's new tokens.
-    func tokensChanged(_ snapshot: UserSnapshot) {
+    func tokensChanged(_ snapshot: UserSnapshot) async {
         do {
-            try store.save(snapshot)
+            try await store.save(snapshot)
         } catch {
             manager.logger.error("could not save the tokens of user \(snapshot.identity): \(error)")
         }

@@ -92,6 +92,9 @@ extension SyncServer {
         public var allowsAnonymous = false
         /// Nickname users (no password): development only.
         public var allowsNickname = false
+        /// Whether a nickname login may ask to be an administrator (which
+        /// anyone can then do): development only, and off unless set.
+        public var allowsNicknameAdmins = false
 
         /// Username and password only.
         public init() {}

@@ -41,6 +41,7 @@ public final class SyncServer: Sendable {
         }
     }
 
+    /// The settings the server was made with.
     public let configuration: Configuration
     private let application: Application<RouterResponder<BasicRequestContext>>
     private let state = Mutex<RunState>(.idle)
@@ -65,6 +66,7 @@ public final class SyncServer: Sendable {
         var logger = Logger(label: "realm.sync.server")
         logger.logLevel = configuration.logLevel
         self.logger = logger
+        try Self.validate(configuration)
 
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
@@ -75,7 +77,7 @@ public final class SyncServer: Sendable {
                                           accessTokenLifetime: configuration.accessTokenLifetime,
                                           refreshTokenLifetime: configuration.refreshTokenLifetime),
             passwords: PasswordHasher(cost: configuration.passwordHashCost),
-            external: try await ExternalIdentityVerifier(configuration.providers),
+            external: try await ExternalIdentityVerifier(configuration.providers, logger: logger),
             limiter: FailedLoginLimiter(limit: configuration.failedLoginLimit, window: configuration.failedLoginWindow),
             providers: configuration.providers,
             logger: logger)
@@ -84,20 +86,23 @@ public final class SyncServer: Sendable {
         }
 
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware(routes: AuthController.routes))
+        router.add(middleware: ProblemMiddleware(routes: AuthController.routes, routePrefixes: AuthController.routePrefixes))
         AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
 
+        // A connection idle for a minute is closed, so that clients that
+        // open connections and send nothing cannot hold them for ever.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
         let serverBuilder: HTTPServerBuilder
         if let tls = configuration.tls {
             do {
                 let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain.path).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(file: tls.privateKey.path, format: .pem)
-                serverBuilder = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                serverBuilder = try .tls(.http1(configuration: http1), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
             } catch {
                 throw Error.configuration("the TLS certificate or key cannot be read: \(error)")
             }
         } else {
-            serverBuilder = .http1()
+            serverBuilder = .http1(configuration: http1)
         }
         let port = boundPort
         application = Application(
@@ -130,8 +135,11 @@ public final class SyncServer: Sendable {
     }
 
     private func start(gracefulShutdownSignals: [UnixSignal]) async throws {
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: gracefulShutdownSignals,
-                                                      logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: gracefulShutdownSignals,
+                                                           logger: logger)
+        // Requests in flight get this long to finish; then they are cut.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let ending = runEnding
         try state.withLock { state in
             guard case .idle = state else { throw Error.startFailed("a server starts once") }
@@ -185,6 +193,29 @@ public final class SyncServer: Sendable {
         }
         try await task?.value
         logger.info("stopped")
+    }
+
+    /// Refuses settings the server could not honour.
+    private static func validate(_ configuration: Configuration) throws {
+        guard PasswordHasher.costs.contains(configuration.passwordHashCost) else {
+            throw Error.configuration("the password hash cost is \(configuration.passwordHashCost); bcrypt takes \(PasswordHasher.costs)")
+        }
+        if let admin = configuration.initialAdmin {
+            guard !admin.username.isEmpty, admin.username.utf8.count <= AuthService.maximumNameLength else {
+                throw Error.configuration("the administrator's username is empty or over \(AuthService.maximumNameLength) bytes")
+            }
+            do {
+                try PasswordHasher.requireAcceptable(admin.password)
+            } catch {
+                throw Error.configuration("the administrator's password: \(error.detail ?? error.title)")
+            }
+        }
+        guard configuration.accessTokenLifetime > 0, configuration.refreshTokenLifetime > 0 else {
+            throw Error.configuration("token lifetimes must be positive")
+        }
+        guard configuration.failedLoginLimit > 0, configuration.maxRequestBodySize > 0 else {
+            throw Error.configuration("the failed-login limit and the body size limit must be positive")
+        }
     }
 
     /// The port the listening channel was bound to (0 until then), shared

@@ -16,11 +16,12 @@ public struct LoginRequest: Codable, Sendable {
     /// (username/password only).
     public var register: Bool?
     /// Whether a nickname user should be an administrator (development
-    /// only, and only where the server allows it).
+    /// only, and only where the server allows nickname administrators).
     public var isAdmin: Bool?
     /// Extra information for a custom provider, passed through as given.
     public var userInfo: [String: JSONValue]?
 
+    /// A value with these fields.
     public init(provider: IdentityProvider, data: String, password: String? = nil, register: Bool? = nil,
                 isAdmin: Bool? = nil, userInfo: [String: JSONValue]? = nil) {
         self.provider = provider
@@ -39,6 +40,7 @@ public struct AccessTokenGrant: Codable, Sendable, Equatable {
     /// When the server stops accepting it.
     public var expires: Date
 
+    /// A value with these fields.
     public init(token: String, expires: Date) {
         self.token = token
         self.expires = expires
@@ -56,6 +58,7 @@ public struct LoginResponse: Codable, Sendable {
     /// The token that gets new access tokens until the user logs out.
     public var refreshToken: String
 
+    /// A value with these fields.
     public init(identity: String, isAdmin: Bool, accessToken: AccessTokenGrant, refreshToken: String) {
         self.identity = identity
         self.isAdmin = isAdmin
@@ -70,6 +73,7 @@ public struct RefreshTokenRequest: Codable, Sendable {
     /// The refresh token a login returned.
     public var refreshToken: String
 
+    /// A value with these fields.
     public init(refreshToken: String) {
         self.refreshToken = refreshToken
     }
@@ -82,6 +86,7 @@ public struct RefreshResponse: Codable, Sendable {
     /// Whether the user is an administrator now.
     public var isAdmin: Bool
 
+    /// A value with these fields.
     public init(accessToken: AccessTokenGrant, isAdmin: Bool) {
         self.accessToken = accessToken
         self.isAdmin = isAdmin
@@ -97,6 +102,7 @@ public struct ChangePasswordRequest: Codable, Sendable {
     /// caller's own.
     public var userID: String?
 
+    /// A value with these fields.
     public init(newPassword: String, userID: String? = nil) {
         self.newPassword = newPassword
         self.userID = userID
@@ -118,6 +124,7 @@ public struct AccountDescription: Codable, Sendable, Equatable {
     /// username).
     public var providerUserIdentity: String
 
+    /// A value with these fields.
     public init(provider: IdentityProvider, providerUserIdentity: String) {
         self.provider = provider
         self.providerUserIdentity = providerUserIdentity
@@ -136,6 +143,7 @@ public struct UserInfoResponse: Codable, Sendable {
     /// What the server keeps about the user (a custom provider's user info).
     public var metadata: [String: String]
 
+    /// A value with these fields.
     public init(identity: String, isAdmin: Bool, accounts: [AccountDescription], metadata: [String: String]) {
         self.identity = identity
         self.isAdmin = isAdmin

@@ -5,6 +5,7 @@
 /// other name the server is configured with.
 public struct IdentityProvider: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
                                 CustomStringConvertible {
+    /// The provider's name.
     public let rawValue: String
 
     /// A provider named `rawValue`.
@@ -17,15 +18,18 @@ public struct IdentityProvider: RawRepresentable, Hashable, Sendable, Codable, E
         rawValue = value
     }
 
+    /// Decodes the name, a JSON string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the name as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 
+    /// The provider's name.
     public var description: String { rawValue }
 
     /// The server's own usernames and passwords.

@@ -32,16 +32,28 @@ struct LoginCommand: AsyncParsableCommand {
                 let user = try await SyncUser.logIn(with: .usernamePassword(username: username, password: password, register: true),
                                                     server: serverURL)
                 print("Registered '\(username)': identity \(user.identity ?? "?")")
-                user.logOut()
+                await logOut(user)
             }
             let user = try await SyncUser.logIn(with: .usernamePassword(username: username, password: password), server: serverURL)
             print("Logged in '\(username)': identity \(user.identity ?? "?"), administrator: \(user.isAdmin)")
             print("SyncUser.current is this user: \(SyncUser.current === user)")
-            user.logOut()
+            await logOut(user)
             print("Logged out; SyncUser.current is \(SyncUser.current == nil ? "nil" : "still set")")
         } catch let error as SyncAuthError {
             FileHandle.standardError.write(Data("realm login: \(error.message) (SyncAuthError \(error.code.rawValue))\n".utf8))
             throw ExitCode(1)
+        }
+    }
+
+    /// Logs out, waiting for the server to revoke the refresh token (the
+    /// process ends right after).
+    private func logOut(_ user: SyncUser) async {
+        let queue = DispatchQueue(label: "logout")
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            user.logOut(callbackQueue: queue) { continuation.resume(returning: $0) }
+        }
+        if let error {
+            FileHandle.standardError.write(Data("realm login: the server could not revoke the refresh token: \(error)\n".utf8))
         }
     }
 }

@@ -64,6 +64,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Accept nickname logins (development only).")
     var allowNickname = false
 
+    @Flag(help: "Let nickname logins ask to be administrators, which anyone can then do (development only).")
+    var allowNicknameAdmins = false
+
     @Option(help: "The lifetime of access tokens, in seconds.")
     var accessTokenLifetime: Double = 600
 
@@ -125,8 +128,8 @@ struct ServerCommand: AsyncParsableCommand {
         }
         configuration.providers.allowsAnonymous = allowAnonymous
         configuration.providers.allowsNickname = allowNickname
+        configuration.providers.allowsNicknameAdmins = allowNicknameAdmins
         configuration.accessTokenLifetime = accessTokenLifetime
-        guard (4...31).contains(passwordHashCost) else { throw ValidationError("--password-hash-cost is 4 to 31") }
         configuration.passwordHashCost = passwordHashCost
         return configuration
     }

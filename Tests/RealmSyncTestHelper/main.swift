@@ -57,7 +57,10 @@ do {
         say("current \(user.identity ?? "") \(user.isAdmin)")
     case "logout":
         guard let user = SyncUser.current else { fail("nobody is logged in") }
-        user.logOut()
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            user.logOut(callbackQueue: DispatchQueue(label: "logout")) { continuation.resume(returning: $0) }
+        }
+        if let error { fail("the server could not revoke the refresh token: \(error)") }
         say("logged out \(user.identity ?? "")")
     case "current-with-two":
         guard arguments.count == 4, let server = URL(string: arguments[3]) else { fail("current-with-two ROOT SERVER") }

@@ -32,6 +32,10 @@ extension SyncTests {
                  400, .invalidParameters),
                 ("POST", login, Data(#"{"provider":"password","data":"ola","password":"\#(String(repeating: "p", count: 100))"}"#.utf8),
                  400, .invalidParameters),
+                // bcrypt would stop at the NUL: "pw\0anything" must not be "pw".
+                ("POST", login, Data(#"{"provider":"password","data":"ola","password":"pw\u0000x"}"#.utf8), 400, .invalidParameters),
+                ("POST", login, Data(#"{"provider":"nosuch","data":"t"}"#.utf8), 400, .invalidParameters),
+                ("POST", server.url.appendingPathComponent("auth/users/password/ola"), nil, 405, nil),
             ]
             for (method, url, body, status, code) in cases {
                 let exchange = try await HTTPExchange.send(method, url, body: body)

@@ -151,7 +151,7 @@ extension SyncTests {
                 let token = try await google.token(subject: "1122334455", issuer: "https://accounts.google.com",
                                                    audience: "app.apps.googleusercontent.com")
                 let user = try await SyncUser.logIn(with: .google(token: token), server: server.url)
-                #expect(user.identity != nil)
+                #expect(user.identity?.count == 32)
                 await expectAuthError(.invalidCredential) {
                     let other = try await google.token(subject: "1122334455", issuer: "https://accounts.google.com", audience: "other-app")
                     _ = try await SyncUser.logIn(with: .google(token: other), server: server.url)
@@ -190,7 +190,11 @@ extension SyncTests {
                 configuration.providers.allowsAnonymous = true
                 configuration.providers.allowsNickname = true
             }
-            defer { Task { await closed.stop(); await open.stop() } }
+            let permissive = try await TestServer.start { configuration in
+                configuration.providers.allowsNickname = true
+                configuration.providers.allowsNicknameAdmins = true
+            }
+            defer { Task { await closed.stop(); await open.stop(); await permissive.stop() } }
             try await TestClient.run {
                 await expectAuthError(.invalidParameters) { _ = try await SyncUser.logIn(with: .anonymous(), server: closed.url) }
                 await expectAuthError(.invalidParameters) { _ = try await SyncUser.logIn(with: .nickname("neo"), server: closed.url) }
@@ -199,10 +203,17 @@ extension SyncTests {
                 let first = try await SyncUser.logIn(with: .anonymous(), server: open.url)
                 let second = try await SyncUser.logIn(with: .anonymous(), server: open.url)
                 #expect(first.identity != second.identity, "each anonymous login is a new user")
-                let neo = try await SyncUser.logIn(with: .nickname("neo", isAdmin: true), server: open.url)
-                #expect(neo.isAdmin)
+                let neo = try await SyncUser.logIn(with: .nickname("neo"), server: open.url)
+                #expect(!neo.isAdmin)
                 let neoAgain = try await SyncUser.logIn(with: .nickname("neo"), server: open.url)
                 #expect(neoAgain === neo)
+                // Anyone could claim it: administrators by nickname need a
+                // setting of their own.
+                await expectAuthError(.invalidParameters) {
+                    _ = try await SyncUser.logIn(with: .nickname("trinity", isAdmin: true), server: open.url)
+                }
+                let trinity = try await SyncUser.logIn(with: .nickname("trinity", isAdmin: true), server: permissive.url)
+                #expect(trinity.isAdmin)
             }
         }
     }

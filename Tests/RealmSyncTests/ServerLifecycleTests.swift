@@ -73,16 +73,21 @@ extension SyncTests {
         }
 
         @Test func aRequestInFlightFinishesWhenTheServerStops() async throws {
-            // A slow hash keeps the registration busy while the stop begins.
-            let server = try await TestServer.start { $0.passwordHashCost = 12 }
+            // The store holds the registration until the stop has begun.
+            let data = temporaryDirectory("graceful")
+            let store = GatedUserStore(try EmbeddedUserStore(directory: data))
+            let server = try await TestServer.start(dataDirectory: data) { $0.userStore = store }
             let url = server.url
             let registration = Task {
                 try await HTTPExchange.send("POST", url.appendingPathComponent("auth"),
                                             body: HTTPExchange.json(LoginRequest(provider: .usernamePassword, data: "rex", password: "pw",
                                                                                  register: true)))
             }
-            try await Task.sleep(for: .milliseconds(50))
-            await server.stop()
+            await store.waitUntilEntered()
+            let stopping = Task { await server.stop() }
+            try await Task.sleep(for: .milliseconds(100))
+            store.open()
+            await stopping.value
             let exchange = try await registration.value
             #expect(exchange.status == 200)
             // Stopped: the port refuses connections (a client that gives up
@@ -99,8 +104,8 @@ extension SyncTests {
             let directory = temporaryDirectory("tls")
             let certificate = directory.appendingPathComponent("cert.pem")
             let key = directory.appendingPathComponent("key.pem")
-            let openssl = try await runProcess(URL(fileURLWithPath: "/usr/bin/openssl"),
-                                         ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            let openssl = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
                                           "-keyout", key.path, "-out", certificate.path])
             try #require(openssl.status == 0, "openssl: \(openssl.stderr)")
             let server = try await TestServer.start { $0.tls = .init(certificateChain: certificate, privateKey: key) }
@@ -138,4 +143,71 @@ extension TLSConfiguration {
         change(&copy)
         return copy
     }
+}
+
+/// The server's real store, holding `createUser` until the test opens the
+/// gate: a request that is certainly in flight.
+final class GatedUserStore: UserStore, @unchecked Sendable {
+    // @unchecked: the mutable fields are guarded by `lock`.
+    private let base: EmbeddedUserStore
+    private let lock = NSLock()
+    private var entered = false
+    private var enteredWaiters: [CheckedContinuation<Void, Never>] = []
+    private var isOpen = false
+    private var gateWaiters: [CheckedContinuation<Void, Never>] = []
+
+    init(_ base: EmbeddedUserStore) {
+        self.base = base
+    }
+
+    func waitUntilEntered() async {
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock {
+                if entered { return true }
+                enteredWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = lock.withLock {
+            isOpen = true
+            defer { gateWaiters = [] }
+            return gateWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func createUser(_ user: UserRecord, account: AccountRecord) async throws {
+        let waiters = lock.withLock {
+            entered = true
+            defer { enteredWaiters = [] }
+            return enteredWaiters
+        }
+        waiters.forEach { $0.resume() }
+        await withCheckedContinuation { continuation in
+            let now = lock.withLock {
+                if isOpen { return true }
+                gateWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        try await base.createUser(user, account: account)
+    }
+
+    func user(identity: String) async throws -> UserRecord? { try await base.user(identity: identity) }
+    func account(provider: IdentityProvider, providerUserIdentity: String) async throws -> AccountRecord? {
+        try await base.account(provider: provider, providerUserIdentity: providerUserIdentity)
+    }
+    func accounts(ofUser identity: String) async throws -> [AccountRecord] { try await base.accounts(ofUser: identity) }
+    func setPasswordHash(_ hash: String, provider: IdentityProvider, providerUserIdentity: String) async throws {
+        try await base.setPasswordHash(hash, provider: provider, providerUserIdentity: providerUserIdentity)
+    }
+    func setAdmin(_ isAdmin: Bool, userIdentity: String) async throws { try await base.setAdmin(isAdmin, userIdentity: userIdentity) }
+    func insertRefreshToken(_ token: RefreshTokenRecord) async throws { try await base.insertRefreshToken(token) }
+    func refreshToken(hash: String) async throws -> RefreshTokenRecord? { try await base.refreshToken(hash: hash) }
+    func deleteRefreshToken(hash: String) async throws -> Bool { try await base.deleteRefreshToken(hash: hash) }
 }

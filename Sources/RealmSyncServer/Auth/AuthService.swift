@@ -30,7 +30,11 @@ struct AuthService: Sendable {
             user = try await logInWithPassword(request)
         case .nickname where providers.allowsNickname:
             try Self.requireName(request.data, "nickname")
-            user = try await findOrCreate(.nickname, request.data, isAdmin: request.isAdmin ?? false, updatesAdmin: false)
+            let isAdmin = request.isAdmin ?? false
+            guard !isAdmin || providers.allowsNicknameAdmins else {
+                throw Problem.invalidParameters("this server makes no administrators from nicknames")
+            }
+            user = try await findOrCreate(.nickname, request.data, isAdmin: isAdmin, updatesAdmin: false)
         case .anonymous where providers.allowsAnonymous:
             user = try await findOrCreate(.anonymous, Self.newIdentity(), isAdmin: false, updatesAdmin: false)
         default:
@@ -54,12 +58,10 @@ struct AuthService: Sendable {
     private func logInWithPassword(_ request: LoginRequest) async throws(Problem) -> UserRecord {
         let username = request.data
         try Self.requireName(username, "username")
-        guard let password = request.password, !password.isEmpty else {
+        guard let password = request.password else {
             throw Problem.invalidParameters("a password is required")
         }
-        guard password.utf8.count <= PasswordHasher.maximumLength else {
-            throw Problem.invalidParameters("a password is at most \(PasswordHasher.maximumLength) bytes")
-        }
+        try PasswordHasher.requireAcceptable(password)
         if request.register == true {
             let hash = await passwords.hash(password)
             let user = UserRecord(identity: Self.newIdentity(), isAdmin: false, created: Date())
@@ -75,14 +77,13 @@ struct AuthService: Sendable {
             logger.info("registered a user", metadata: ["user": "\(user.identity)"])
             return user
         }
-        if let delay = limiter.retryDelay(for: username) {
+        if let delay = limiter.beginAttempt(for: username) {
             throw Problem.tooManyAttempts(retryAfter: delay)
         }
         guard let account = try await storeCall({ try await store.account(provider: .usernamePassword, providerUserIdentity: username) }) else {
             throw Problem.userDoesNotExist("no user is registered as '\(username)'")
         }
         guard let hash = account.passwordHash, await passwords.verify(password, against: hash) else {
-            limiter.recordFailure(for: username)
             throw Problem.invalidCredential("the password is wrong")
         }
         limiter.recordSuccess(for: username)
@@ -172,9 +173,7 @@ struct AuthService: Sendable {
     // MARK: Passwords and administration
 
     func changePassword(_ request: ChangePasswordRequest, caller: AccessClaims) async throws(Problem) {
-        guard !request.newPassword.isEmpty, request.newPassword.utf8.count <= PasswordHasher.maximumLength else {
-            throw Problem.invalidParameters("a password is 1 to \(PasswordHasher.maximumLength) bytes")
-        }
+        try PasswordHasher.requireAcceptable(request.newPassword)
         let target = request.userID ?? caller.userIdentity
         if target != caller.userIdentity {
             try await requireAdmin(caller)

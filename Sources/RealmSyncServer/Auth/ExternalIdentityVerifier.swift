@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import Logging
 import NIOCore
 import RealmSyncWire
 
@@ -24,8 +25,10 @@ struct ExternalIdentityVerifier: Sendable {
     private let jwtVerifiers: [IdentityProvider: JWTVerifier]
     private let google: (keys: JWTKeyCollection, clientIDs: [String])?
     private let tokenChecks: [IdentityProvider: SyncServer.TokenCheckProvider]
+    private let logger: Logger
 
-    init(_ providers: SyncServer.Providers) async throws {
+    init(_ providers: SyncServer.Providers, logger: Logger) async throws {
+        self.logger = logger
         var verifiers: [IdentityProvider: JWTVerifier] = [:]
         for (name, configuration) in providers.jwt {
             let keys = JWTKeyCollection()
@@ -132,8 +135,9 @@ struct ExternalIdentityVerifier: Sendable {
         } catch let problem as Problem {
             throw problem
         } catch {
+            logger.error("checking a \(provider) token at \(check.url.absoluteString) failed: \(error)")
             throw Problem(status: 502, code: nil, title: "The provider cannot be reached",
-                          detail: "checking a \(provider) token failed: \(error)")
+                          detail: "\(provider) could not check the token; try again later")
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
               let identity = (object[check.identityField] as? String) ?? (object[check.identityField] as? Int).map(String.init),

@@ -62,8 +62,16 @@ struct TokenIssuer: Sendable {
         }.joined()
     }
 
+    /// The secret in `url`, made there when there is no file. A file that
+    /// cannot be read or is too short is an error: replacing it would
+    /// silently invalidate every token.
     private static func loadOrMakeSecret(at url: URL) throws -> Data {
-        if let secret = try? Data(contentsOf: url), secret.count >= 32 { return secret }
+        if FileManager.default.fileExists(atPath: url.path) {
+            guard let secret = FileManager.default.contents(atPath: url.path), secret.count >= 32 else {
+                throw SyncServer.Error.configuration("the token secret '\(url.path)' cannot be read or is shorter than 32 bytes")
+            }
+            return secret
+        }
         var secret = Data(count: 32)
         var generator = SystemRandomNumberGenerator()
         for index in secret.indices { secret[index] = generator.next() }

@@ -12,6 +12,7 @@ struct AuthController: Sendable {
     static let routes: [String: [HTTPRequest.Method]] = [
         AuthRoute.login: [.post], AuthRoute.refresh: [.post], AuthRoute.revoke: [.post], AuthRoute.password: [.put], "/health": [.get],
     ]
+    static let routePrefixes: [String: [HTTPRequest.Method]] = [AuthRoute.users + "/": [.get]]
 
     func register(on router: Router<BasicRequestContext>) {
         router.post(RouterPath(AuthRoute.login)) { request, context in

@@ -13,6 +13,12 @@ struct ProblemMiddleware: RouterMiddleware {
     /// The methods of each route, to tell a wrong method (405) from an
     /// unknown path (404).
     let routes: [String: [HTTPRequest.Method]]
+    /// The same for routes with parameters, by the path before them.
+    let routePrefixes: [String: [HTTPRequest.Method]]
+
+    private func allowedMethods(_ path: String) -> [HTTPRequest.Method]? {
+        routes[path] ?? routePrefixes.first { path.hasPrefix($0.key) }?.value
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -20,7 +26,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let problem as Problem {
             return Self.response(for: problem)
         } catch let error as HTTPError {
-            if error.status == .notFound, let allowed = routes[request.uri.path], !allowed.contains(request.method) {
+            if error.status == .notFound, let allowed = allowedMethods(request.uri.path), !allowed.contains(request.method) {
                 var response = Self.response(for: Problem(status: 405, code: nil, title: "Method not allowed",
                                                           detail: "\(request.uri.path) takes \(allowed.map(\.rawValue).joined(separator: ", "))"))
                 response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
