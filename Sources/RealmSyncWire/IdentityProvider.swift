@@ -13,6 +13,11 @@ public struct IdentityProvider: RawRepresentable, Hashable, Sendable, Codable, E
         self.rawValue = rawValue
     }
 
+    /// A provider named `rawValue` (as Realm's `Provider("myauth")`).
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     /// A provider named `value`.
     public init(stringLiteral value: String) {
         rawValue = value
