@@ -49,6 +49,8 @@ public final class SyncServer: Sendable {
     /// How the run ended, once it has.
     private let runEnding = RunEnding()
     private let logger: Logger
+    /// Held while the server exists: one server per data folder.
+    private let dataLock: DataDirectoryLock
 
     private enum RunState {
         case idle
@@ -70,7 +72,10 @@ public final class SyncServer: Sendable {
 
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
+        dataLock = try DataDirectoryLock(configuration.dataDirectory)
         let store = try configuration.userStore ?? EmbeddedUserStore(directory: configuration.dataDirectory)
+        let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
+        if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
         let service = AuthService(
             store: store,
             tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory,
@@ -176,6 +181,7 @@ public final class SyncServer: Sendable {
         guard let (group, task) = running else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
+        dataLock.release()
         logger.info("stopped")
     }
 
@@ -191,6 +197,7 @@ public final class SyncServer: Sendable {
             guard case .running(_, let task) = state else { return nil }
             return task
         }
+        defer { dataLock.release() }
         try await task?.value
         logger.info("stopped")
     }

@@ -34,6 +34,34 @@ extension SyncTests {
             }
         }
 
+        @Test func aDataFolderServesOneServerAtATime() async throws {
+            let data = temporaryDirectory("locked")
+            let first = try await TestServer.start(dataDirectory: data)
+            await #expect(throws: SyncServer.Error.self) {
+                _ = try await TestServer.start(dataDirectory: data)
+            }
+            await first.stop()
+            let second = try await TestServer.start(dataDirectory: data)
+            await second.stop()
+        }
+
+        @Test func expiredRefreshTokensAreForgottenAtStart() async throws {
+            let data = temporaryDirectory("purge")
+            do {
+                let store = try EmbeddedUserStore(directory: data)
+                let now = Date()
+                try await store.insertRefreshToken(.init(tokenHash: "expired", userIdentity: "u", issued: now.addingTimeInterval(-20),
+                                                         expires: now.addingTimeInterval(-10)))
+                try await store.insertRefreshToken(.init(tokenHash: "valid", userIdentity: "u", issued: now,
+                                                         expires: now.addingTimeInterval(3600)))
+            }
+            let server = try await TestServer.start(dataDirectory: data)
+            await server.stop()
+            let store = try EmbeddedUserStore(directory: data)
+            #expect(try await store.refreshToken(hash: "expired") == nil)
+            #expect(try await store.refreshToken(hash: "valid") != nil)
+        }
+
         @Test func theServerRunsAsAChildProcessAndStopsOnSIGTERM() async throws {
             let realm = try productExecutable("realm")
             let data = temporaryDirectory("child")
@@ -210,4 +238,5 @@ final class GatedUserStore: UserStore, @unchecked Sendable {
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws { try await base.insertRefreshToken(token) }
     func refreshToken(hash: String) async throws -> RefreshTokenRecord? { try await base.refreshToken(hash: hash) }
     func deleteRefreshToken(hash: String) async throws -> Bool { try await base.deleteRefreshToken(hash: hash) }
+    func deleteRefreshTokens(expiredBefore date: Date) async throws -> Int { try await base.deleteRefreshTokens(expiredBefore: date) }
 }

@@ -5,7 +5,8 @@ import RealmSyncWire
 /// The server's default ``UserStore``: a Realm file (`users.realm`) in the
 /// server's data folder, written through this project's own storage.
 ///
-/// One server process owns a data folder. The Realm is confined to a
+/// One server process owns a data folder (``SyncServer`` locks it). The
+/// Realm is confined to a
 /// private serial queue, so requests on any thread reach it in turn; each
 /// change is one write transaction, durable (`synchronous = FULL`) when the
 /// call returns.
@@ -96,6 +97,16 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
             guard let token = realm.object(ofType: StoredRefreshToken.self, forPrimaryKey: hash) else { return false }
             try realm.write { realm.delete(token) }
             return true
+        }
+    }
+
+    @discardableResult
+    public func deleteRefreshTokens(expiredBefore date: Date) async throws -> Int {
+        try await perform { realm in
+            let expired = realm.objects(StoredRefreshToken.self).filter("expires < %@", date)
+            let count = expired.count
+            if count > 0 { try realm.write { realm.delete(expired) } }
+            return count
         }
     }
 

@@ -104,4 +104,8 @@ public protocol UserStore: Sendable {
     /// Forgets a refresh token; returns whether it was there.
     @discardableResult
     func deleteRefreshToken(hash: String) async throws -> Bool
+    /// Forgets the refresh tokens that expired before `date`; returns how
+    /// many.
+    @discardableResult
+    func deleteRefreshTokens(expiredBefore date: Date) async throws -> Int
 }
