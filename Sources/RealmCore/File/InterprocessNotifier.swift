@@ -18,6 +18,13 @@ import Darwin
 /// it. A pipe whose process died has no reader: writing to it fails with
 /// `ENXIO` (or, if it dies between the open and the write, with `EPIPE`,
 /// never a SIGPIPE), and the writer removes it.
+///
+/// A wake-up can still be lost (a version read that keeps failing, a pipe
+/// a writer removed by mistake), and the last one lost would leave the
+/// listeners behind until some later commit. So the reader also looks at
+/// the version once every ``safetyInterval`` without a wake-up: a lost
+/// wake-up costs at most that delay, at the price of one cheap read a
+/// second per process, which is not polling for changes.
 final class InterprocessNotifier: Sendable {
     private let directory: String
     private let ownPipe: String
@@ -105,15 +112,22 @@ final class InterprocessNotifier: Sendable {
         return paths
     }
 
+    /// The longest wait for a wake-up before the version is looked at
+    /// anyway, in milliseconds.
+    static let safetyInterval: Int32 = 1_000
+
     private static func wait(on descriptor: Int32, stop: Int32, onCommit: @Sendable () -> Void) {
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
             var descriptors = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, -1)
+            let ready = poll(&descriptors, 2, safetyInterval)
             if ready < 0 && errno == EINTR { continue }
             if ready < 0 || descriptors[1].revents != 0 { break }
-            if descriptors[0].revents & Int16(POLLIN) != 0 {
+            if ready == 0 {
+                // No wake-up for a while: in case one was lost.
+                onCommit()
+            } else if descriptors[0].revents & Int16(POLLIN) != 0 {
                 while read(descriptor, &buffer, buffer.count) > 0 {}
                 onCommit()
             }

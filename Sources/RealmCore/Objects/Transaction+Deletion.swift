@@ -24,6 +24,7 @@ extension Transaction {
             for key in keys {
                 guard try exists(key, in: layout) else { throw objectNotFound(layout, key) }
                 try deleteRecursively(key, in: layout)
+                try replicate(.erased(handle, key))
             }
         }
     }
@@ -51,7 +52,10 @@ extension Transaction {
                 allExisted = connection.changes == sorted.count
                 // The savepoint undoes the deletion.
                 guard allExisted else { throw objectNotFound(layout, sorted[0]) }
-                for key in sorted { record(.deleted(key, classIndex: layout.index)) }
+                for key in sorted {
+                    record(.deleted(key, classIndex: layout.index))
+                    try replicate(.erased(handle(of: layout), key))
+                }
             }
         } catch {
             guard !allExisted else { throw error }
@@ -77,11 +81,16 @@ extension Transaction {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
-        let deleted = try connection.rowidsDeleted { () throws(RealmError) in try statement.run() }
-        guard deleted.count == connection.changes else {
-            throw RealmError(.storage, "Deleting objects of class '\(className)' in '\(coordinator.path)' lost track of \(connection.changes - deleted.count) of them; cancel the write transaction.")
+        try replicatingAtomically { () throws(RealmError) in
+            let deleted = try connection.rowidsDeleted { () throws(RealmError) in try statement.run() }
+            guard deleted.count == connection.changes else {
+                throw RealmError(.storage, "Deleting objects of class '\(className)' in '\(coordinator.path)' lost track of \(connection.changes - deleted.count) of them; cancel the write transaction.")
+            }
+            for key in deleted {
+                record(.deleted(ObjectKey(key), classIndex: layout.index))
+                try replicate(.erased(handle(of: layout), ObjectKey(key)))
+            }
         }
-        for key in deleted { record(.deleted(ObjectKey(key), classIndex: layout.index)) }
         return true
     }
 
@@ -90,15 +99,21 @@ extension Transaction {
     public func deleteAllObjects(in handle: ClassHandle) throws(RealmError) {
         try requireWrite("delete objects")
         let layout = try layout(handle)
+        // The keys there were, for a replica to delete the same objects.
+        let keys = replication == nil ? [] : try objectKeys(in: handle)
         if layout.standsAlone {
             // One statement, atomic on its own: no savepoint to copy every
             // page it frees aside.
-            try noteDeletions(in: layout)
-            try statement(layout, .deleteAll).run()
-            record(.deletedAll(classIndex: layout.index))
+            try replicatingAtomically { () throws(RealmError) in
+                try noteDeletions(in: layout)
+                try statement(layout, .deleteAll).run()
+                record(.deletedAll(classIndex: layout.index))
+                try replicate(.erasedAll(handle, keys))
+            }
             return
         }
         try atomically { () throws(RealmError) in
+            try replicate(.erasedAll(handle, keys))
             let embedded = try clearOwnLists(of: nil, in: layout) + embeddedLinkTargets(of: nil, in: layout)
             for reference in layout.incomingLinks where reference.classIndex != layout.index {
                 let source = catalog.tables[reference.classIndex]
@@ -136,6 +151,10 @@ extension Transaction {
         try ensureReading()
         try atomically { () throws(RealmError) in
             for layout in catalog.tables {
+                if replication != nil {
+                    let handle = handle(of: layout)
+                    try replicate(.erasedAll(handle, try objectKeys(in: handle)))
+                }
                 try noteDeletions(in: layout)
                 try statement(layout, .deleteAll).run()
                 for property in layout.listTables.indices where layout.listTables[property] != nil {

@@ -85,7 +85,10 @@ extension Transaction {
         guard index < count else {
             // One INSERT, atomic on its own: a savepoint would only copy the
             // list's last page aside, once per element appended.
-            try insertListRow(layout, list, value, at: index, count: count)
+            try replicatingAtomically { () throws(RealmError) in
+                try insertListRow(layout, list, value, at: index, count: count)
+                try replicate(.listInserted(list, index: index, value))
+            }
             // Recording the insertion moved the epoch: remember the length
             // as of now (a savepoint's rollback moves it again).
             lastAppend = (list, listEpoch, count + 1)
@@ -93,6 +96,7 @@ extension Transaction {
         }
         try atomically { () throws(RealmError) in
             try insertListRow(layout, list, value, at: index, count: count)
+            try replicate(.listInserted(list, index: index, value))
         }
     }
 
@@ -105,6 +109,7 @@ extension Transaction {
             let embedded = try embeddedElement(layout, list, at: index)
             try removeListRow(layout, list, at: index, count: count)
             if let (key, target) = embedded { try deleteRecursively(key, in: target) }
+            try replicate(.listErased(list, index: index))
         }
     }
 
@@ -120,6 +125,7 @@ extension Transaction {
             try removeListRow(layout, list, at: source, count: count, recording: false)
             try insertListRow(layout, list, value, at: destination, count: count - 1, recording: false)
             record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: source, to: destination)))
+            try replicate(.listMoved(list, from: source, to: destination))
         }
     }
 
@@ -138,6 +144,7 @@ extension Transaction {
             // As two moves, so that observers see the elements travel.
             record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: low, to: high)))
             record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: high - 1, to: low)))
+            try replicate(.listSwapped(list, first: first, second: second))
         }
     }
 
@@ -153,6 +160,7 @@ extension Transaction {
         try atomically { () throws(RealmError) in
             try setListRow(layout, list, value, at: index)
             record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .modify(index)))
+            try replicate(.listSet(list, index: index, value))
         }
     }
 
@@ -172,6 +180,7 @@ extension Transaction {
             if let target = layout.linkTargets[list.property] {
                 for key in embedded { try deleteRecursively(key, in: catalog.tables[target]) }
             }
+            try replicate(.listCleared(list))
         }
     }
 
@@ -187,6 +196,8 @@ extension Transaction {
         return try atomically { () throws(RealmError) -> ObjectKey in
             let key = try insertRow(catalog.tables[target], values: values)
             try insertListRow(layout, list, .object(key), at: index, count: count)
+            try replicate(.createdEmbedded(handle(of: catalog.tables[target]), key, owner: list.owner, ownerClass: list.owningClass,
+                                           property: list.property, listIndex: index))
             return key
         }
     }

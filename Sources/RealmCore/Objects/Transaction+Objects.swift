@@ -22,7 +22,11 @@ extension Transaction {
         guard !layout.isEmbedded else {
             throw RealmError(.invalidValue, "Cannot create an object of embedded class '\(layout.name)' on its own; create it through its parent with createEmbeddedObject.")
         }
-        return try insertRow(layout, values: values)
+        return try replicatingAtomically { () throws(RealmError) -> ObjectKey in
+            let key = try insertRow(layout, values: values)
+            try replicate(.created(handle, key))
+            return key
+        }
     }
 
     /// Creates an object from values by property name; see
@@ -251,10 +255,14 @@ extension Transaction {
             guard checked.isNull else { throw embeddedLinkError(layout, property) }
             try atomically { () throws(RealmError) in
                 try replaceEmbeddedLink(of: key, property: property, in: layout, with: nil)
+                try replicate(.set(handle, key, property: property, .null))
             }
             return
         }
-        try updateColumn(layout, key: key, property: property, value: checked)
+        try replicatingAtomically { () throws(RealmError) in
+            try updateColumn(layout, key: key, property: property, value: checked)
+            try replicate(.set(handle, key, property: property, checked))
+        }
     }
 
     func updateColumn(_ layout: TableLayout, key: ObjectKey, property: Int, value: Value) throws(RealmError) {
@@ -289,6 +297,8 @@ extension Transaction {
             guard try exists(owner, in: layout) else { throw objectNotFound(layout, owner) }
             let key = try insertRow(catalog.tables[target], values: values)
             try replaceEmbeddedLink(of: owner, property: property, in: layout, with: key)
+            try replicate(.createdEmbedded(self.handle(of: catalog.tables[target]), key, owner: owner, ownerClass: handle,
+                                           property: property, listIndex: nil))
             return key
         }
     }

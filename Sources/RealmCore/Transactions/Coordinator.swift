@@ -25,6 +25,14 @@ public final class Coordinator: Sendable {
     public let path: String
 
     let writeLock = WriteLock()
+
+    /// The observer told of every change of every write transaction of the
+    /// file in this process (see ``ReplicationObserver``); a write that has
+    /// begun keeps the one it began with.
+    package var replication: (any ReplicationObserver)? {
+        get { state.withLock { $0.replication } }
+        set { state.withLock { $0.replication = newValue } }
+    }
     private let state: Mutex<State>
     private let lockDescriptor: Int32
     private let isInMemory: Bool
@@ -42,6 +50,8 @@ public final class Coordinator: Sendable {
         /// Called after every commit this process learns of.
         var commitListeners: [Int: @Sendable (UInt64) -> Void] = [:]
         var nextListenerID = 0
+        /// Told of every change of every write (sync's recorder).
+        var replication: (any ReplicationObserver)?
         /// How many of this process's transactions read at each version.
         var pinnedVersions: [UInt64: Int] = [:]
     }

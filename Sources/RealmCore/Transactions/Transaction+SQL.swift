@@ -10,6 +10,40 @@ extension Transaction {
         return try connection.cachedStatement(sql)
     }
 
+    /// A statement for `sql` on the replication observer's own tables
+    /// (named `sync_…`), inside the write transaction: what it writes
+    /// commits or rolls back with the changes it records.
+    ///
+    /// - Throws: `invalidTransactionState` outside a write transaction.
+    package func replicationStatement(_ sql: String) throws(RealmError) -> Statement {
+        try requireWrite("record a change for replication")
+        return try connection.cachedStatement(sql)
+    }
+
+    /// Runs `sql` (several statements, no parameters) on the replication
+    /// observer's own tables inside the write transaction: creating them.
+    package func replicationExecute(_ sql: String) throws(RealmError) {
+        try requireWrite("prepare tables for replication")
+        try connection.execute(sql)
+    }
+
+    /// Records a change for the replication observer, if there is one; the
+    /// change is built only then.
+    @inline(__always)
+    func replicate(_ change: @autoclosure () throws(RealmError) -> ReplicatedChange) throws(RealmError) {
+        guard let replication else { return }
+        try replication.record(try change(), in: self)
+    }
+
+    /// Runs `body` as one atomic step when a replication observer records
+    /// what it does (so that a change and its record cannot part), and as
+    /// it is otherwise (sparing a savepoint).
+    @inline(__always)
+    func replicatingAtomically<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> Result {
+        guard replication != nil else { return try body() }
+        return try atomically(body)
+    }
+
     /// Identifies the schema the transaction reads: the same object for
     /// every transaction reading the same schema version of a file.
     package var catalogIdentity: AnyObject { catalog }

@@ -84,6 +84,8 @@ public final class Transaction {
     var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
     /// The next object key per class, read on first insert in a write.
     var nextKeys: [Int: Int64] = [:]
+    /// The file's replication observer, for the write under way.
+    var replication: (any ReplicationObserver)?
     /// The classes that lost objects in this write. Their next keys are
     /// stored at commit, so that a deleted newest key is never handed out
     /// again; for the others the largest key in the table says enough.
@@ -256,6 +258,7 @@ public final class Transaction {
         do {
             let version = try readMetadata()
             state = .writing(version: version)
+            replication = coordinator.replication
             recorder = ChangeRecorder()
             nextKeys.removeAll(keepingCapacity: true)
             counter &+= 1
@@ -287,6 +290,8 @@ public final class Transaction {
         try createPendingPrimaryKeyIndexes()
         let newVersion = version + 1
         let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
+        // Before anything is committed: a failure leaves the write open.
+        try replication?.willCommit(self)
         do {
             for classIndex in classesWithDeletions {
                 guard let nextKey = nextKeys[classIndex], classIndex < catalog.tables.count else { continue }
@@ -333,6 +338,7 @@ public final class Transaction {
     }
 
     private func finishWrite() {
+        replication = nil
         coordinator.noteKeysHandedOut(Dictionary(uniqueKeysWithValues: nextKeys.compactMap { index, next in
             index < catalog.tables.count ? (catalog.tables[index].name, next) : nil
         }))

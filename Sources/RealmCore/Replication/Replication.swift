@@ -1,0 +1,51 @@
+/// A change a write transaction made, as its caller asked for it: what a
+/// replica must be told to make the same change.
+///
+/// Only the changes asked for are replicated, never those that follow from
+/// one (an embedded object deleted with its parent, a link to a deleted
+/// object set to nil, a list dropping it): a replica applying the same
+/// changes derives those itself.
+package enum ReplicatedChange {
+    /// A new top-level object; its values can be read back by key.
+    case created(ClassHandle, ObjectKey)
+    /// A new embedded object, in a to-one property of its owner
+    /// (`listIndex` nil) or at `listIndex` in a list of embedded objects.
+    case createdEmbedded(ClassHandle, ObjectKey, owner: ObjectKey, ownerClass: ClassHandle, property: Int, listIndex: Int?)
+    /// A column property set (a link to an embedded object set to nil
+    /// included).
+    case set(ClassHandle, ObjectKey, property: Int, Value)
+    /// An object deleted.
+    case erased(ClassHandle, ObjectKey)
+    /// Every object of a class deleted: the keys there were.
+    case erasedAll(ClassHandle, [ObjectKey])
+    /// A value inserted into a list at `index`.
+    case listInserted(ListHandle, index: Int, Value)
+    /// The element at `index` replaced.
+    case listSet(ListHandle, index: Int, Value)
+    /// The element at `from` moved to `to` (indices before the move).
+    case listMoved(ListHandle, from: Int, to: Int)
+    /// The elements at `first` and `second` exchanged.
+    case listSwapped(ListHandle, first: Int, second: Int)
+    /// The element at `index` removed.
+    case listErased(ListHandle, index: Int)
+    /// Every element removed.
+    case listCleared(ListHandle)
+}
+
+/// Told of every change of a file's write transactions as it is made, and
+/// given the last word before each commits: how sync records changesets
+/// (Docs/SyncDesign.md).
+///
+/// Calls come after the change succeeded, on the writing thread, inside
+/// the SQLite transaction, possibly inside a savepoint that a later failure
+/// of the same operation rolls back. An observer therefore keeps what it
+/// records in tables of its own in the file (written through
+/// ``Transaction/replicationStatement(_:)``), which roll back with the
+/// change, rather than in memory. An error it throws fails the change (or
+/// the commit), as any storage error would.
+package protocol ReplicationObserver: AnyObject, Sendable {
+    /// Records a change made by `transaction`.
+    func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
+    /// Called inside the SQLite transaction just before it commits.
+    func willCommit(_ transaction: Transaction) throws(RealmError)
+}
