@@ -141,6 +141,8 @@ let package = Package(
         .testTarget(name: "RealmObjectsTests", dependencies: ["RealmObjects", "RealmQuery", "RealmCore"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["RealmReliability"]),
 
+        .testTarget(name: "RealmSyncWireTests", dependencies: ["RealmSyncWire"]),
+
         // A client in a process of its own, for the persistence tests.
         .executableTarget(
             name: "RealmSyncTestHelper",

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A value as it travels between replicas: a property's value with links
+/// named by the target's identity, never by a replica's local key.
+public enum SyncValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    /// A date as the bits of its `timeIntervalSinceReferenceDate`, so that
+    /// it round-trips to the bit.
+    case date(Date)
+    /// The 12 bytes of an ObjectId.
+    case objectId(ObjectIdBytes)
+    case uuid(UUID)
+    case decimal(Decimal)
+    /// A link: the target's class and identity.
+    indirect case link(class: String, ObjectIdentity)
+
+    /// Equality by representation (a NaN equals itself; strings compare
+    /// by code points), so that replicas agree on what "the same value" is.
+    public static func == (lhs: SyncValue, rhs: SyncValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
+        case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.string(let a), .string(let b)): a.unicodeScalars.elementsEqual(b.unicodeScalars)
+        case (.data(let a), .data(let b)): a == b
+        case (.date(let a), .date(let b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case (.objectId(let a), .objectId(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a == b
+        case (.link(let classA, let a), .link(let classB, let b)): classA == classB && a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(value)
+        case .float(let value): hasher.combine(value.bitPattern)
+        case .double(let value): hasher.combine(value.bitPattern)
+        case .string(let value): for scalar in value.unicodeScalars { hasher.combine(scalar) }
+        case .data(let value): hasher.combine(value)
+        case .date(let value): hasher.combine(value.timeIntervalSinceReferenceDate.bitPattern)
+        case .objectId(let value): hasher.combine(value)
+        case .uuid(let value): hasher.combine(value)
+        case .decimal(let value): hasher.combine(value)
+        case .link(let className, let identity):
+            hasher.combine(className)
+            hasher.combine(identity)
+        }
+    }
+}
+
+/// The 12 bytes of an ObjectId, as they travel.
+public struct ObjectIdBytes: Hashable, Sendable {
+    /// The first eight bytes, big-endian.
+    public var high: UInt64
+    /// The last four bytes, big-endian.
+    public var low: UInt32
+
+    public init(high: UInt64, low: UInt32) {
+        self.high = high
+        self.low = low
+    }
+}
