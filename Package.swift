@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "RealmSyncServer",
             dependencies: [
-                "RealmSyncWire", "RealmObjects",
+                "RealmSyncWire", "RealmObjects", "RealmCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -146,7 +146,7 @@ let package = Package(
         // A client in a process of its own, for the persistence tests.
         .executableTarget(
             name: "RealmSyncTestHelper",
-            dependencies: ["RealmSync"],
+            dependencies: ["RealmSync", "RealmCore"],
             path: "Tests/RealmSyncTestHelper"
         ),
         // End-to-end: the real server on loopback, driven through the
@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "RealmSyncTests",
             dependencies: [
-                "RealmSync", "RealmSyncServer", "RealmSyncWire", "RealmSyncTestHelper", "realm",
+                "RealmSync", "RealmSyncServer", "RealmSyncWire", "RealmCore", "RealmSyncTestHelper", "realm",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

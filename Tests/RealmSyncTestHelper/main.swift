@@ -8,6 +8,9 @@
 //       which needs the persisted refresh token) or "current none"
 //   RealmSyncTestHelper logout ROOT
 //       logs the current user out; prints "logged out <id>"
+//   RealmSyncTestHelper record FILE
+//       writes to FILE with changesets recorded, for ever, printing
+//       "committed N" after each commit (for the crash test, which kills it)
 //   RealmSyncTestHelper current-with-two ROOT SERVER
 //       logs in two nickname users, then asks for SyncUser.current (which
 //       stops the process, as Realm throws)
@@ -16,6 +19,7 @@
 // Realm is encrypted with that key.
 
 import Foundation
+import RealmCore
 import RealmSync
 
 let arguments = CommandLine.arguments
@@ -62,6 +66,16 @@ do {
         }
         if let error { fail("the server could not revoke the refresh token: \(error)") }
         say("logged out \(user.identity ?? "")")
+    case "record":
+        let coordinator = try Coordinator.open(.file(arguments[2], schema: RecordingWorkload.schema))
+        coordinator.replication = ChangesetRecorder()
+        let transaction = try coordinator.makeTransaction()
+        var written = 0
+        while true {
+            try transaction.write { try RecordingWorkload.step(written, transaction) }
+            written += 1
+            say("committed \(written)")
+        }
     case "current-with-two":
         guard arguments.count == 4, let server = URL(string: arguments[3]) else { fail("current-with-two ROOT SERVER") }
         _ = try await SyncUser.logIn(with: .nickname("first"), server: server)

@@ -16,28 +16,28 @@ public struct WireFormatError: Error, Equatable, CustomStringConvertible {
 
 /// Reads what ``BinaryWriter`` writes, checking every length against the
 /// bytes left, so that hostile input fails with a ``WireFormatError``.
-struct BinaryReader {
+package struct BinaryReader {
     private let bytes: [UInt8]
-    private(set) var offset = 0
+    package private(set) var offset = 0
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    var isAtEnd: Bool { offset == bytes.count }
-    var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: Int { bytes.count - offset }
 
-    func failure(_ reason: String) -> WireFormatError {
+    package func failure(_ reason: String) -> WireFormatError {
         WireFormatError(offset: offset, reason: reason)
     }
 
-    mutating func byte() throws(WireFormatError) -> UInt8 {
+    package mutating func byte() throws(WireFormatError) -> UInt8 {
         guard offset < bytes.count else { throw failure("unexpected end") }
         defer { offset += 1 }
         return bytes[offset]
     }
 
-    mutating func varint() throws(WireFormatError) -> UInt64 {
+    package mutating func varint() throws(WireFormatError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -49,18 +49,18 @@ struct BinaryReader {
         }
     }
 
-    mutating func signed() throws(WireFormatError) -> Int64 {
+    package mutating func signed() throws(WireFormatError) -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
-    mutating func fixed32() throws(WireFormatError) -> UInt32 {
+    package mutating func fixed32() throws(WireFormatError) -> UInt32 {
         var value: UInt32 = 0
         for shift in stride(from: 0, to: 32, by: 8) { value |= UInt32(try byte()) << UInt32(shift) }
         return value
     }
 
-    mutating func fixed64() throws(WireFormatError) -> UInt64 {
+    package mutating func fixed64() throws(WireFormatError) -> UInt64 {
         var value: UInt64 = 0
         for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(try byte()) << UInt64(shift) }
         return value
@@ -69,19 +69,19 @@ struct BinaryReader {
     /// A count of things each at least `minimumSize` bytes long: never more
     /// than the bytes left could hold, so that a forged count cannot make
     /// the reader reserve memory for nothing.
-    mutating func count(minimumSize: Int = 1) throws(WireFormatError) -> Int {
+    package mutating func count(minimumSize: Int = 1) throws(WireFormatError) -> Int {
         let value = try varint()
         guard value <= UInt64(remaining / max(1, minimumSize)) else { throw failure("a count of \(value) with \(remaining) bytes left") }
         return Int(value)
     }
 
-    mutating func lengthPrefixed() throws(WireFormatError) -> ArraySlice<UInt8> {
+    package mutating func lengthPrefixed() throws(WireFormatError) -> ArraySlice<UInt8> {
         let length = try count()
         defer { offset += length }
         return bytes[offset..<offset + length]
     }
 
-    mutating func string() throws(WireFormatError) -> String {
+    package mutating func string() throws(WireFormatError) -> String {
         let start = offset
         let raw = try lengthPrefixed()
         guard let text = String(validating: raw, as: UTF8.self) else {

@@ -192,6 +192,22 @@ public enum ChangesetCoding {
         }
     }
 
+    /// An identity alone, as a client stores it beside an object (encoded
+    /// as a changeset of one `create`, so that it shares the format).
+    public static func encode(identity: ObjectIdentity) -> [UInt8] {
+        encode(Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                         instructions: [.create(class: "", identity)]))
+    }
+
+    /// The identity ``encode(identity:)`` wrote.
+    public static func decodeIdentity(_ bytes: [UInt8]) throws(WireFormatError) -> ObjectIdentity {
+        let changeset = try decode(bytes)
+        guard changeset.instructions.count == 1, case .create(_, let identity) = changeset.instructions[0] else {
+            throw WireFormatError(offset: 0, reason: "not a stored identity")
+        }
+        return identity
+    }
+
     // MARK: Decoding
 
     /// The changeset `bytes` encode.

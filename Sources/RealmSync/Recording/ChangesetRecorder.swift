@@ -1,0 +1,252 @@
+import Foundation
+import RealmCore
+import RealmSyncWire
+
+/// Turns the changes of a synced Realm's write transactions into
+/// changesets, stored with the data in the same SQLite transaction
+/// (Docs/SyncDesign.md): a crash can never keep one without the other.
+///
+/// Each change becomes instructions as it is made, in `sync_pending`
+/// (inside the savepoints RealmCore may roll back, so nothing is kept in
+/// memory); before the commit they become one changeset in
+/// `sync_history`, numbered with the next client version and stamped.
+package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable {
+    // @unchecked: no stored state; every call runs on the writing thread,
+    // under the file's write lock, and keeps what it records in the file.
+
+    /// The clock, in milliseconds since 1970 (a test may fix it).
+    let now: @Sendable () -> Int64
+
+    package init(now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+        self.now = now
+    }
+
+    package func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
+        try SyncTables.prepare(transaction)
+        let state = try SyncTables.state(transaction)
+        var context = Context(transaction: transaction, state: state)
+        for instruction in try instructions(for: change, &context) {
+            try SyncTables.appendPending(instruction, transaction)
+        }
+        if context.state != state { try SyncTables.save(context.state, transaction) }
+    }
+
+    package func willCommit(_ transaction: Transaction) throws(RealmError) {
+        try SyncTables.prepare(transaction)
+        let instructions = try SyncTables.takePending(transaction)
+        guard !instructions.isEmpty else { return }
+        var state = try SyncTables.state(transaction)
+        // Never behind the last stamp: one device's changes stay in order
+        // when its clock goes back.
+        let timestamp = max(now(), state.lastTimestamp)
+        state.lastClientVersion += 1
+        let changeset = Changeset(clientFileIdent: state.clientFileIdent, clientVersion: state.lastClientVersion,
+                                  lastServerVersion: state.lastServerVersion, timestamp: timestamp,
+                                  firstSequence: state.nextSequence, instructions: instructions)
+        state.lastTimestamp = timestamp
+        state.nextSequence += UInt64(instructions.count)
+        try SyncTables.appendHistory(changeset, transaction)
+        for (index, instruction) in instructions.enumerated() {
+            if case .set(let className, let identity, let property, _) = instruction, let key = try localKey(identity, className, transaction) {
+                try SyncTables.setStamp(changeset.stamp(ofInstruction: index), of: key, className: className, property: property, transaction)
+            }
+        }
+        try SyncTables.save(state, transaction)
+    }
+
+    // MARK: Changes to instructions
+
+    /// What recording one change works with: the transaction, the file's
+    /// sync state (saved once at the end), and the schemas read, so that
+    /// one change reads each once.
+    private struct Context {
+        let transaction: Transaction
+        var state: SyncState
+        var schemas: [String: ObjectSchema] = [:]
+
+        /// A new global key of this client file.
+        mutating func newKey() -> GlobalKey {
+            defer { state.nextCounter += 1 }
+            return GlobalKey(client: state.clientFileIdent, counter: state.nextCounter)
+        }
+
+        mutating func schema(_ handle: ClassHandle) throws(RealmError) -> ObjectSchema {
+            if let schema = schemas[handle.className] { return schema }
+            let schema = try transaction.objectSchema(handle)
+            schemas[handle.className] = schema
+            return schema
+        }
+    }
+
+    private func instructions(for change: ReplicatedChange, _ context: inout Context) throws(RealmError) -> [Instruction] {
+        let transaction = context.transaction
+        switch change {
+        case .created(let handle, let key):
+            let schema = try context.schema(handle)
+            let identity: ObjectIdentity
+            if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
+                let value = try transaction.value(of: key, property: index, in: handle)
+                identity = .primaryKey(try SyncValue(scalar: value), incarnation: 0)
+            } else {
+                let global = context.newKey()
+                try SyncTables.setGlobalKey(global, of: key, className: handle.className, transaction)
+                identity = .global(global)
+            }
+            return [.create(class: handle.className, identity)] + (try initialValues(of: key, handle, identity, &context))
+        case .createdEmbedded(let handle, let key, let owner, let ownerClass, let property, let listIndex):
+            let ownerSchema = try context.schema(ownerClass)
+            let propertyName = ownerSchema.properties[property].name
+            var element: GlobalKey?
+            var listInstructions: [Instruction] = []
+            let ownerIdentity = try identity(of: owner, ownerClass, &context)
+            if let listIndex {
+                let list = ListHandle(owningClass: ownerClass, owner: owner, property: property)
+                var mirror = try mirror(of: list, property: propertyName, count: try transaction.count(of: list) - 1, &context)
+                let key = context.newKey()
+                let position = mirror.position(forInsertionAt: listIndex)
+                mirror.elements.insert(ListMirror.Element(key: key, position: position), at: listIndex)
+                try mirror.save(list, property: propertyName, transaction)
+                element = key
+                let reference = ListReference(ownerClass: ownerClass.className, owner: ownerIdentity, property: propertyName)
+                listInstructions = [.listInsert(reference, element: key, position: position, .null)]
+            }
+            let identity = ObjectIdentity.embedded(ownerClass: ownerClass.className, owner: ownerIdentity, property: propertyName, element: element)
+            try SyncTables.setEmbeddedIdentity(identity, of: key, className: handle.className, transaction)
+            return listInstructions + [.create(class: handle.className, identity)] + (try initialValues(of: key, handle, identity, &context))
+        case .set(let handle, let key, let property, let value):
+            let schema = try context.schema(handle)
+            let target = schema.properties[property].objectClassName
+            return [.set(class: handle.className, try identity(of: key, handle, &context), property: schema.properties[property].name,
+                         try syncValue(value, target: target, &context))]
+        case .erased(let handle, let key):
+            let identity = try identity(of: key, handle, &context)
+            try SyncTables.forgetObject(key, className: handle.className, transaction)
+            return [.erase(class: handle.className, identity)]
+        case .erasedAll(let handle, let keys):
+            var instructions: [Instruction] = []
+            for key in keys {
+                instructions.append(.erase(class: handle.className, try identity(of: key, handle, &context)))
+                try SyncTables.forgetObject(key, className: handle.className, transaction)
+            }
+            return instructions
+        case .listInserted(let list, let index, let value):
+            var (mirror, reference, target) = try listState(list, countChange: -1, &context)
+            let key = context.newKey()
+            let position = mirror.position(forInsertionAt: index)
+            mirror.elements.insert(ListMirror.Element(key: key, position: position), at: index)
+            try mirror.save(list, property: reference.property, transaction)
+            return [.listInsert(reference, element: key, position: position, try syncValue(value, target: target, &context))]
+        case .listSet(let list, let index, let value):
+            let (mirror, reference, target) = try listState(list, countChange: 0, &context)
+            return [.listSet(reference, element: mirror.elements[index].key, try syncValue(value, target: target, &context))]
+        case .listMoved(let list, let from, let to):
+            var (mirror, reference, _) = try listState(list, countChange: 0, &context)
+            var element = mirror.elements.remove(at: from)
+            element.position = mirror.position(forInsertionAt: to)
+            mirror.elements.insert(element, at: to)
+            try mirror.save(list, property: reference.property, transaction)
+            return [.listMove(reference, element: element.key, position: element.position)]
+        case .listSwapped(let list, let first, let second):
+            var (mirror, reference, _) = try listState(list, countChange: 0, &context)
+            // Each element takes the other's place, and its position key.
+            let a = mirror.elements[first], b = mirror.elements[second]
+            mirror.elements[first] = ListMirror.Element(key: b.key, position: a.position)
+            mirror.elements[second] = ListMirror.Element(key: a.key, position: b.position)
+            try mirror.save(list, property: reference.property, transaction)
+            return [.listMove(reference, element: b.key, position: a.position), .listMove(reference, element: a.key, position: b.position)]
+        case .listErased(let list, let index):
+            var (mirror, reference, _) = try listState(list, countChange: 1, &context)
+            let element = mirror.elements.remove(at: index)
+            try mirror.save(list, property: reference.property, transaction)
+            return [.listErase(reference, element: element.key)]
+        case .listCleared(let list):
+            let (mirror, reference, _) = try listState(list, countChange: nil, &context)
+            try ListMirror(elements: []).save(list, property: reference.property, transaction)
+            return [.listClear(reference, elements: mirror.elements.map(\.key))]
+        }
+    }
+
+    /// A `set` for each column property of a new object but its primary
+    /// key, so that a replica makes the same object.
+    private func initialValues(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity,
+                               _ context: inout Context) throws(RealmError) -> [Instruction] {
+        let schema = try context.schema(handle)
+        let values = try context.transaction.values(of: key, in: handle)
+        var instructions: [Instruction] = []
+        for (index, property) in schema.properties.enumerated() where property.isColumn && !property.isPrimaryKey {
+            // An embedded object's link is its own `create`.
+            if let target = property.objectClassName, try context.schema(try context.transaction.classHandle(named: target)).isEmbedded { continue }
+            instructions.append(.set(class: handle.className, identity, property: property.name,
+                                     try syncValue(values[index], target: property.objectClassName, &context)))
+        }
+        return instructions
+    }
+
+    /// The list's mirror before the change, its reference, and its link
+    /// target. `countChange` is the list's length before the change less
+    /// its length now; nil for a clear, whose mirror is what was stored.
+    private func listState(_ list: ListHandle, countChange: Int?,
+                           _ context: inout Context) throws(RealmError) -> (ListMirror, ListReference, String?) {
+        let schema = try context.schema(list.owningClass)
+        let property = schema.properties[list.property]
+        let mirror: ListMirror
+        if let countChange {
+            mirror = try self.mirror(of: list, property: property.name, count: try context.transaction.count(of: list) + countChange, &context)
+        } else {
+            mirror = try ListMirror.stored(list, property: property.name, context.transaction) ?? ListMirror(elements: [])
+        }
+        let reference = ListReference(ownerClass: list.owningClass.className, owner: try identity(of: list.owner, list.owningClass, &context),
+                                      property: property.name)
+        return (mirror, reference, property.objectClassName)
+    }
+
+    /// The stored mirror of a list of `count` elements, or a new one naming
+    /// them (a list filled before the file was synced).
+    private func mirror(of list: ListHandle, property: String, count: Int, _ context: inout Context) throws(RealmError) -> ListMirror {
+        if let stored = try ListMirror.stored(list, property: property, context.transaction), stored.elements.count == count {
+            return stored
+        }
+        var mirror = ListMirror(elements: [])
+        for _ in 0..<max(0, count) {
+            let position = PositionKey.between(mirror.elements.last?.position, and: nil)
+            mirror.elements.append(ListMirror.Element(key: context.newKey(), position: position))
+        }
+        return mirror
+    }
+
+    private func syncValue(_ value: Value, target: String?, _ context: inout Context) throws(RealmError) -> SyncValue {
+        guard case .object(let key) = value, let target else { return try SyncValue(scalar: value) }
+        let handle = try context.transaction.classHandle(named: target)
+        return .link(class: target, try identity(of: key, handle, &context))
+    }
+
+    /// How replicas name a local object.
+    private func identity(of key: ObjectKey, _ handle: ClassHandle, _ context: inout Context) throws(RealmError) -> ObjectIdentity {
+        let schema = try context.schema(handle)
+        if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
+            let value = try context.transaction.value(of: key, property: index, in: handle)
+            return .primaryKey(try SyncValue(scalar: value), incarnation: 0)
+        }
+        if let identity = try SyncTables.embeddedIdentity(of: key, className: handle.className, context.transaction) {
+            return identity
+        }
+        if let global = try SyncTables.globalKey(of: key, className: handle.className, context.transaction) {
+            return .global(global)
+        }
+        // An object made before the file was synced: named now.
+        let global = context.newKey()
+        try SyncTables.setGlobalKey(global, of: key, className: handle.className, context.transaction)
+        return .global(global)
+    }
+
+    /// The local key of an object named by `identity`, if this replica has
+    /// it (for stamps).
+    private func localKey(_ identity: ObjectIdentity, _ className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
+        switch identity {
+        case .global(let global): try SyncTables.localKey(of: global, className: className, transaction)
+        case .primaryKey(let value, _):
+            try transaction.object(withPrimaryKey: value.coreValue(), in: transaction.classHandle(named: className))
+        case .embedded: try SyncTables.localKey(ofEmbedded: identity, className: className, transaction)
+        }
+    }
+}

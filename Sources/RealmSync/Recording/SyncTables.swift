@@ -1,0 +1,235 @@
+import Foundation
+import RealmCore
+import RealmSyncWire
+
+/// The tables sync keeps beside the data in a synced Realm's file
+/// (Docs/SyncDesign.md, "Storage"), and the statements that read and write
+/// them inside a write transaction.
+enum SyncTables {
+    /// Creates the tables a file lacks (inside the write transaction).
+    static func prepare(_ transaction: Transaction) throws(RealmError) {
+        try transaction.replicationExecute("""
+            CREATE TABLE IF NOT EXISTS sync_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                client_file_ident INTEGER NOT NULL,
+                last_server_version INTEGER NOT NULL DEFAULT 0,
+                last_client_version INTEGER NOT NULL DEFAULT 0,
+                last_timestamp INTEGER NOT NULL DEFAULT 0,
+                next_sequence INTEGER NOT NULL DEFAULT 1,
+                next_counter INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE TABLE IF NOT EXISTS sync_history (
+                client_version INTEGER PRIMARY KEY,
+                changeset BLOB NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS sync_pending (
+                position INTEGER PRIMARY KEY,
+                instruction BLOB NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS sync_objects (
+                class TEXT NOT NULL,
+                object_key INTEGER NOT NULL,
+                client INTEGER NOT NULL,
+                counter INTEGER NOT NULL,
+                PRIMARY KEY (class, object_key)
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX IF NOT EXISTS sync_objects_by_identity ON sync_objects (class, client, counter);
+            CREATE TABLE IF NOT EXISTS sync_lists (
+                class TEXT NOT NULL,
+                owner INTEGER NOT NULL,
+                property TEXT NOT NULL,
+                elements BLOB NOT NULL,
+                PRIMARY KEY (class, owner, property)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sync_embedded (
+                class TEXT NOT NULL,
+                object_key INTEGER NOT NULL,
+                identity BLOB NOT NULL,
+                PRIMARY KEY (class, object_key)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS sync_embedded_by_identity ON sync_embedded (class, identity);
+            CREATE TABLE IF NOT EXISTS sync_stamps (
+                class TEXT NOT NULL,
+                object_key INTEGER NOT NULL,
+                property TEXT NOT NULL,
+                timestamp INTEGER NOT NULL,
+                client INTEGER NOT NULL,
+                sequence INTEGER NOT NULL,
+                PRIMARY KEY (class, object_key, property)
+            ) WITHOUT ROWID;
+            """)
+    }
+
+    /// The file's sync state row, made with a new client file identity
+    /// when missing.
+    static func state(_ transaction: Transaction) throws(RealmError) -> SyncState {
+        let select = try transaction.replicationStatement(
+            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter FROM sync_state WHERE id = 1")
+        defer { select.reset() }
+        if try select.step() {
+            return SyncState(clientFileIdent: UInt64(bitPattern: select.int64(at: 0)), lastServerVersion: UInt64(bitPattern: select.int64(at: 1)),
+                             lastClientVersion: UInt64(bitPattern: select.int64(at: 2)), lastTimestamp: select.int64(at: 3),
+                             nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)))
+        }
+        let state = SyncState(clientFileIdent: SyncState.newClientFileIdent(), lastServerVersion: 0, lastClientVersion: 0,
+                              lastTimestamp: 0, nextSequence: 1, nextCounter: 1)
+        try save(state, transaction)
+        return state
+    }
+
+    static func save(_ state: SyncState, _ transaction: Transaction) throws(RealmError) {
+        let statement = try transaction.replicationStatement("""
+            INSERT OR REPLACE INTO sync_state (id, client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter)
+            VALUES (1, ?, ?, ?, ?, ?, ?)
+            """)
+        statement.bind(Int64(bitPattern: state.clientFileIdent), at: 1)
+        statement.bind(Int64(bitPattern: state.lastServerVersion), at: 2)
+        statement.bind(Int64(bitPattern: state.lastClientVersion), at: 3)
+        statement.bind(state.lastTimestamp, at: 4)
+        statement.bind(Int64(bitPattern: state.nextSequence), at: 5)
+        statement.bind(Int64(bitPattern: state.nextCounter), at: 6)
+        try statement.run()
+    }
+
+    // MARK: Object identities
+
+    /// The global key of an object of a class without a primary key.
+    static func globalKey(of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) -> GlobalKey? {
+        let select = try transaction.replicationStatement("SELECT client, counter FROM sync_objects WHERE class = ? AND object_key = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(key.rawValue, at: 2)
+        guard try select.step() else { return nil }
+        return GlobalKey(client: UInt64(bitPattern: select.int64(at: 0)), counter: UInt64(bitPattern: select.int64(at: 1)))
+    }
+
+    static func setGlobalKey(_ global: GlobalKey, of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {
+        let insert = try transaction.replicationStatement("INSERT OR REPLACE INTO sync_objects (class, object_key, client, counter) VALUES (?, ?, ?, ?)")
+        insert.bind(className, at: 1)
+        insert.bind(key.rawValue, at: 2)
+        insert.bind(Int64(bitPattern: global.client), at: 3)
+        insert.bind(Int64(bitPattern: global.counter), at: 4)
+        try insert.run()
+    }
+
+    /// The local key of the object with global key `global`.
+    static func localKey(of global: GlobalKey, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
+        let select = try transaction.replicationStatement("SELECT object_key FROM sync_objects WHERE class = ? AND client = ? AND counter = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(Int64(bitPattern: global.client), at: 2)
+        select.bind(Int64(bitPattern: global.counter), at: 3)
+        return try select.step() ? ObjectKey(select.int64(at: 0)) : nil
+    }
+
+    /// The identity of an embedded object, stored when it was made.
+    static func embeddedIdentity(of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectIdentity? {
+        let select = try transaction.replicationStatement("SELECT identity FROM sync_embedded WHERE class = ? AND object_key = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(key.rawValue, at: 2)
+        guard try select.step() else { return nil }
+        do {
+            return try ChangesetCoding.decodeIdentity(Array(select.data(at: 0)))
+        } catch {
+            throw RealmError(.corruptFile, "The sync identity of an embedded '\(className)' cannot be read: \(error)")
+        }
+    }
+
+    static func setEmbeddedIdentity(_ identity: ObjectIdentity, of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {
+        let insert = try transaction.replicationStatement("INSERT OR REPLACE INTO sync_embedded (class, object_key, identity) VALUES (?, ?, ?)")
+        insert.bind(className, at: 1)
+        insert.bind(key.rawValue, at: 2)
+        insert.bind(Data(ChangesetCoding.encode(identity: identity)), at: 3)
+        try insert.run()
+    }
+
+    /// The local key of the embedded object with this identity.
+    static func localKey(ofEmbedded identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
+        let select = try transaction.replicationStatement("SELECT object_key FROM sync_embedded WHERE class = ? AND identity = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
+        return try select.step() ? ObjectKey(select.int64(at: 0)) : nil
+    }
+
+    static func forgetObject(_ key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {
+        for table in ["sync_objects", "sync_embedded", "sync_stamps"] {
+            let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE class = ? AND object_key = ?")
+            delete.bind(className, at: 1)
+            delete.bind(key.rawValue, at: 2)
+            try delete.run()
+        }
+    }
+
+    // MARK: Pending instructions
+
+    /// Appends an instruction of the write under way.
+    static func appendPending(_ instruction: Instruction, _ transaction: Transaction) throws(RealmError) {
+        let bytes = ChangesetCoding.encode(Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0,
+                                                     firstSequence: 0, instructions: [instruction]))
+        let insert = try transaction.replicationStatement("INSERT INTO sync_pending (instruction) VALUES (?)")
+        insert.bind(Data(bytes), at: 1)
+        try insert.run()
+    }
+
+    /// The instructions of the write under way, in order, removed from the
+    /// table.
+    static func takePending(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
+        let select = try transaction.replicationStatement("SELECT instruction FROM sync_pending ORDER BY position")
+        var instructions: [Instruction] = []
+        do {
+            defer { select.reset() }
+            while try select.step() {
+                do {
+                    instructions += try ChangesetCoding.decode(Array(select.data(at: 0))).instructions
+                } catch {
+                    throw RealmError(.corruptFile, "A pending sync instruction of the Realm cannot be read: \(error)")
+                }
+            }
+        }
+        try transaction.replicationStatement("DELETE FROM sync_pending").run()
+        return instructions
+    }
+
+    static func appendHistory(_ changeset: Changeset, _ transaction: Transaction) throws(RealmError) {
+        let bytes = ChangesetCoding.encode(changeset)
+        let insert = try transaction.replicationStatement("INSERT INTO sync_history (client_version, changeset) VALUES (?, ?)")
+        insert.bind(Int64(bitPattern: changeset.clientVersion), at: 1)
+        insert.bind(Data(bytes), at: 2)
+        try insert.run()
+    }
+
+    // MARK: Stamps
+
+    static func setStamp(_ stamp: Stamp, of key: ObjectKey, className: String, property: String, _ transaction: Transaction) throws(RealmError) {
+        let upsert = try transaction.replicationStatement(
+            "INSERT OR REPLACE INTO sync_stamps (class, object_key, property, timestamp, client, sequence) VALUES (?, ?, ?, ?, ?, ?)")
+        upsert.bind(className, at: 1)
+        upsert.bind(key.rawValue, at: 2)
+        upsert.bind(property, at: 3)
+        upsert.bind(stamp.timestamp, at: 4)
+        upsert.bind(Int64(bitPattern: stamp.client), at: 5)
+        upsert.bind(Int64(bitPattern: stamp.sequence), at: 6)
+        try upsert.run()
+    }
+}
+
+/// The row of `sync_state`.
+struct SyncState: Equatable {
+    var clientFileIdent: UInt64
+    var lastServerVersion: UInt64
+    var lastClientVersion: UInt64
+    var lastTimestamp: Int64
+    var nextSequence: UInt64
+    var nextCounter: UInt64
+
+    /// A client file identity chosen by the client: 62 random bits, never
+    /// 0. The server registers it at the first bind rather than hand one
+    /// out, so that objects made offline before then need no renaming
+    /// (Docs/SyncDesign.md, "Identities").
+    static func newClientFileIdent() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return UInt64.random(in: 1...(UInt64(1) << 62), using: &generator)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import RealmCore
+import RealmSync
+import RealmSyncWire
+import Testing
+
+/// Recording (Docs/SyncDesign.md, step 1): each write transaction of a
+/// synced file becomes one changeset in its `sync_history`, in the same
+/// SQLite transaction, naming objects and list elements so that any replica
+/// can apply it.
+@Suite struct ChangesetRecorderTests {
+    static let schema = Schema([
+        ObjectSchema(name: "Person", properties: [
+            Property(name: "id", type: .int, isPrimaryKey: true),
+            Property(name: "name", type: .string),
+            Property(name: "dogs", type: .object, isList: true, objectClassName: "Dog"),
+            Property(name: "tags", type: .string, isList: true),
+            Property(name: "home", type: .object, isOptional: true, objectClassName: "Address"),
+        ]),
+        ObjectSchema(name: "Dog", properties: [
+            Property(name: "name", type: .string),
+            Property(name: "age", type: .int),
+            Property(name: "owner", type: .object, isOptional: true, objectClassName: "Person"),
+        ]),
+        ObjectSchema(name: "Address", properties: [Property(name: "street", type: .string)], isEmbedded: true),
+    ])
+
+    static func open(_ path: String) throws -> (Coordinator, Transaction) {
+        let coordinator = try Coordinator.open(.file(path, schema: schema))
+        coordinator.replication = ChangesetRecorder(now: { 1_000 })
+        return (coordinator, try coordinator.makeTransaction())
+    }
+
+    /// Every changeset in the file's history, oldest first.
+    static func history(_ transaction: Transaction) throws -> [Changeset] {
+        let statement = try transaction.queryStatement("SELECT changeset FROM sync_history ORDER BY client_version")
+        defer { statement.reset() }
+        var changesets: [Changeset] = []
+        while try statement.step() { changesets.append(try ChangesetCoding.decode(Array(statement.data(at: 0)))) }
+        return changesets
+    }
+
+    @Test func aWriteBecomesOneChangesetNamingEverythingByIdentity() throws {
+        let directory = temporaryDirectory("recorder")
+        let (_, t) = try Self.open(directory.appendingPathComponent("a.realm").path)
+        let people = try t.classHandle(named: "Person")
+        let dogs = try t.classHandle(named: "Dog")
+        try t.beginWrite()
+        let ana = try t.createObject(in: people, values: [.int(7), .string("Ana")])
+        let rex = try t.createObject(in: dogs, values: [.string("Rex"), .int(1), .object(ana)])
+        try t.setValue(.int(2), of: rex, property: 1, in: dogs)
+        let list = try t.list(2, of: ana, in: people)
+        try t.append(.object(rex), to: list)
+        let tags = try t.list(3, of: ana, in: people)
+        try t.append(.string("a"), to: tags)
+        try t.append(.string("b"), to: tags)
+        try t.move(from: 1, to: 0, in: tags)
+        try t.remove(at: 1, from: tags)
+        _ = try t.createEmbeddedObject(in: people, owner: ana, property: 4, values: [.string("Main St")])
+        try t.commitWrite()
+
+        let history = try Self.history(t)
+        try #require(history.count == 1)
+        let changeset = history[0]
+        #expect(changeset.clientVersion == 1)
+        #expect(changeset.timestamp == 1_000)
+        #expect(changeset.firstSequence == 1)
+        let client = changeset.clientFileIdent
+        #expect(client > 0)
+        let anaID = ObjectIdentity.primaryKey(.int(7), incarnation: 0)
+        let rexID = ObjectIdentity.global(GlobalKey(client: client, counter: 1))
+        let dogsList = ListReference(ownerClass: "Person", owner: anaID, property: "dogs")
+        let tagsList = ListReference(ownerClass: "Person", owner: anaID, property: "tags")
+        let instructions = changeset.instructions
+        #expect(instructions.prefix(6) == [
+            .create(class: "Person", anaID),
+            .set(class: "Person", anaID, property: "name", .string("Ana")),
+            .create(class: "Dog", rexID),
+            .set(class: "Dog", rexID, property: "name", .string("Rex")),
+            .set(class: "Dog", rexID, property: "age", .int(1)),
+            .set(class: "Dog", rexID, property: "owner", .link(class: "Person", anaID)),
+        ])
+        #expect(instructions[6] == .set(class: "Dog", rexID, property: "age", .int(2)))
+        guard case .listInsert(dogsList, let rexElement, let rexPosition, .link(class: "Dog", rexID)) = instructions[7],
+              case .listInsert(tagsList, let a, let aPosition, .string("a")) = instructions[8],
+              case .listInsert(tagsList, let b, let bPosition, .string("b")) = instructions[9],
+              case .listMove(tagsList, b, let bMoved) = instructions[10],
+              case .listErase(tagsList, a) = instructions[11] else {
+            Issue.record("unexpected list instructions: \(instructions[7...11])")
+            return
+        }
+        #expect(rexElement.client == client && a != b)
+        #expect(rexPosition == PositionKey.between(nil, and: nil))
+        #expect(aPosition < bPosition)
+        #expect(bMoved < aPosition, "moved before 'a'")
+        let homeID = ObjectIdentity.embedded(ownerClass: "Person", owner: anaID, property: "home", element: nil)
+        #expect(Array(instructions.suffix(2)) == [
+            .create(class: "Address", homeID),
+            .set(class: "Address", homeID, property: "street", .string("Main St")),
+        ])
+    }
+
+    @Test func changesetsAreNumberedAndOnlyCommittedWritesRecorded() throws {
+        let directory = temporaryDirectory("recorder")
+        let (_, t) = try Self.open(directory.appendingPathComponent("b.realm").path)
+        let dogs = try t.classHandle(named: "Dog")
+        try t.beginWrite()
+        let rex = try t.createObject(in: dogs, values: [.string("Rex"), .int(1), .null])
+        try t.commitWrite()
+        try t.beginWrite()
+        _ = try t.createObject(in: dogs, values: [.string("Gone"), .int(1), .null])
+        t.cancelWrite()
+        try t.beginWrite()
+        try t.setValue(.string("Rex II"), of: rex, property: 0, in: dogs)
+        try t.deleteObject(rex, in: dogs)
+        try t.commitWrite()
+        try t.beginWrite()
+        try t.commitWrite()  // nothing changed: no changeset
+
+        let history = try Self.history(t)
+        #expect(history.map(\.clientVersion) == [1, 2])
+        #expect(history[1].firstSequence == 1 + UInt64(history[0].instructions.count))
+        let rexID = ObjectIdentity.global(GlobalKey(client: history[0].clientFileIdent, counter: 1))
+        #expect(history[1].instructions == [
+            .set(class: "Dog", rexID, property: "name", .string("Rex II")),
+            .erase(class: "Dog", rexID),
+        ])
+        let pending = try t.queryStatement("SELECT count(*) FROM sync_pending")
+        defer { pending.reset() }
+        #expect(try pending.step() && pending.int64(at: 0) == 0)
+    }
+}
