@@ -90,7 +90,7 @@ import Testing
             return
         }
         #expect(rexElement.client == client && a != b)
-        #expect(rexPosition == PositionKey.between(nil, and: nil))
+        #expect(rexPosition == PositionKey.between(nil, and: nil, for: rexElement))
         #expect(aPosition < bPosition)
         #expect(bMoved < aPosition, "moved before 'a'")
         let homeID = ObjectIdentity.embedded(ownerClass: "Person", owner: anaID, property: "home", element: nil)

@@ -232,17 +232,29 @@ enum RandomChangesets {
 }
 
 /// Position keys: always strictly between their neighbours, never ending
-/// in zero, short.
+/// in zero, never equal, short.
 @Suite struct PositionKeyTests {
+    static let element = GlobalKey(client: 0x0102, counter: 3)
+    static let suffix: [UInt8] = [0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3, 1]
+
     @Test func keysFallBetweenTheirNeighbours() {
-        let first = PositionKey.between(nil, and: nil)
-        #expect(first.bytes == [128])
-        let before = PositionKey.between(nil, and: first)
-        let after = PositionKey.between(first, and: nil)
+        let first = PositionKey.between(nil, and: nil, for: Self.element)
+        #expect(first.bytes == [128] + Self.suffix)
+        let before = PositionKey.between(nil, and: first, for: Self.element)
+        let after = PositionKey.between(first, and: nil, for: Self.element)
         #expect(before < first && first < after)
-        #expect(PositionKey.between(PositionKey([5]), and: PositionKey([6])) == PositionKey([5, 128]))
-        #expect(PositionKey.between(PositionKey([5, 255]), and: PositionKey([6])) == PositionKey([5, 255, 128]))
-        #expect(PositionKey.between(nil, and: PositionKey([0, 1])) == PositionKey([0, 0, 128]))
+        #expect(PositionKey.between(PositionKey([5]), and: PositionKey([6]), for: Self.element) == PositionKey([5, 128] + Self.suffix))
+        #expect(PositionKey.between(PositionKey([5, 255]), and: PositionKey([6]), for: Self.element) == PositionKey([5, 255, 128] + Self.suffix))
+        #expect(PositionKey.between(nil, and: PositionKey([0, 1]), for: Self.element) == PositionKey([0, 0, 128] + Self.suffix))
+    }
+
+    @Test func concurrentInsertionsAtOnePlaceNeverTie() {
+        let a = PositionKey.between(PositionKey([10, 1]), and: PositionKey([20, 1]), for: GlobalKey(client: 1, counter: 9))
+        let b = PositionKey.between(PositionKey([10, 1]), and: PositionKey([20, 1]), for: GlobalKey(client: 2, counter: 1))
+        #expect(a != b && a < b, "ordered by the elements' identities")
+        // And there is room between them for a third.
+        let c = PositionKey.between(a, and: b, for: GlobalKey(client: 3, counter: 1))
+        #expect(a < c && c < b)
     }
 
     @Test func randomInsertionsKeepOrderAndStayShort() {
@@ -250,20 +262,21 @@ enum RandomChangesets {
         var keys: [PositionKey] = []
         for _ in 0..<2_000 {
             let index = Int.random(in: 0...keys.count, using: &generator)
-            let key = PositionKey.between(index > 0 ? keys[index - 1] : nil, and: index < keys.count ? keys[index] : nil)
+            let key = PositionKey.between(index > 0 ? keys[index - 1] : nil, and: index < keys.count ? keys[index] : nil,
+                                          for: GlobalKey(client: UInt64.random(in: 1...5, using: &generator), counter: UInt64(keys.count)))
             if index > 0 { #expect(keys[index - 1] < key) }
             if index < keys.count { #expect(key < keys[index]) }
             #expect(key.bytes.last != 0)
             keys.insert(key, at: index)
         }
-        #expect(keys.map(\.bytes.count).max()! <= 8, "random insertions keep keys short")
+        #expect(keys.map(\.bytes.count).max()! <= 17 + 8, "random insertions keep keys short")
         // Inserting again and again at the front, the worst place.
         var front = keys[0]
         for _ in 0..<800 {
-            let key = PositionKey.between(nil, and: front)
+            let key = PositionKey.between(nil, and: front, for: Self.element)
             #expect(key < front && key.bytes.last != 0)
             front = key
         }
-        #expect(front.bytes.count <= 800 / 7 + 2)
+        #expect(front.bytes.count <= 800 / 7 + 2 + 17)
     }
 }

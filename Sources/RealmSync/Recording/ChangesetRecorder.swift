@@ -103,7 +103,7 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
                 let list = ListHandle(owningClass: ownerClass, owner: owner, property: property)
                 var mirror = try mirror(of: list, property: propertyName, count: try transaction.count(of: list) - 1, &context)
                 let key = context.newKey()
-                let position = mirror.position(forInsertionAt: listIndex)
+                let position = mirror.position(forInsertionAt: listIndex, of: key)
                 mirror.elements.insert(ListMirror.Element(key: key, position: position), at: listIndex)
                 try mirror.save(list, property: propertyName, transaction)
                 element = key
@@ -132,7 +132,7 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         case .listInserted(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: -1, &context)
             let key = context.newKey()
-            let position = mirror.position(forInsertionAt: index)
+            let position = mirror.position(forInsertionAt: index, of: key)
             mirror.elements.insert(ListMirror.Element(key: key, position: position), at: index)
             try mirror.save(list, property: reference.property, transaction)
             return [.listInsert(reference, element: key, position: position, try syncValue(value, target: target, &context))]
@@ -142,7 +142,7 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         case .listMoved(let list, let from, let to):
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             var element = mirror.elements.remove(at: from)
-            element.position = mirror.position(forInsertionAt: to)
+            element.position = mirror.position(forInsertionAt: to, of: element.key)
             mirror.elements.insert(element, at: to)
             try mirror.save(list, property: reference.property, transaction)
             return [.listMove(reference, element: element.key, position: element.position)]
@@ -208,8 +208,8 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         }
         var mirror = ListMirror(elements: [])
         for _ in 0..<max(0, count) {
-            let position = PositionKey.between(mirror.elements.last?.position, and: nil)
-            mirror.elements.append(ListMirror.Element(key: context.newKey(), position: position))
+            let key = context.newKey()
+            mirror.elements.append(ListMirror.Element(key: key, position: PositionKey.between(mirror.elements.last?.position, and: nil, for: key)))
         }
         return mirror
     }

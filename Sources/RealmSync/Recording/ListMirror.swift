@@ -34,11 +34,11 @@ struct ListMirror {
         try upsert.run()
     }
 
-    /// The position key for a new element at `index` (before the element
-    /// now there).
-    func position(forInsertionAt index: Int) -> PositionKey {
+    /// The position key for `element` inserted at `index` (before the
+    /// element now there).
+    func position(forInsertionAt index: Int, of element: GlobalKey) -> PositionKey {
         PositionKey.between(index > 0 ? elements[index - 1].position : nil,
-                            and: index < elements.count ? elements[index].position : nil)
+                            and: index < elements.count ? elements[index].position : nil, for: element)
     }
 
     private func encoded() -> [UInt8] {
