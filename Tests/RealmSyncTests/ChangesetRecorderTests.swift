@@ -71,7 +71,20 @@ import Testing
         let rexID = ObjectIdentity.global(GlobalKey(client: client, counter: 1))
         let dogsList = ListReference(ownerClass: "Person", owner: anaID, property: "dogs")
         let tagsList = ListReference(ownerClass: "Person", owner: anaID, property: "tags")
-        let instructions = changeset.instructions
+        // The first changeset declares the schema, then the data.
+        let schemaCount = changeset.instructions.prefix { instruction in
+            switch instruction {
+            case .addClass, .addProperty: true
+            default: false
+            }
+        }.count
+        #expect(changeset.instructions.prefix(3) == [
+            .addClass(ClassSpec(name: "Person", primaryKey: "id", isEmbedded: false)),
+            .addProperty(class: "Person", PropertySpec(name: "id", type: "int", isOptional: false, isList: false, target: nil)),
+            .addProperty(class: "Person", PropertySpec(name: "name", type: "string", isOptional: false, isList: false, target: nil)),
+        ])
+        #expect(schemaCount == 3 + 5 + 3 + 1, "three classes, and their properties")
+        let instructions = Array(changeset.instructions.dropFirst(schemaCount))
         #expect(instructions.prefix(6) == [
             .create(class: "Person", anaID),
             .set(class: "Person", anaID, property: "name", .string("Ana")),
@@ -121,6 +134,7 @@ import Testing
         #expect(history.map(\.clientVersion) == [1, 2])
         #expect(history[1].firstSequence == 1 + UInt64(history[0].instructions.count))
         let rexID = ObjectIdentity.global(GlobalKey(client: history[0].clientFileIdent, counter: 1))
+        #expect(history[0].instructions.filter { if case .addClass = $0 { true } else { false } }.count == 3)
         #expect(history[1].instructions == [
             .set(class: "Dog", rexID, property: "name", .string("Rex II")),
             .erase(class: "Dog", rexID),
@@ -128,5 +142,44 @@ import Testing
         let pending = try t.queryStatement("SELECT count(*) FROM sync_pending")
         defer { pending.reset() }
         #expect(try pending.step() && pending.int64(at: 0) == 0)
+    }
+
+    @Test func aPrimaryKeyMadeAgainAfterItsDeletionIsANewIncarnation() throws {
+        let directory = temporaryDirectory("recorder")
+        let (_, t) = try Self.open(directory.appendingPathComponent("c.realm").path)
+        let people = try t.classHandle(named: "Person")
+        try t.write {
+            let ana = try t.createObject(in: people, values: [.int(7), .string("Ana")])
+            try t.deleteObject(ana, in: people)
+            let again = try t.createObject(in: people, values: [.int(7), .string("Ana again")])
+            try t.setValue(.string("Ana 2"), of: again, property: 1, in: people)
+        }
+        let data = try Self.history(t)[0].instructions.filter {
+            if case .addClass = $0 { false } else if case .addProperty = $0 { false } else { true }
+        }
+        let first = ObjectIdentity.primaryKey(.int(7), incarnation: 0)
+        let second = ObjectIdentity.primaryKey(.int(7), incarnation: 1)
+        #expect(data == [
+            .create(class: "Person", first), .set(class: "Person", first, property: "name", .string("Ana")),
+            .erase(class: "Person", first),
+            .create(class: "Person", second), .set(class: "Person", second, property: "name", .string("Ana again")),
+            .set(class: "Person", second, property: "name", .string("Ana 2")),
+        ])
+    }
+
+    @Test func classesAndPropertiesAddedLaterAreDeclaredBeforeTheirData() throws {
+        let directory = temporaryDirectory("recorder")
+        let (_, t) = try Self.open(directory.appendingPathComponent("d.realm").path)
+        let dogs = try t.classHandle(named: "Dog")
+        try t.write { _ = try t.createObject(in: dogs, values: [.string("Rex"), .int(1), .null]) }
+        var wanted = Self.schema
+        wanted.upsert(ObjectSchema(name: "Cat", properties: [Property(name: "name", type: .string)]))
+        try t.write { try t.applySchema(wanted, schemaVersion: 0) }
+        let history = try Self.history(t)
+        #expect(history.count == 2)
+        #expect(history[1].instructions == [
+            .addClass(ClassSpec(name: "Cat", primaryKey: nil, isEmbedded: false)),
+            .addProperty(class: "Cat", PropertySpec(name: "name", type: "string", isOptional: false, isList: false, target: nil)),
+        ])
     }
 }

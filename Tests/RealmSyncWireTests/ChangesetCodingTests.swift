@@ -13,8 +13,8 @@ import Testing
         instructions: [
             .addClass(ClassSpec(name: "Person", primaryKey: "id", isEmbedded: false)),
             .addClass(ClassSpec(name: "Address", primaryKey: nil, isEmbedded: true)),
-            .addProperty(class: "Person", PropertySpec(name: "id", type: 0, isOptional: false, isList: false, target: nil)),
-            .addProperty(class: "Person", PropertySpec(name: "dogs", type: 7, isOptional: false, isList: true, target: "Dog")),
+            .addProperty(class: "Person", PropertySpec(name: "id", type: "int", isOptional: false, isList: false, target: nil)),
+            .addProperty(class: "Person", PropertySpec(name: "dogs", type: "object", isOptional: false, isList: true, target: "Dog")),
             .create(class: "Person", .primaryKey(.int(7), incarnation: 0)),
             .create(class: "Dog", .global(GlobalKey(client: 3, counter: 1))),
             .set(class: "Dog", .global(GlobalKey(client: 3, counter: 1)), property: "name", .string("Rex 🐕")),
@@ -215,7 +215,7 @@ enum RandomChangesets {
     static func instruction(_ g: inout SeededGenerator) -> Instruction {
         switch Int.random(in: 0..<11, using: &g) {
         case 0: .addClass(ClassSpec(name: name(&g), primaryKey: Bool.random(using: &g) ? name(&g) : nil, isEmbedded: Bool.random(using: &g)))
-        case 1: .addProperty(class: name(&g), PropertySpec(name: name(&g), type: UInt8.random(in: 0...12, using: &g),
+        case 1: .addProperty(class: name(&g), PropertySpec(name: name(&g), type: name(&g),
                                                            isOptional: Bool.random(using: &g), isList: Bool.random(using: &g),
                                                            target: Bool.random(using: &g) ? name(&g) : nil))
         case 2: .create(class: name(&g), identity(&g))

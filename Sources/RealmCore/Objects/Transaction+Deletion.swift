@@ -23,8 +23,8 @@ extension Transaction {
         try atomically { () throws(RealmError) in
             for key in keys {
                 guard try exists(key, in: layout) else { throw objectNotFound(layout, key) }
-                try deleteRecursively(key, in: layout)
                 try replicate(.erased(handle, key))
+                try deleteRecursively(key, in: layout)
             }
         }
     }
@@ -45,6 +45,7 @@ extension Transaction {
         var allExisted = true
         do {
             try atomically { () throws(RealmError) in
+                for key in sorted { try replicate(.erased(handle(of: layout), key)) }
                 try noteDeletions(in: layout)
                 let statement = try statement(layout, .deleteKeys)
                 statement.bind(json, at: 1)
@@ -52,10 +53,7 @@ extension Transaction {
                 allExisted = connection.changes == sorted.count
                 // The savepoint undoes the deletion.
                 guard allExisted else { throw objectNotFound(layout, sorted[0]) }
-                for key in sorted {
-                    record(.deleted(key, classIndex: layout.index))
-                    try replicate(.erased(handle(of: layout), key))
-                }
+                for key in sorted { record(.deleted(key, classIndex: layout.index)) }
             }
         } catch {
             guard !allExisted else { throw error }
@@ -72,7 +70,9 @@ extension Transaction {
     package func deleteObjects(matching sql: String, arguments: [Value], ofClass className: String) throws(RealmError) -> Bool {
         try requireWrite("delete objects")
         let layout = try layout(classHandle(named: className))
-        guard layout.standsAlone else { return false }
+        // A replica must be told each object before it goes: the caller
+        // deletes them one by one then.
+        guard layout.standsAlone, replication == nil else { return false }
         try noteDeletions(in: layout)
         // One statement, atomic on its own, so no savepoint: one would copy
         // every page the deletion changes aside. The keys come from the
@@ -81,16 +81,11 @@ extension Transaction {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         for (index, argument) in arguments.enumerated() { statement.bind(argument, at: Int32(index + 1)) }
-        try replicatingAtomically { () throws(RealmError) in
-            let deleted = try connection.rowidsDeleted { () throws(RealmError) in try statement.run() }
-            guard deleted.count == connection.changes else {
-                throw RealmError(.storage, "Deleting objects of class '\(className)' in '\(coordinator.path)' lost track of \(connection.changes - deleted.count) of them; cancel the write transaction.")
-            }
-            for key in deleted {
-                record(.deleted(ObjectKey(key), classIndex: layout.index))
-                try replicate(.erased(handle(of: layout), ObjectKey(key)))
-            }
+        let deleted = try connection.rowidsDeleted { () throws(RealmError) in try statement.run() }
+        guard deleted.count == connection.changes else {
+            throw RealmError(.storage, "Deleting objects of class '\(className)' in '\(coordinator.path)' lost track of \(connection.changes - deleted.count) of them; cancel the write transaction.")
         }
+        for key in deleted { record(.deleted(ObjectKey(key), classIndex: layout.index)) }
         return true
     }
 
@@ -105,10 +100,10 @@ extension Transaction {
             // One statement, atomic on its own: no savepoint to copy every
             // page it frees aside.
             try replicatingAtomically { () throws(RealmError) in
+                try replicate(.erasedAll(handle, keys))
                 try noteDeletions(in: layout)
                 try statement(layout, .deleteAll).run()
                 record(.deletedAll(classIndex: layout.index))
-                try replicate(.erasedAll(handle, keys))
             }
             return
         }

@@ -14,9 +14,11 @@ package enum ReplicatedChange {
     /// A column property set (a link to an embedded object set to nil
     /// included).
     case set(ClassHandle, ObjectKey, property: Int, Value)
-    /// An object deleted.
+    /// An object about to be deleted: recorded just before, so that its
+    /// values (its primary key) can still be read.
     case erased(ClassHandle, ObjectKey)
-    /// Every object of a class deleted: the keys there were.
+    /// Every object of a class about to be deleted: the keys there are,
+    /// recorded just before.
     case erasedAll(ClassHandle, [ObjectKey])
     /// A value inserted into a list at `index`.
     case listInserted(ListHandle, index: Int, Value)
@@ -36,9 +38,10 @@ package enum ReplicatedChange {
 /// given the last word before each commits: how sync records changesets
 /// (Docs/SyncDesign.md).
 ///
-/// Calls come after the change succeeded, on the writing thread, inside
-/// the SQLite transaction, possibly inside a savepoint that a later failure
-/// of the same operation rolls back. An observer therefore keeps what it
+/// Calls come after the change succeeded (deletions just before they
+/// happen), on the writing thread, inside the SQLite transaction, and inside
+/// the same atomic step as the change, so that a later failure of the
+/// operation rolls both back. An observer therefore keeps what it
 /// records in tables of its own in the file (written through
 /// ``Transaction/replicationStatement(_:)``), which roll back with the
 /// change, rather than in memory. An error it throws fails the change (or

@@ -33,7 +33,9 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
 
     package func willCommit(_ transaction: Transaction) throws(RealmError) {
         try SyncTables.prepare(transaction)
-        let instructions = try SyncTables.takePending(transaction)
+        // Classes and properties new to replication come first: the data
+        // instructions after them may use them.
+        let instructions = try schemaAdditions(transaction) + (try SyncTables.takePending(transaction))
         guard !instructions.isEmpty else { return }
         var state = try SyncTables.state(transaction)
         // Never behind the last stamp: one device's changes stay in order
@@ -52,6 +54,30 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             }
         }
         try SyncTables.save(state, transaction)
+    }
+
+    /// `addClass` and `addProperty` for what the file's schema has and
+    /// replication has not seen yet (all of it, the first time), noted as
+    /// replicated.
+    private func schemaAdditions(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
+        let replicated = try SyncTables.replicatedSchema(transaction)
+        var instructions: [Instruction] = []
+        for objectSchema in transaction.schema.objectSchemas {
+            let known = replicated[objectSchema.name]
+            if known == nil {
+                instructions.append(.addClass(ClassSpec(name: objectSchema.name, primaryKey: objectSchema.primaryKeyProperty?.name,
+                                                        isEmbedded: objectSchema.isEmbedded)))
+                try SyncTables.noteReplicated(className: objectSchema.name, property: "", transaction)
+            }
+            // Linking objects are computed on each replica, not replicated.
+            for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
+                instructions.append(.addProperty(class: objectSchema.name, PropertySpec(
+                    name: property.name, type: property.type.rawValue, isOptional: property.isOptional, isList: property.isList,
+                    target: property.objectClassName)))
+                try SyncTables.noteReplicated(className: objectSchema.name, property: property.name, transaction)
+            }
+        }
+        return instructions
     }
 
     // MARK: Changes to instructions
@@ -85,8 +111,10 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             let schema = try context.schema(handle)
             let identity: ObjectIdentity
             if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
-                let value = try transaction.value(of: key, property: index, in: handle)
-                identity = .primaryKey(try SyncValue(scalar: value), incarnation: 0)
+                let value = try SyncValue(scalar: try transaction.value(of: key, property: index, in: handle))
+                // Made again after a deletion: a new incarnation, which the
+                // deletion (replicated before) does not erase.
+                identity = .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, transaction))
             } else {
                 let global = context.newKey()
                 try SyncTables.setGlobalKey(global, of: key, className: handle.className, transaction)
@@ -119,15 +147,10 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             return [.set(class: handle.className, try identity(of: key, handle, &context), property: schema.properties[property].name,
                          try syncValue(value, target: target, &context))]
         case .erased(let handle, let key):
-            let identity = try identity(of: key, handle, &context)
-            try SyncTables.forgetObject(key, className: handle.className, transaction)
-            return [.erase(class: handle.className, identity)]
+            return [try erase(key, handle, &context)]
         case .erasedAll(let handle, let keys):
             var instructions: [Instruction] = []
-            for key in keys {
-                instructions.append(.erase(class: handle.className, try identity(of: key, handle, &context)))
-                try SyncTables.forgetObject(key, className: handle.className, transaction)
-            }
+            for key in keys { instructions.append(try erase(key, handle, &context)) }
             return instructions
         case .listInserted(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: -1, &context)
@@ -164,6 +187,17 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             try ListMirror(elements: []).save(list, property: reference.property, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
         }
+    }
+
+    /// The `erase` of an object, forgetting what sync kept about it (and,
+    /// for a primary key, ending its incarnation).
+    private func erase(_ key: ObjectKey, _ handle: ClassHandle, _ context: inout Context) throws(RealmError) -> Instruction {
+        let identity = try identity(of: key, handle, &context)
+        if case .primaryKey(let value, let incarnation) = identity {
+            try SyncTables.endIncarnation(incarnation, className: handle.className, primaryKey: value, context.transaction)
+        }
+        try SyncTables.forgetObject(key, className: handle.className, context.transaction)
+        return .erase(class: handle.className, identity)
     }
 
     /// A `set` for each column property of a new object but its primary
@@ -224,8 +258,8 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
     private func identity(of key: ObjectKey, _ handle: ClassHandle, _ context: inout Context) throws(RealmError) -> ObjectIdentity {
         let schema = try context.schema(handle)
         if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
-            let value = try context.transaction.value(of: key, property: index, in: handle)
-            return .primaryKey(try SyncValue(scalar: value), incarnation: 0)
+            let value = try SyncValue(scalar: try context.transaction.value(of: key, property: index, in: handle))
+            return .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, context.transaction))
         }
         if let identity = try SyncTables.embeddedIdentity(of: key, className: handle.className, context.transaction) {
             return identity

@@ -48,6 +48,17 @@ enum SyncTables {
                 PRIMARY KEY (class, object_key)
             ) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS sync_embedded_by_identity ON sync_embedded (class, identity);
+            CREATE TABLE IF NOT EXISTS sync_schema (
+                class TEXT NOT NULL,
+                property TEXT NOT NULL,
+                PRIMARY KEY (class, property)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sync_incarnations (
+                class TEXT NOT NULL,
+                primary_key BLOB NOT NULL,
+                next INTEGER NOT NULL,
+                PRIMARY KEY (class, primary_key)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS sync_stamps (
                 class TEXT NOT NULL,
                 object_key INTEGER NOT NULL,
@@ -160,6 +171,55 @@ enum SyncTables {
             delete.bind(key.rawValue, at: 2)
             try delete.run()
         }
+        let lists = try transaction.replicationStatement("DELETE FROM sync_lists WHERE class = ? AND owner = ?")
+        lists.bind(className, at: 1)
+        lists.bind(key.rawValue, at: 2)
+        try lists.run()
+    }
+
+    // MARK: Schema
+
+    /// The classes and properties replicated so far: class name to its
+    /// properties' names.
+    static func replicatedSchema(_ transaction: Transaction) throws(RealmError) -> [String: Set<String>] {
+        let select = try transaction.replicationStatement("SELECT class, property FROM sync_schema")
+        defer { select.reset() }
+        var schema: [String: Set<String>] = [:]
+        while try select.step() {
+            schema[select.string(at: 0), default: []].insert(select.string(at: 1))
+        }
+        return schema
+    }
+
+    /// Notes a class (`property` empty) or property as replicated.
+    static func noteReplicated(className: String, property: String, _ transaction: Transaction) throws(RealmError) {
+        let insert = try transaction.replicationStatement("INSERT OR IGNORE INTO sync_schema (class, property) VALUES (?, ?)")
+        insert.bind(className, at: 1)
+        insert.bind(property, at: 2)
+        try insert.run()
+    }
+
+    // MARK: Incarnations
+
+    /// The incarnation of the primary-key object of `className` with this
+    /// key: 0 until an object with that key is deleted, then one more at
+    /// each deletion.
+    static func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
+        let select = try transaction.replicationStatement("SELECT next FROM sync_incarnations WHERE class = ? AND primary_key = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(Data(ChangesetCoding.encode(identity: .primaryKey(primaryKey, incarnation: 0))), at: 2)
+        return try select.step() ? UInt32(truncatingIfNeeded: select.int64(at: 0)) : 0
+    }
+
+    /// Notes that incarnation `deleted` of the object is gone: the next one
+    /// is a new object.
+    static func endIncarnation(_ deleted: UInt32, className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) {
+        let upsert = try transaction.replicationStatement("INSERT OR REPLACE INTO sync_incarnations (class, primary_key, next) VALUES (?, ?, ?)")
+        upsert.bind(className, at: 1)
+        upsert.bind(Data(ChangesetCoding.encode(identity: .primaryKey(primaryKey, incarnation: 0))), at: 2)
+        upsert.bind(Int64(deleted) + 1, at: 3)
+        try upsert.run()
     }
 
     // MARK: Pending instructions

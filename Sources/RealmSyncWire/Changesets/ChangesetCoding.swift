@@ -69,7 +69,7 @@ public enum ChangesetCoding {
             writer.byte(Tag.addProperty.rawValue)
             writer.varint(names.index(className))
             writer.varint(names.index(spec.name))
-            writer.byte(spec.type)
+            writer.varint(names.index(spec.type))
             writer.byte((spec.isOptional ? 1 : 0) | (spec.isList ? 2 : 0))
             writer.varint(spec.target.map { names.index($0) + 1 } ?? 0)
         case .create(let className, let identity):
@@ -269,7 +269,7 @@ public enum ChangesetCoding {
             case .addProperty:
                 let className = try name()
                 let propertyName = try name()
-                let type = try reader.byte()
+                let type = try name()
                 let flags = try reader.byte()
                 guard flags <= 3 else { throw reader.failure("flags of \(flags)") }
                 let target = try optionalName()

@@ -60,14 +60,15 @@ public struct ClassSpec: Hashable, Sendable {
 /// A property as `addProperty` describes it.
 public struct PropertySpec: Hashable, Sendable {
     public var name: String
-    /// The stored type's code (RealmCore's `PropertyType` raw value).
-    public var type: UInt8
+    /// The stored type's name: RealmCore's `PropertyType` raw value
+    /// (`int`, `string`, `object` …).
+    public var type: String
     public var isOptional: Bool
     public var isList: Bool
     /// The linked class, for links and lists of objects.
     public var target: String?
 
-    public init(name: String, type: UInt8, isOptional: Bool, isList: Bool, target: String?) {
+    public init(name: String, type: String, isOptional: Bool, isList: Bool, target: String?) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
