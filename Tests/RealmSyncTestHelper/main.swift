@@ -68,7 +68,7 @@ do {
         say("logged out \(user.identity ?? "")")
     case "record":
         let coordinator = try Coordinator.open(.file(arguments[2], schema: RecordingWorkload.schema))
-        coordinator.replication = ChangesetRecorder()
+        try ChangesetRecorder.install(on: coordinator)
         let transaction = try coordinator.makeTransaction()
         var written = 0
         while true {

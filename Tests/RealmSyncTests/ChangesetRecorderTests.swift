@@ -27,7 +27,7 @@ import Testing
 
     static func open(_ path: String) throws -> (Coordinator, Transaction) {
         let coordinator = try Coordinator.open(.file(path, schema: schema))
-        coordinator.replication = ChangesetRecorder(now: { 1_000 })
+        try ChangesetRecorder.install(on: coordinator, now: { 1_000 })
         return (coordinator, try coordinator.makeTransaction())
     }
 

@@ -17,12 +17,30 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
     /// The clock, in milliseconds since 1970 (a test may fix it).
     let now: @Sendable () -> Int64
 
-    package init(now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
     }
 
+    /// Makes the file's sync tables (in a write of their own, committed),
+    /// then records every later write of the file in this process.
+    @discardableResult
+    package static func install(on coordinator: Coordinator,
+                                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) throws(RealmError) -> ChangesetRecorder {
+        let transaction = try coordinator.makeTransaction()
+        try transaction.beginWrite()
+        do {
+            try SyncTables.prepare(transaction)
+            try transaction.commitWrite()
+        } catch {
+            transaction.cancelWrite()
+            throw error
+        }
+        let recorder = ChangesetRecorder(now: now)
+        coordinator.replication = recorder
+        return recorder
+    }
+
     package func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
-        try SyncTables.prepare(transaction)
         let state = try SyncTables.state(transaction)
         var context = Context(transaction: transaction, state: state)
         for instruction in try instructions(for: change, &context) {
@@ -32,7 +50,6 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
     }
 
     package func willCommit(_ transaction: Transaction) throws(RealmError) {
-        try SyncTables.prepare(transaction)
         // Classes and properties new to replication come first: the data
         // instructions after them may use them.
         let instructions = try schemaAdditions(transaction) + (try SyncTables.takePending(transaction))
