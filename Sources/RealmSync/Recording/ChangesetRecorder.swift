@@ -1,6 +1,7 @@
 import Foundation
 import RealmCore
 import RealmSyncWire
+import Synchronization
 
 /// Turns the changes of a synced Realm's write transactions into
 /// changesets, stored with the data in the same SQLite transaction
@@ -16,6 +17,9 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
 
     /// The clock, in milliseconds since 1970 (a test may fix it).
     let now: @Sendable () -> Int64
+    /// Set while changes of other replicas are applied: they are not this
+    /// client's to upload.
+    private let suppressed = Atomic<Bool>(false)
 
     private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
@@ -40,7 +44,16 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         return recorder
     }
 
+    /// Runs `body` (applying other replicas' changes) without recording
+    /// what it changes.
+    package func withoutRecording<T>(_ body: () throws(RealmError) -> T) throws(RealmError) -> T {
+        suppressed.store(true, ordering: .sequentiallyConsistent)
+        defer { suppressed.store(false, ordering: .sequentiallyConsistent) }
+        return try body()
+    }
+
     package func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
+        guard !suppressed.load(ordering: .sequentiallyConsistent) else { return }
         let state = try SyncTables.state(transaction)
         var context = Context(transaction: transaction, state: state)
         for instruction in try instructions(for: change, &context) {
@@ -212,6 +225,9 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         let identity = try identity(of: key, handle, &context)
         if case .primaryKey(let value, let incarnation) = identity {
             try SyncTables.endIncarnation(incarnation, className: handle.className, primaryKey: value, context.transaction)
+        } else {
+            // So that a creation of it arriving again is not applied again.
+            try SyncTables.addTombstone(identity, className: handle.className, context.transaction)
         }
         try SyncTables.forgetObject(key, className: handle.className, context.transaction)
         return .erase(class: handle.className, identity)

@@ -59,6 +59,11 @@ enum SyncTables {
                 next INTEGER NOT NULL,
                 PRIMARY KEY (class, primary_key)
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS sync_tombstones (
+                class TEXT NOT NULL,
+                identity BLOB NOT NULL,
+                PRIMARY KEY (class, identity)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS sync_stamps (
                 class TEXT NOT NULL,
                 object_key INTEGER NOT NULL,
@@ -212,6 +217,13 @@ enum SyncTables {
         return try select.step() ? UInt32(truncatingIfNeeded: select.int64(at: 0)) : 0
     }
 
+    /// Makes `incarnation` the current one of a primary key (an object
+    /// another replica made again after a deletion).
+    static func setIncarnation(_ incarnation: UInt32, className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) {
+        guard incarnation > 0 else { return }
+        try endIncarnation(incarnation - 1, className: className, primaryKey: primaryKey, transaction)
+    }
+
     /// Notes that incarnation `deleted` of the object is gone: the next one
     /// is a new object.
     static func endIncarnation(_ deleted: UInt32, className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) {
@@ -220,6 +232,59 @@ enum SyncTables {
         upsert.bind(Data(ChangesetCoding.encode(identity: .primaryKey(primaryKey, incarnation: 0))), at: 2)
         upsert.bind(Int64(deleted) + 1, at: 3)
         try upsert.run()
+    }
+
+    // MARK: Tombstones
+
+    /// Whether an object without a primary key was erased.
+    static func isTombstoned(_ identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) -> Bool {
+        let select = try transaction.replicationStatement("SELECT 1 FROM sync_tombstones WHERE class = ? AND identity = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
+        return try select.step()
+    }
+
+    static func addTombstone(_ identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) {
+        let insert = try transaction.replicationStatement("INSERT OR IGNORE INTO sync_tombstones (class, identity) VALUES (?, ?)")
+        insert.bind(className, at: 1)
+        insert.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
+        try insert.run()
+    }
+
+    /// The stamp of the last write to a property, if any.
+    static func stamp(of key: ObjectKey, className: String, property: String, _ transaction: Transaction) throws(RealmError) -> Stamp? {
+        let select = try transaction.replicationStatement(
+            "SELECT timestamp, client, sequence FROM sync_stamps WHERE class = ? AND object_key = ? AND property = ?")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        select.bind(key.rawValue, at: 2)
+        select.bind(property, at: 3)
+        guard try select.step() else { return nil }
+        return Stamp(timestamp: select.int64(at: 0), client: UInt64(bitPattern: select.int64(at: 1)), sequence: UInt64(bitPattern: select.int64(at: 2)))
+    }
+
+    static func noteServerVersion(_ version: UInt64, _ transaction: Transaction) throws(RealmError) {
+        var current = try state(transaction)
+        guard version > current.lastServerVersion else { return }
+        current.lastServerVersion = version
+        try save(current, transaction)
+    }
+
+    /// The changesets recorded after client version `after`, oldest first.
+    static func history(after: UInt64, _ transaction: Transaction) throws(RealmError) -> [Changeset] {
+        let select = try transaction.queryStatement("SELECT changeset FROM sync_history WHERE client_version > ? ORDER BY client_version")
+        defer { select.reset() }
+        select.bind(Int64(bitPattern: after), at: 1)
+        var changesets: [Changeset] = []
+        while try select.step() {
+            do {
+                changesets.append(try ChangesetCoding.decode(Array(select.data(at: 0))))
+            } catch {
+                throw RealmError(.corruptFile, "A recorded changeset of the Realm cannot be read: \(error)")
+            }
+        }
+        return changesets
     }
 
     // MARK: Pending instructions
