@@ -63,7 +63,7 @@ import Testing
         try #require(history.count == 1)
         let changeset = history[0]
         #expect(changeset.clientVersion == 1)
-        #expect(changeset.timestamp == 1_000)
+        #expect(changeset.timestamp == 1_000, "the clock, being after every stamp seen (none)")
         #expect(changeset.firstSequence == 1)
         let client = changeset.clientFileIdent
         #expect(client > 0)

@@ -15,9 +15,12 @@ import RealmSyncWire
 ///   (last writer wins, ties broken by client file identity); a link to an
 ///   object this replica does not have reads as nil.
 ///
-/// List instructions and `addInteger` come with the next step of the design
-/// (the list rules); a changeset holding them is refused for now, as a bad
-/// changeset, rather than applied in part.
+/// - list elements are placed by their position keys, moved and set by
+///   last writer wins, erased for good; an element whose object is gone
+///   goes with it.
+///
+/// `addInteger` is not integrated yet: a changeset holding one is refused,
+/// as a bad changeset, rather than applied in part.
 package enum ChangesetApplier {
     /// Applies `changeset` (whose server version is `serverVersion`) inside
     /// the write transaction `transaction` of a file whose recorder is
@@ -29,18 +32,18 @@ package enum ChangesetApplier {
     package static func apply(_ changeset: Changeset, serverVersion: UInt64, in transaction: Transaction,
                               recorder: ChangesetRecorder) throws(RealmError) {
         try recorder.withoutRecording { () throws(RealmError) in
-            var applier = Applier(transaction: transaction)
+            let applier = Applier(transaction: transaction)
             for (index, instruction) in changeset.instructions.enumerated() {
                 try applier.apply(instruction, stamp: changeset.stamp(ofInstruction: index))
             }
-            try SyncTables.noteServerVersion(serverVersion, transaction)
+            try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: changeset.timestamp, transaction)
         }
     }
 
     private struct Applier {
         let transaction: Transaction
 
-        mutating func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
+        func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
             switch instruction {
             case .addClass(let spec):
                 try addClass(spec)
@@ -52,8 +55,18 @@ package enum ChangesetApplier {
                 try erase(identity, className)
             case .set(let className, let identity, let property, let value):
                 try set(value, of: identity, className, property: property, stamp: stamp)
-            case .addInteger, .listInsert, .listSet, .listMove, .listErase, .listClear:
-                throw Self.badChangeset("list and integer-addition instructions are not integrated yet")
+            case .listInsert(let reference, let element, let position, let value):
+                try listInsert(value, element: element, at: position, in: reference, stamp: stamp)
+            case .listSet(let reference, let element, let value):
+                try listSet(value, element: element, in: reference, stamp: stamp)
+            case .listMove(let reference, let element, let position):
+                try listMove(element, to: position, in: reference, stamp: stamp)
+            case .listErase(let reference, let element):
+                try listErase([element], in: reference)
+            case .listClear(let reference, let elements):
+                try listErase(elements, in: reference)
+            case .addInteger:
+                throw Self.badChangeset("integer additions are not integrated yet")
             }
         }
 
@@ -121,9 +134,9 @@ package enum ChangesetApplier {
                 let key = try transaction.createObject(ofClass: className, values: [:])
                 try SyncTables.setGlobalKey(global, of: key, className: className, transaction)
             case .embedded(let ownerClass, let owner, let property, let element):
-                guard element == nil else {
-                    throw Self.badChangeset("embedded objects in lists are not integrated yet")
-                }
+                // An embedded object in a list was made by its `listInsert`,
+                // which comes first.
+                guard element == nil else { return }
                 guard try SyncTables.localKey(ofEmbedded: identity, className: className, transaction) == nil,
                       try !SyncTables.isTombstoned(identity, className: className, transaction),
                       let ownerKey = try localKey(owner, ownerClass) else { return }
@@ -169,6 +182,116 @@ package enum ChangesetApplier {
             }
             try transaction.setValue(coreValue, of: key, property: index, in: handle)
             try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
+        }
+
+        // MARK: Lists
+
+        /// A list of this replica named by `reference`: its handle, its
+        /// property's name and whether it holds embedded objects (with
+        /// their class); nil when the owner is gone or not here.
+        private func resolve(_ reference: ListReference) throws(RealmError) -> (list: ListHandle, embeddedClass: String?)? {
+            guard let owner = try localKey(reference.owner, reference.ownerClass) else { return nil }
+            let handle = try transaction.classHandle(named: reference.ownerClass)
+            let index = try transaction.propertyIndex(named: reference.property, in: handle)
+            let property = try transaction.objectSchema(handle).properties[index]
+            guard property.isList else { throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a list") }
+            var embeddedClass: String?
+            if let target = property.objectClassName, transaction.schema[target]?.isEmbedded == true { embeddedClass = target }
+            return (ListHandle(owningClass: handle, owner: owner, property: index), embeddedClass)
+        }
+
+        /// The list's mirror, in step with its rows.
+        private func mirror(_ list: ListHandle, _ property: String) throws(RealmError) -> ListMirror {
+            let count = try transaction.count(of: list)
+            let stored = try ListMirror.stored(list, property: property, transaction) ?? ListMirror(elements: [])
+            let transaction = transaction
+            let mirror = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
+                try ListMirror.objectExists(key, in: list, transaction)
+            }
+            guard mirror.elements.count == count else {
+                throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds \(count) elements, of which sync knows \(mirror.elements.count)")
+            }
+            return mirror
+        }
+
+        private func listInsert(_ value: SyncValue, element: GlobalKey, at position: PositionKey, in reference: ListReference,
+                                stamp: Stamp) throws(RealmError) {
+            guard let (list, embeddedClass) = try resolve(reference) else { return }
+            var mirror = try mirror(list, reference.property)
+            // Inserted already (a changeset delivered again), or erased.
+            guard mirror.index(of: element) == nil, !mirror.erased.contains(element) else { return }
+            let index = mirror.insertionIndex(for: position)
+            var target: Int64?
+            if let embeddedClass {
+                let key = try transaction.insertEmbeddedObject(at: index, in: list)
+                let identity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
+                                                       element: element)
+                try SyncTables.setEmbeddedIdentity(identity, of: key, className: embeddedClass, transaction)
+            } else if case .link(let targetClass, let targetIdentity) = value {
+                // An object this replica does not have: the element went
+                // with it.
+                guard let key = try localKey(targetIdentity, targetClass) else {
+                    mirror.erased.insert(element)
+                    try mirror.save(list, property: reference.property, transaction)
+                    return
+                }
+                try transaction.insert(.object(key), at: index, in: list)
+                target = key.rawValue
+            } else {
+                try transaction.insert(try value.coreValue(), at: index, in: list)
+            }
+            mirror.elements.insert(ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, target: target),
+                                   at: index)
+            try mirror.save(list, property: reference.property, transaction)
+        }
+
+        private func listSet(_ value: SyncValue, element: GlobalKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
+            guard let (list, embeddedClass) = try resolve(reference), embeddedClass == nil else { return }
+            var mirror = try mirror(list, reference.property)
+            guard let index = mirror.index(of: element) else { return }
+            if let last = mirror.elements[index].valueStamp, last >= stamp { return }
+            if case .link(let targetClass, let targetIdentity) = value {
+                guard let key = try localKey(targetIdentity, targetClass) else {
+                    // Its new object is gone: so is the element.
+                    try transaction.remove(at: index, from: list)
+                    mirror.elements.remove(at: index)
+                    mirror.erased.insert(element)
+                    try mirror.save(list, property: reference.property, transaction)
+                    return
+                }
+                try transaction.replace(at: index, with: .object(key), in: list)
+                mirror.elements[index].target = key.rawValue
+            } else {
+                try transaction.replace(at: index, with: try value.coreValue(), in: list)
+            }
+            mirror.elements[index].valueStamp = stamp
+            try mirror.save(list, property: reference.property, transaction)
+        }
+
+        private func listMove(_ element: GlobalKey, to position: PositionKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
+            guard let (list, _) = try resolve(reference) else { return }
+            var mirror = try mirror(list, reference.property)
+            guard let from = mirror.index(of: element) else { return }
+            if let last = mirror.elements[from].positionStamp, last >= stamp { return }
+            var moved = mirror.elements.remove(at: from)
+            moved.position = position
+            moved.positionStamp = stamp
+            let to = mirror.insertionIndex(for: position)
+            mirror.elements.insert(moved, at: to)
+            if from != to { try transaction.move(from: from, to: to, in: list) }
+            try mirror.save(list, property: reference.property, transaction)
+        }
+
+        private func listErase(_ elements: [GlobalKey], in reference: ListReference) throws(RealmError) {
+            guard let (list, _) = try resolve(reference) else { return }
+            var mirror = try mirror(list, reference.property)
+            for element in elements {
+                mirror.erased.insert(element)
+                guard let index = mirror.index(of: element) else { continue }
+                try transaction.remove(at: index, from: list)
+                mirror.elements.remove(at: index)
+            }
+            try mirror.save(list, property: reference.property, transaction)
         }
 
         /// The local key of an object named by `identity`, or nil when this

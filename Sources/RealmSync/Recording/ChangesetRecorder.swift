@@ -68,9 +68,12 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         let instructions = try schemaAdditions(transaction) + (try SyncTables.takePending(transaction))
         guard !instructions.isEmpty else { return }
         var state = try SyncTables.state(transaction)
-        // Never behind the last stamp: one device's changes stay in order
-        // when its clock goes back.
-        let timestamp = max(now(), state.lastTimestamp)
+        // After every stamp this replica has seen, its own and others': a
+        // write made after seeing another is newer than it on every replica
+        // (otherwise a slow clock would keep its write here and lose it
+        // everywhere else), and one device's changes stay in order when its
+        // clock goes back.
+        let timestamp = max(now(), state.lastTimestamp + 1)
         state.lastClientVersion += 1
         let changeset = Changeset(clientFileIdent: state.clientFileIdent, clientVersion: state.lastClientVersion,
                                   lastServerVersion: state.lastServerVersion, timestamp: timestamp,
@@ -78,12 +81,43 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         state.lastTimestamp = timestamp
         state.nextSequence += UInt64(instructions.count)
         try SyncTables.appendHistory(changeset, transaction)
-        for (index, instruction) in instructions.enumerated() {
-            if case .set(let className, let identity, let property, _) = instruction, let key = try localKey(identity, className, transaction) {
-                try SyncTables.setStamp(changeset.stamp(ofInstruction: index), of: key, className: className, property: property, transaction)
+        try noteStamps(of: changeset, transaction)
+        try SyncTables.save(state, transaction)
+    }
+
+    /// Stores the stamps of the changeset's writes, against which other
+    /// replicas' writes of the same property or element are compared later.
+    private func noteStamps(of changeset: Changeset, _ transaction: Transaction) throws(RealmError) {
+        var mirrors: [ListHandle: (ListMirror, String)] = [:]
+        for (index, instruction) in changeset.instructions.enumerated() {
+            let stamp = changeset.stamp(ofInstruction: index)
+            switch instruction {
+            case .set(let className, let identity, let property, _):
+                if let key = try localKey(identity, className, transaction) {
+                    try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
+                }
+            case .listInsert(let reference, let element, _, _), .listSet(let reference, let element, _), .listMove(let reference, let element, _):
+                guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                let ownerHandle = try transaction.classHandle(named: reference.ownerClass)
+                let list = ListHandle(owningClass: ownerHandle, owner: ownerKey,
+                                      property: try transaction.propertyIndex(named: reference.property, in: ownerHandle))
+                if mirrors[list] == nil, let stored = try ListMirror.stored(list, property: reference.property, transaction) {
+                    mirrors[list] = (stored, reference.property)
+                }
+                guard var (mirror, property) = mirrors[list], let position = mirror.index(of: element) else { continue }
+                switch instruction {
+                case .listInsert:
+                    mirror.elements[position].valueStamp = stamp
+                    mirror.elements[position].positionStamp = stamp
+                case .listSet: mirror.elements[position].valueStamp = stamp
+                default: mirror.elements[position].positionStamp = stamp
+                }
+                mirrors[list] = (mirror, property)
+            default:
+                break
             }
         }
-        try SyncTables.save(state, transaction)
+        for (list, (mirror, property)) in mirrors { try mirror.save(list, property: property, transaction) }
     }
 
     /// `addClass` and `addProperty` for what the file's schema has and
@@ -186,16 +220,19 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             var (mirror, reference, target) = try listState(list, countChange: -1, &context)
             let key = context.newKey()
             let position = mirror.position(forInsertionAt: index, of: key)
-            mirror.elements.insert(ListMirror.Element(key: key, position: position), at: index)
+            mirror.elements.insert(ListMirror.Element(key: key, position: position, target: value.objectKey), at: index)
             try mirror.save(list, property: reference.property, transaction)
             return [.listInsert(reference, element: key, position: position, try syncValue(value, target: target, &context))]
         case .listSet(let list, let index, let value):
-            let (mirror, reference, target) = try listState(list, countChange: 0, &context)
+            var (mirror, reference, target) = try listState(list, countChange: 0, &context)
+            mirror.elements[index].target = value.objectKey
+            try mirror.save(list, property: reference.property, transaction)
             return [.listSet(reference, element: mirror.elements[index].key, try syncValue(value, target: target, &context))]
         case .listMoved(let list, let from, let to):
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             var element = mirror.elements.remove(at: from)
             element.position = mirror.position(forInsertionAt: to, of: element.key)
+            element.positionStamp = nil
             mirror.elements.insert(element, at: to)
             try mirror.save(list, property: reference.property, transaction)
             return [.listMove(reference, element: element.key, position: element.position)]
@@ -203,18 +240,19 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             // Each element takes the other's place, and its position key.
             let a = mirror.elements[first], b = mirror.elements[second]
-            mirror.elements[first] = ListMirror.Element(key: b.key, position: a.position)
-            mirror.elements[second] = ListMirror.Element(key: a.key, position: b.position)
+            mirror.elements[first] = ListMirror.Element(key: b.key, position: a.position, valueStamp: b.valueStamp)
+            mirror.elements[second] = ListMirror.Element(key: a.key, position: b.position, valueStamp: a.valueStamp)
             try mirror.save(list, property: reference.property, transaction)
             return [.listMove(reference, element: b.key, position: a.position), .listMove(reference, element: a.key, position: b.position)]
         case .listErased(let list, let index):
             var (mirror, reference, _) = try listState(list, countChange: 1, &context)
             let element = mirror.elements.remove(at: index)
+            mirror.erased.insert(element.key)
             try mirror.save(list, property: reference.property, transaction)
             return [.listErase(reference, element: element.key)]
         case .listCleared(let list):
             let (mirror, reference, _) = try listState(list, countChange: nil, &context)
-            try ListMirror(elements: []).save(list, property: reference.property, transaction)
+            try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key))).save(list, property: reference.property, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
         }
     }
@@ -270,8 +308,12 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
     /// The stored mirror of a list of `count` elements, or a new one naming
     /// them (a list filled before the file was synced).
     private func mirror(of list: ListHandle, property: String, count: Int, _ context: inout Context) throws(RealmError) -> ListMirror {
-        if let stored = try ListMirror.stored(list, property: property, context.transaction), stored.elements.count == count {
-            return stored
+        if let stored = try ListMirror.stored(list, property: property, context.transaction) {
+            let transaction = context.transaction
+            let reconciled = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
+                try ListMirror.objectExists(key, in: list, transaction)
+            }
+            if reconciled.elements.count == count { return reconciled }
         }
         var mirror = ListMirror(elements: [])
         for _ in 0..<max(0, count) {

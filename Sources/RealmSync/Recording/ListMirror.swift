@@ -2,17 +2,76 @@ import Foundation
 import RealmCore
 import RealmSyncWire
 
-/// A list's elements as sync names them: in order, each with its identity
-/// and position key. RealmCore's list rows are renumbered by inserts and
-/// rebuilt by moves, so the identities live here, kept in step with every
-/// index-based change (Docs/SyncDesign.md, "Storage").
+/// A list's elements as sync names them: in order, each with its identity,
+/// position key and the stamps of the last writes of its value and of its
+/// position; and the identities of the elements erased. RealmCore's list
+/// rows are renumbered by inserts and rebuilt by moves, so the identities
+/// live here, kept in step with every index-based change
+/// (Docs/SyncDesign.md, "Storage"). The elements are always in position
+/// order.
 struct ListMirror {
     struct Element: Equatable {
         var key: GlobalKey
         var position: PositionKey
+        /// The last write of the value (its insertion or a `listSet`);
+        /// nil until the write that made it commits.
+        var valueStamp: Stamp?
+        /// The last write of the position (its insertion or a move).
+        var positionStamp: Stamp?
+        /// In a list of objects, the local key of the object the element
+        /// holds: when the object is deleted, RealmCore drops the element
+        /// without telling replication, and the mirror follows
+        /// (``reconciled(withCount:exists:)``).
+        var target: Int64?
+
+        init(key: GlobalKey, position: PositionKey, valueStamp: Stamp? = nil, positionStamp: Stamp? = nil, target: Int64? = nil) {
+            self.key = key
+            self.position = position
+            self.valueStamp = valueStamp
+            self.positionStamp = positionStamp
+            self.target = target
+        }
     }
 
     var elements: [Element]
+    /// Elements erased from the list: an insertion, move or set of one of
+    /// them arriving later is dropped.
+    var erased: Set<GlobalKey> = []
+
+    init(elements: [Element], erased: Set<GlobalKey> = []) {
+        self.elements = elements
+        self.erased = erased
+    }
+
+    /// The mirror of a list of objects that now holds `count` elements:
+    /// without the elements whose objects no longer exist (deleted, which
+    /// removed them from the list). Every replica drops them the same way,
+    /// as every replica deletes the objects.
+    func reconciled(withCount count: Int, exists: (Int64) throws(RealmError) -> Bool) throws(RealmError) -> ListMirror {
+        guard elements.count != count else { return self }
+        var kept: [Element] = []
+        for element in elements {
+            if let target = element.target, try !exists(target) { continue }
+            kept.append(element)
+        }
+        return ListMirror(elements: kept, erased: erased)
+    }
+
+    /// The index of an element, if the list holds it.
+    func index(of key: GlobalKey) -> Int? {
+        elements.firstIndex { $0.key == key }
+    }
+
+    /// The index a new element at `position` takes: after every element
+    /// whose key is smaller.
+    func insertionIndex(for position: PositionKey) -> Int {
+        var low = 0, high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if elements[middle].position < position { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     /// The mirror stored for a list, if any.
     static func stored(_ list: ListHandle, property: String, _ transaction: Transaction) throws(RealmError) -> ListMirror? {
@@ -48,23 +107,77 @@ struct ListMirror {
             writer.varint(element.key.client)
             writer.varint(element.key.counter)
             writer.lengthPrefixed(element.position.bytes)
+            Self.write(element.valueStamp, into: &writer)
+            Self.write(element.positionStamp, into: &writer)
+            if let target = element.target {
+                writer.byte(1)
+                writer.signed(target)
+            } else {
+                writer.byte(0)
+            }
+        }
+        writer.varint(UInt64(erased.count))
+        for key in erased.sorted() {
+            writer.varint(key.client)
+            writer.varint(key.counter)
         }
         return writer.bytes
+    }
+
+    private static func write(_ stamp: Stamp?, into writer: inout BinaryWriter) {
+        guard let stamp else {
+            writer.byte(0)
+            return
+        }
+        writer.byte(1)
+        writer.signed(stamp.timestamp)
+        writer.varint(stamp.client)
+        writer.varint(stamp.sequence)
+    }
+
+    private static func readStamp(_ reader: inout BinaryReader) throws(WireFormatError) -> Stamp? {
+        guard try reader.byte() == 1 else { return nil }
+        return Stamp(timestamp: try reader.signed(), client: try reader.varint(), sequence: try reader.varint())
     }
 
     private static func decode(_ bytes: [UInt8]) throws(RealmError) -> ListMirror {
         var reader = BinaryReader(bytes)
         do {
-            let count = try reader.count(minimumSize: 3)
+            let count = try reader.count(minimumSize: 6)
             var elements: [Element] = []
             elements.reserveCapacity(count)
             for _ in 0..<count {
                 let key = GlobalKey(client: try reader.varint(), counter: try reader.varint())
-                elements.append(Element(key: key, position: PositionKey(Array(try reader.lengthPrefixed()))))
+                let position = PositionKey(Array(try reader.lengthPrefixed()))
+                let valueStamp = try readStamp(&reader)
+                let positionStamp = try readStamp(&reader)
+                let target: Int64? = try reader.byte() == 1 ? try reader.signed() : nil
+                elements.append(Element(key: key, position: position, valueStamp: valueStamp, positionStamp: positionStamp, target: target))
             }
-            return ListMirror(elements: elements)
+            let erasedCount = try reader.count(minimumSize: 2)
+            var erased: Set<GlobalKey> = []
+            for _ in 0..<erasedCount { erased.insert(GlobalKey(client: try reader.varint(), counter: try reader.varint())) }
+            return ListMirror(elements: elements, erased: erased)
         } catch {
             throw RealmError(.corruptFile, "A synced list's element identities cannot be read: \(error)")
         }
+    }
+}
+
+extension ListMirror {
+    /// Whether the object with local key `key`, of the class `list`'s
+    /// elements link to, still exists.
+    static func objectExists(_ key: Int64, in list: ListHandle, _ transaction: Transaction) throws(RealmError) -> Bool {
+        let schema = try transaction.objectSchema(list.owningClass)
+        guard let targetClass = schema.properties[list.property].objectClassName else { return true }
+        return try transaction.objectExists(ObjectKey(key), in: transaction.classHandle(named: targetClass))
+    }
+}
+
+extension Value {
+    /// The local key a link holds, for the mirror of a list of objects.
+    var objectKey: Int64? {
+        if case .object(let key) = self { return key.rawValue }
+        return nil
     }
 }

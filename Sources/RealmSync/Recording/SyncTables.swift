@@ -264,10 +264,16 @@ enum SyncTables {
         return Stamp(timestamp: select.int64(at: 0), client: UInt64(bitPattern: select.int64(at: 1)), sequence: UInt64(bitPattern: select.int64(at: 2)))
     }
 
-    static func noteServerVersion(_ version: UInt64, _ transaction: Transaction) throws(RealmError) {
+    /// Notes a changeset of another replica as integrated: its server
+    /// version, and its timestamp as seen (later local writes are stamped
+    /// after it).
+    static func noteIntegrated(serverVersion: UInt64, timestamp: Int64, _ transaction: Transaction) throws(RealmError) {
         var current = try state(transaction)
-        guard version > current.lastServerVersion else { return }
-        current.lastServerVersion = version
+        let updated = SyncState(clientFileIdent: current.clientFileIdent, lastServerVersion: max(current.lastServerVersion, serverVersion),
+                                lastClientVersion: current.lastClientVersion, lastTimestamp: max(current.lastTimestamp, timestamp),
+                                nextSequence: current.nextSequence, nextCounter: current.nextCounter)
+        guard updated != current else { return }
+        current = updated
         try save(current, transaction)
     }
 
