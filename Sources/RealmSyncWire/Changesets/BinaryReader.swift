@@ -4,8 +4,10 @@
 public struct WireFormatError: Error, Equatable, CustomStringConvertible {
     /// The offset of the byte where reading failed.
     public var offset: Int
+    /// What was wrong there.
     public var reason: String
 
+    /// An error at `offset`.
     public init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason

@@ -15,8 +15,10 @@ public struct Changeset: Hashable, Sendable {
     /// next number. An instruction's stamp is (timestamp, client file,
     /// sequence).
     public var firstSequence: UInt64
+    /// The changes, in the order they were made.
     public var instructions: [Instruction]
 
+    /// A changeset as described.
     public init(clientFileIdent: UInt64, clientVersion: UInt64, lastServerVersion: UInt64, timestamp: Int64,
                 firstSequence: UInt64, instructions: [Instruction]) {
         self.clientFileIdent = clientFileIdent
@@ -37,10 +39,15 @@ public struct Changeset: Hashable, Sendable {
 /// then client file identity, then sequence, so that every replica orders
 /// any two changes the same way.
 public struct Stamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Milliseconds since 1970, by the writing client's clock (after
+    /// every stamp it had seen).
     public var timestamp: Int64
+    /// The writing client file's identity.
     public var client: UInt64
+    /// The instruction's number among that client file's instructions.
     public var sequence: UInt64
 
+    /// A stamp as described.
     public init(timestamp: Int64, client: UInt64, sequence: UInt64) {
         self.timestamp = timestamp
         self.client = client

@@ -31,10 +31,14 @@ public enum Instruction: Hashable, Sendable {
 
 /// A list: its owner and the owner's list property.
 public struct ListReference: Hashable, Sendable {
+    /// The owner's class.
     public var ownerClass: String
+    /// The owner.
     public var owner: ObjectIdentity
+    /// The list property of the owner.
     public var property: String
 
+    /// The list `property` of `owner`.
     public init(ownerClass: String, owner: ObjectIdentity, property: String) {
         self.ownerClass = ownerClass
         self.owner = owner
@@ -44,12 +48,15 @@ public struct ListReference: Hashable, Sendable {
 
 /// A class as `addClass` describes it.
 public struct ClassSpec: Hashable, Sendable {
+    /// The class's name.
     public var name: String
     /// The primary key property, if the class has one (it is also among
     /// the class's properties, added by `addProperty`).
     public var primaryKey: String?
+    /// Whether its objects are embedded in others.
     public var isEmbedded: Bool
 
+    /// A class as described.
     public init(name: String, primaryKey: String?, isEmbedded: Bool) {
         self.name = name
         self.primaryKey = primaryKey
@@ -59,15 +66,19 @@ public struct ClassSpec: Hashable, Sendable {
 
 /// A property as `addProperty` describes it.
 public struct PropertySpec: Hashable, Sendable {
+    /// The property's name.
     public var name: String
     /// The stored type's name: RealmCore's `PropertyType` raw value
     /// (`int`, `string`, `object` …).
     public var type: String
+    /// Whether it may be nil (its elements, for a list).
     public var isOptional: Bool
+    /// Whether it is a list.
     public var isList: Bool
     /// The linked class, for links and lists of objects.
     public var target: String?
 
+    /// A property as described.
     public init(name: String, type: String, isOptional: Bool, isList: Bool, target: String?) {
         self.name = name
         self.type = type

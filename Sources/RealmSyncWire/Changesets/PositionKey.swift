@@ -11,6 +11,7 @@
 /// Keys never end in a zero byte: with one, there would be no key between
 /// `k` and `k + [0]`.
 public struct PositionKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The key, compared byte by byte.
     public var bytes: [UInt8]
 
     /// A key of these bytes (as decoded; made keys come from

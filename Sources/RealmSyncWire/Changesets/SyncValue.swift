@@ -3,19 +3,28 @@ import Foundation
 /// A value as it travels between replicas: a property's value with links
 /// named by the target's identity, never by a replica's local key.
 public enum SyncValue: Hashable, Sendable {
+    /// nil.
     case null
+    /// A Bool.
     case bool(Bool)
+    /// An integer of any width.
     case int(Int64)
+    /// A Float, to the bit.
     case float(Float)
+    /// A Double, to the bit.
     case double(Double)
+    /// A String.
     case string(String)
+    /// Bytes.
     case data(Data)
     /// A date as the bits of its `timeIntervalSinceReferenceDate`, so that
     /// it round-trips to the bit.
     case date(Date)
     /// The 12 bytes of an ObjectId.
     case objectId(ObjectIdBytes)
+    /// A UUID.
     case uuid(UUID)
+    /// A Decimal.
     case decimal(Decimal)
     /// A link: the target's class and identity.
     indirect case link(class: String, ObjectIdentity)
@@ -67,6 +76,7 @@ public struct ObjectIdBytes: Hashable, Sendable {
     /// The last four bytes, big-endian.
     public var low: UInt32
 
+    /// The id whose bytes are `high` then `low`, big-endian.
     public init(high: UInt64, low: UInt32) {
         self.high = high
         self.low = low
