@@ -1,0 +1,158 @@
+/// The binary form of sync messages:
+///
+/// ```
+/// "RS" (2 bytes), protocol version (1 byte), kind (1 byte), fields
+/// ```
+///
+/// Numbers are varints, strings length-prefixed UTF-8, changeset parts
+/// their fields then their bytes. Decoding checks everything, refuses a
+/// message over ``maximumMessageSize``, and fails with a
+/// ``WireFormatError`` rather than trust the peer.
+public enum SyncMessageCoding {
+    /// The version of the protocol spoken.
+    public static let protocolVersion: UInt8 = 1
+    /// The largest message sent or accepted.
+    public static let maximumMessageSize = 1 << 20
+    /// Room left in a message for the fields around changeset parts.
+    public static let partOverhead = 64
+
+    private enum Kind: UInt8 {
+        case bind = 1, ident, upload, download, mark, refresh, unbind, error
+    }
+
+    public static func encode(_ message: SyncMessage) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.byte(UInt8(ascii: "R"))
+        writer.byte(UInt8(ascii: "S"))
+        writer.byte(protocolVersion)
+        switch message {
+        case .bind(let session, let path, let token, let ident, let last):
+            writer.byte(Kind.bind.rawValue)
+            writer.varint(session)
+            writer.lengthPrefixed(Array(path.utf8))
+            writer.lengthPrefixed(Array(token.utf8))
+            writer.varint(ident)
+            writer.varint(last)
+        case .ident(let session, let ident, let last):
+            writer.byte(Kind.ident.rawValue)
+            writer.varint(session)
+            writer.varint(ident)
+            writer.varint(last)
+        case .upload(let session, let parts):
+            writer.byte(Kind.upload.rawValue)
+            writer.varint(session)
+            write(parts, into: &writer)
+        case .download(let session, let parts, let acknowledged, let progress):
+            writer.byte(Kind.download.rawValue)
+            writer.varint(session)
+            write(parts, into: &writer)
+            writer.varint(acknowledged)
+            writer.varint(progress.downloaded)
+            writer.varint(progress.downloadable)
+            writer.varint(progress.uploaded)
+            writer.varint(progress.uploadable)
+        case .mark(let session, let request):
+            writer.byte(Kind.mark.rawValue)
+            writer.varint(session)
+            writer.varint(request)
+        case .refresh(let session, let token):
+            writer.byte(Kind.refresh.rawValue)
+            writer.varint(session)
+            writer.lengthPrefixed(Array(token.utf8))
+        case .unbind(let session):
+            writer.byte(Kind.unbind.rawValue)
+            writer.varint(session)
+        case .error(let session, let code, let message, let tryAgain):
+            writer.byte(Kind.error.rawValue)
+            writer.byte(session == nil ? 0 : 1)
+            writer.varint(session ?? 0)
+            writer.signed(Int64(code))
+            writer.lengthPrefixed(Array(message.utf8))
+            writer.byte(tryAgain ? 1 : 0)
+        }
+        return writer.bytes
+    }
+
+    private static func write(_ parts: [ChangesetPart], into writer: inout BinaryWriter) {
+        writer.varint(UInt64(parts.count))
+        for part in parts {
+            writer.varint(part.serverVersion)
+            writer.varint(UInt64(part.totalSize))
+            writer.varint(UInt64(part.offset))
+            writer.lengthPrefixed(part.bytes)
+        }
+    }
+
+    /// The message `bytes` hold.
+    ///
+    /// - Throws: ``WireFormatError`` for anything but one whole, well-formed
+    ///   message of this protocol version, at most ``maximumMessageSize``
+    ///   bytes.
+    public static func decode(_ bytes: [UInt8]) throws(WireFormatError) -> SyncMessage {
+        guard bytes.count <= maximumMessageSize else {
+            throw WireFormatError(offset: 0, reason: "a message of \(bytes.count) bytes (at most \(maximumMessageSize))")
+        }
+        var reader = BinaryReader(bytes)
+        guard try reader.byte() == UInt8(ascii: "R"), try reader.byte() == UInt8(ascii: "S") else {
+            throw WireFormatError(offset: 0, reason: "not a sync message")
+        }
+        let version = try reader.byte()
+        guard version == protocolVersion else {
+            throw WireFormatError(offset: 2, reason: "protocol version \(version), not \(protocolVersion)")
+        }
+        let kindOffset = reader.offset
+        guard let kind = Kind(rawValue: try reader.byte()) else {
+            throw WireFormatError(offset: kindOffset, reason: "an unknown kind of message")
+        }
+        let message: SyncMessage
+        switch kind {
+        case .bind:
+            message = .bind(session: try reader.varint(), path: try reader.string(), accessToken: try reader.string(),
+                            clientFileIdent: try reader.varint(), lastServerVersion: try reader.varint())
+        case .ident:
+            message = .ident(session: try reader.varint(), clientFileIdent: try reader.varint(), lastIntegratedClientVersion: try reader.varint())
+        case .upload:
+            message = .upload(session: try reader.varint(), parts: try parts(&reader))
+        case .download:
+            let session = try reader.varint()
+            let parts = try parts(&reader)
+            let acknowledged = try reader.varint()
+            message = .download(session: session, parts: parts, acknowledgedClientVersion: acknowledged,
+                                progress: TransferProgress(downloaded: try reader.varint(), downloadable: try reader.varint(),
+                                                           uploaded: try reader.varint(), uploadable: try reader.varint()))
+        case .mark:
+            message = .mark(session: try reader.varint(), request: try reader.varint())
+        case .refresh:
+            message = .refresh(session: try reader.varint(), accessToken: try reader.string())
+        case .unbind:
+            message = .unbind(session: try reader.varint())
+        case .error:
+            let hasSession = try reader.byte()
+            guard hasSession <= 1 else { throw reader.failure("a flag of \(hasSession)") }
+            let session = try reader.varint()
+            let code = try reader.signed()
+            guard let narrowed = Int(exactly: code) else { throw reader.failure("an error code of \(code)") }
+            let text = try reader.string()
+            let flag = try reader.byte()
+            guard flag <= 1 else { throw reader.failure("a flag of \(flag)") }
+            message = .error(session: hasSession == 1 ? session : nil, code: narrowed, message: text, tryAgain: flag == 1)
+        }
+        guard reader.isAtEnd else { throw reader.failure("\(reader.remaining) bytes after the message") }
+        return message
+    }
+
+    private static func parts(_ reader: inout BinaryReader) throws(WireFormatError) -> [ChangesetPart] {
+        let count = try reader.count(minimumSize: 4)
+        var parts: [ChangesetPart] = []
+        parts.reserveCapacity(count)
+        for _ in 0..<count {
+            let serverVersion = try reader.varint()
+            let total = try reader.varint()
+            let offset = try reader.varint()
+            guard total <= UInt64(Int.max), offset <= total else { throw reader.failure("a part at \(offset) of \(total) bytes") }
+            parts.append(ChangesetPart(serverVersion: serverVersion, totalSize: Int(total), offset: Int(offset),
+                                       bytes: Array(try reader.lengthPrefixed())))
+        }
+        return parts
+    }
+}
