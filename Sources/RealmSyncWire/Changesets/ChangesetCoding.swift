@@ -23,6 +23,7 @@ public enum ChangesetCoding {
 
     // MARK: Encoding
 
+    /// The bytes of `changeset`, the same for equal changesets.
     public static func encode(_ changeset: Changeset) -> [UInt8] {
         var names = NameTable()
         var body = BinaryWriter()

@@ -20,6 +20,9 @@ public enum SyncMessageCoding {
         case bind = 1, ident, upload, download, mark, refresh, unbind, error
     }
 
+    /// The bytes of `message`. A caller keeps messages under
+    /// ``maximumMessageSize`` by splitting changesets into parts
+    /// (``ChangesetPart/parts(of:serverVersion:maximumSize:)``).
     public static func encode(_ message: SyncMessage) -> [UInt8] {
         var writer = BinaryWriter()
         writer.byte(UInt8(ascii: "R"))
