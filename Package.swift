@@ -15,6 +15,7 @@
 //
 //   RealmSync        the client: SyncUser, SyncCredentials, SyncManager …
 //   RealmSyncServer  the self-hosted server (run by `realm server`)
+//   RealmSyncEngine  recording and applying changesets, for both sides
 //   RealmSyncWire    what both sides send each other, with no dependency
 
 import PackageDescription
@@ -77,11 +78,15 @@ let package = Package(
         // Sync: the messages of the wire, shared by client and server.
         .target(name: "RealmSyncWire"),
 
+        // Sync: recording a synced Realm's changesets and applying other
+        // replicas' (Docs/SyncDesign.md); the client's and the server's.
+        .target(name: "RealmSyncEngine", dependencies: ["RealmSyncWire", "RealmCore"]),
+
         // Sync: the self-hosted server.
         .target(
             name: "RealmSyncServer",
             dependencies: [
-                "RealmSyncWire", "RealmObjects", "RealmCore",
+                "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -146,7 +151,7 @@ let package = Package(
         // A client in a process of its own, for the persistence tests.
         .executableTarget(
             name: "RealmSyncTestHelper",
-            dependencies: ["RealmSync", "RealmCore"],
+            dependencies: ["RealmSync", "RealmSyncEngine", "RealmCore"],
             path: "Tests/RealmSyncTestHelper"
         ),
         // End-to-end: the real server on loopback, driven through the
@@ -154,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "RealmSyncTests",
             dependencies: [
-                "RealmSync", "RealmSyncServer", "RealmSyncWire", "RealmCore", "RealmSyncTestHelper", "realm",
+                "RealmSync", "RealmSyncServer", "RealmSyncWire", "RealmSyncEngine", "RealmCore", "RealmSyncTestHelper", "realm",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

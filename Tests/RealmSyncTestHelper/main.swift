@@ -21,6 +21,7 @@
 import Foundation
 import RealmCore
 import RealmSync
+import RealmSyncEngine
 
 let arguments = CommandLine.arguments
 /// Writes a line unbuffered, so that it is not lost if the process stops.

@@ -1,6 +1,7 @@
 import Foundation
 import RealmCore
 import RealmSync
+import RealmSyncEngine
 import RealmSyncWire
 import Testing
 
