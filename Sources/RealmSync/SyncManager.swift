@@ -69,11 +69,12 @@ public final class SyncManager: Sendable {
 
     /// The registry of users, opened at first use.
     ///
-    /// A metadata Realm that cannot be opened (a wrong key, a damaged
-    /// file) stops the process with the reason: users cannot be kept
-    /// without it, and going on would log everyone out silently.
-    var users: UserRegistry {
-        registry.withLock { registry in
+    /// - Throws: ``SyncError/Code/clientInternalError`` naming the file when
+    ///   the metadata Realm cannot be opened (a wrong key, a damaged file).
+    ///   The file is left as it is, and the next call tries again: nobody
+    ///   is logged out by a key given wrongly once.
+    func users() throws(SyncError) -> UserRegistry {
+        try registry.withLock { (registry: inout UserRegistry?) throws(SyncError) -> UserRegistry in
             if let registry { return registry }
             let root = rootDirectory
             do {
@@ -83,9 +84,26 @@ public final class SyncManager: Sendable {
                 registry = opened
                 return opened
             } catch {
-                preconditionFailure("Cannot open the sync metadata Realm at '\(UserMetadataStore.fileURL(in: root).path)': \(error)")
+                throw SyncError(.clientInternalError, "Cannot open the sync metadata Realm at '\(UserMetadataStore.fileURL(in: root).path)': \(error)")
             }
         }
+    }
+
+    /// The registry for an API that cannot throw (`SyncUser.current`,
+    /// `all`): nil, with the error reported to ``errorHandler``, when the
+    /// metadata Realm cannot be opened.
+    var usersReportingFailure: UserRegistry? {
+        do {
+            return try users()
+        } catch {
+            report(error, session: nil)
+            return nil
+        }
+    }
+
+    /// The registry if it is open (it is, for any user that exists).
+    var openedUsers: UserRegistry? {
+        registry.withLock { $0 }
     }
 
     /// The client's logger, at ``logLevel``.

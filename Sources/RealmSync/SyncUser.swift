@@ -85,14 +85,16 @@ public final class SyncUser: Sendable, CustomStringConvertible {
 
     /// Logs a user in; see ``logIn(with:server:timeout:callbackQueue:onCompletion:)``.
     ///
-    /// - Throws: ``SyncAuthError``: `invalidCredential` for a wrong password
+    /// - Throws: ``SyncError`` `clientInternalError` when the metadata Realm
+    ///   cannot be opened (see ``SyncManager/metadataEncryptionKey``), or
+    ///   ``SyncAuthError``: `invalidCredential` for a wrong password
     ///   or a token the provider refuses, `userDoesNotExist` for a login
     ///   without registering, `userAlreadyExists` for a registration of a
     ///   taken username, `invalidParameters` for a provider the server does
     ///   not enable, `clientSessionError` when the server cannot be reached.
     public static func logIn(with credentials: SyncCredentials, server: URL, timeout: TimeInterval = 30) async throws -> SyncUser {
         let manager = SyncManager.shared
-        let registry = manager.users
+        let registry = try manager.users()
         let answer = try await AuthClient(server: server, timeout: timeout).logIn(credentials.loginRequest)
         // The identity names the user's folder of synced files: a server's
         // answer must not be able to point it elsewhere.
@@ -114,19 +116,21 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             }
     }
 
-    /// The user logged in, or nil if nobody is.
+    /// The user logged in, or nil if nobody is (or if the metadata Realm
+    /// cannot be opened, which is reported to
+    /// ``SyncManager/errorHandler``).
     ///
     /// - Precondition: at most one user is logged in; with several, use
     ///   ``all`` (Realm throws an exception here).
     public static var current: SyncUser? {
-        let users = SyncManager.shared.users.all
+        let users = SyncManager.shared.usersReportingFailure?.all ?? []
         precondition(users.count <= 1, "Cannot get the current user: \(users.count) users are logged in. Use SyncUser.all to choose one.")
         return users.first
     }
 
     /// Every user logged in, by identity.
     public static var all: [String: SyncUser] {
-        Dictionary(SyncManager.shared.users.all.compactMap { user in user.identity.map { ($0, user) } },
+        Dictionary((SyncManager.shared.usersReportingFailure?.all ?? []).compactMap { user in user.identity.map { ($0, user) } },
                    uniquingKeysWith: { first, second in first.tokens.withLock { $0.lastLogin } >= second.tokens.withLock { $0.lastLogin } ? first : second })
     }
 
@@ -162,7 +166,7 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             return tokens.refreshToken
         }
         guard let refreshToken else { return nil }
-        SyncManager.shared.users.loggedOut(self)
+        SyncManager.shared.openedUsers?.loggedOut(self)
         SyncManager.shared.logger.info("logged out user \(identity ?? "")")
         return revokeInBackground(refreshToken)
     }
@@ -290,7 +294,7 @@ public final class SyncUser: Sendable, CustomStringConvertible {
                 tokens.isAdmin = answer.isAdmin
                 return makeSnapshot(of: tokens)
             }
-            if let snapshot { await SyncManager.shared.users.tokensChanged(snapshot) }
+            if let snapshot { await SyncManager.shared.openedUsers?.tokensChanged(snapshot) }
             SyncManager.shared.logger.debug("refreshed the access token of user \(identity ?? "")")
             scheduleRefresh()
             return answer.accessToken
@@ -307,7 +311,7 @@ public final class SyncUser: Sendable, CustomStringConvertible {
                 return true
             }
             if loggedOut {
-                SyncManager.shared.users.loggedOut(self)
+                SyncManager.shared.openedUsers?.loggedOut(self)
                 SyncManager.shared.report(SyncError(.underlyingAuthError, "The user \(identity ?? "") was logged out: \(error.message)"),
                                           session: nil)
             }

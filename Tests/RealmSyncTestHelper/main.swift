@@ -35,6 +35,9 @@ func fail(_ message: String) -> Never {
 guard arguments.count >= 3 else { fail("usage: RealmSyncTestHelper COMMAND ROOT …") }
 SyncManager.shared.rootDirectory = URL(fileURLWithPath: arguments[2])
 SyncManager.shared.logLevel = .off
+SyncManager.shared.errorHandler = { error, _ in
+    FileHandle.standardError.write(Data("reported: \(error.localizedDescription)\n".utf8))
+}
 // A metadata key in hex, for the encryption test.
 if let hex = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_METADATA_KEY"] {
     var key = Data()

@@ -81,7 +81,19 @@ struct ListMirror {
         select.bind(list.owner.rawValue, at: 2)
         select.bind(property, at: 3)
         guard try select.step() else { return nil }
-        return try decode(Array(select.data(at: 0)))
+        // File data: checked here, so that the position keys made from it
+        // (which need their neighbours in order) can trust it.
+        let name = "'\(list.owningClass.className).\(property)' of object \(list.owner.rawValue)"
+        guard let mirror = decode(Array(select.data(at: 0))) else {
+            throw RealmError(.corruptFile, "The sync identities of the elements of list \(name) cannot be read.")
+        }
+        for (earlier, later) in zip(mirror.elements, mirror.elements.dropFirst()) where !(earlier.position < later.position) {
+            throw RealmError(.corruptFile, "The sync positions of the elements of list \(name) are out of order.")
+        }
+        if mirror.elements.contains(where: { $0.position.bytes.last == 0 }) {
+            throw RealmError(.corruptFile, "A sync position of an element of list \(name) is malformed.")
+        }
+        return mirror
     }
 
     func save(_ list: ListHandle, property: String, _ transaction: Transaction) throws(RealmError) {
@@ -140,7 +152,7 @@ struct ListMirror {
         return Stamp(timestamp: try reader.signed(), client: try reader.varint(), sequence: try reader.varint())
     }
 
-    private static func decode(_ bytes: [UInt8]) throws(RealmError) -> ListMirror {
+    private static func decode(_ bytes: [UInt8]) -> ListMirror? {
         var reader = BinaryReader(bytes)
         do {
             let count = try reader.count(minimumSize: 6)
@@ -157,9 +169,10 @@ struct ListMirror {
             let erasedCount = try reader.count(minimumSize: 2)
             var erased: Set<GlobalKey> = []
             for _ in 0..<erasedCount { erased.insert(GlobalKey(client: try reader.varint(), counter: try reader.varint())) }
+            guard reader.isAtEnd else { return nil }
             return ListMirror(elements: elements, erased: erased)
         } catch {
-            throw RealmError(.corruptFile, "A synced list's element identities cannot be read: \(error)")
+            return nil
         }
     }
 }
