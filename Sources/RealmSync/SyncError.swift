@@ -28,15 +28,25 @@ public struct SyncError: Error, CustomNSError, LocalizedError, Sendable, Equatab
     public let code: Code
     /// What happened, in words.
     public let message: String
+    /// The sync protocol's error code the server sent (Realm's protocol
+    /// codes, such as 206 for "permission denied" or 212 for "bad
+    /// changeset"), when the error came from the server.
+    public let serverCode: Int?
 
-    /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    /// An error of kind `code`, with the server's protocol code when it
+    /// sent one.
+    public init(_ code: Code, _ message: String, serverCode: Int? = nil) {
         self.code = code
         self.message = message
+        self.serverCode = serverCode
     }
 
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let serverCode { info["serverErrorCode"] = serverCode }
+        return info
+    }
     public var errorDescription: String? { message }
 }
 

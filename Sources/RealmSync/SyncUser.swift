@@ -1,4 +1,5 @@
 import Foundation
+import RealmCore
 import RealmSyncWire
 import Synchronization
 
@@ -41,6 +42,8 @@ public final class SyncUser: Sendable, CustomStringConvertible {
     /// The server the user logged in to.
     public let authenticationServer: URL?
     private let tokens: Mutex<Tokens>
+    /// The user's sessions, by Realm URL (`~` resolved).
+    private let sessions = Mutex<[String: SyncSession]>([:])
 
     init(snapshot: UserSnapshot) {
         identity = snapshot.identity
@@ -59,6 +62,39 @@ public final class SyncUser: Sendable, CustomStringConvertible {
 
     public var description: String {
         "SyncUser(identity: \(identity ?? "nil"), server: \(authenticationServer?.absoluteString ?? "nil"), state: \(state))"
+    }
+
+    // MARK: Sessions
+
+    /// The sessions of the user's synced Realms opened in this process
+    /// that are not invalid.
+    public func allSessions() -> [SyncSession] {
+        sessions.withLock { Array($0.values) }.filter { $0.state != .invalid }
+    }
+
+    /// The session of the synced Realm at `url`, if it has been opened in
+    /// this process and is not invalid.
+    public func session(for url: URL) -> SyncSession? {
+        let key = SyncConfiguration(user: self, realmURL: url).sessionKey
+        return sessions.withLock { $0[key] }.flatMap { $0.state == .invalid ? nil : $0 }
+    }
+
+    /// The session of `configuration`'s Realm, made (and started) for the
+    /// file `coordinator` opened when there is none.
+    ///
+    /// - Throws: ``SyncError/Code/clientUserError`` for a user logged out.
+    func session(for configuration: SyncConfiguration, coordinator: Coordinator) throws -> SyncSession {
+        guard state == .active else {
+            throw SyncError(.clientUserError, "The user \(identity ?? "") is logged out: \(configuration.realmURL.absoluteString) cannot be synced.")
+        }
+        let session = try sessions.withLock { sessions throws -> SyncSession in
+            if let open = sessions[configuration.sessionKey], open.state != .invalid { return open }
+            let made = try SyncSession(configuration: configuration, coordinator: coordinator)
+            sessions[configuration.sessionKey] = made
+            return made
+        }
+        session.engine.start()
+        return session
     }
 
     // MARK: Logging in
@@ -166,6 +202,9 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             return tokens.refreshToken
         }
         guard let refreshToken else { return nil }
+        for session in sessions.withLock({ Array($0.values) }) {
+            session.engine.invalidate(SyncError(.clientUserError, "The user \(identity ?? "") logged out."))
+        }
         SyncManager.shared.openedUsers?.loggedOut(self)
         SyncManager.shared.logger.info("logged out user \(identity ?? "")")
         return revokeInBackground(refreshToken)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOSSL
@@ -10,8 +11,8 @@ import ServiceLifecycle
 import UnixSignals
 import Synchronization
 
-/// The self-hosted sync server: users, authentication and (next) synced
-/// Realms, over HTTP and WebSocket on one port.
+/// The self-hosted sync server: users, authentication and synced Realms,
+/// over HTTP and WebSocket on one port (the sync protocol at `/sync`).
 ///
 /// ```swift
 /// var configuration = SyncServer.Configuration(dataDirectory: folder)
@@ -94,20 +95,30 @@ public final class SyncServer: Sendable {
         router.add(middleware: ProblemMiddleware(routes: AuthController.routes, routePrefixes: AuthController.routePrefixes))
         AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
 
+        let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service, logger: logger)
         // A connection idle for a minute is closed, so that clients that
-        // open connections and send nothing cannot hold them for ever.
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(60))
+        // open connections and send nothing cannot hold them for ever; a
+        // sync connection, once upgraded, is kept alive by pings instead.
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
+            ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))))
+        let http = HTTPServerBuilder.http1WebSocketUpgrade(configuration: channel) { request, _, logger in
+            guard request.path == SyncService.route else { return .dontUpgrade }
+            return .upgrade([:]) { inbound, outbound, _ in
+                await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
+            }
+        }
         let serverBuilder: HTTPServerBuilder
         if let tls = configuration.tls {
             do {
                 let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain.path).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(file: tls.privateKey.path, format: .pem)
-                serverBuilder = try .tls(.http1(configuration: http1), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                serverBuilder = try .tls(http, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
             } catch {
                 throw Error.configuration("the TLS certificate or key cannot be read: \(error)")
             }
         } else {
-            serverBuilder = .http1(configuration: http1)
+            serverBuilder = http
         }
         let port = boundPort
         application = Application(

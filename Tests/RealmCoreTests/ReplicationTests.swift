@@ -13,6 +13,7 @@ import Testing
         // writing thread.
         var failNext = false
         var failCommit = false
+        var commitsNoted = 0
 
         func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
             if failNext {
@@ -26,6 +27,8 @@ import Testing
             if failCommit { throw RealmError(.storage, "the observer refused the commit") }
             try log("commit", transaction)
         }
+
+        func didCommit() { commitsNoted += 1 }
 
         private func log(_ line: String, _ transaction: Transaction) throws(RealmError) {
             try transaction.replicationExecute("CREATE TABLE IF NOT EXISTS sync_test_log (line TEXT NOT NULL)")
@@ -182,10 +185,13 @@ import Testing
         #expect(try t.value(of: rex, property: 1, in: fixture.dogs) == .int(1))
 
         fixture.observer.failCommit = true
+        let noted = fixture.observer.commitsNoted
         #expect(throws: RealmError.self) { try t.commitWrite() }
         #expect(t.isInWriteTransaction, "a refused commit leaves the write open")
+        #expect(fixture.observer.commitsNoted == noted, "a refused commit is not announced")
         fixture.observer.failCommit = false
         try t.commitWrite()
+        #expect(fixture.observer.commitsNoted == noted + 1, "a commit is announced once it is durable")
         #expect(try fixture.log() == ["create Dog \(rex.rawValue)", "commit"])
     }
 

@@ -51,4 +51,8 @@ package protocol ReplicationObserver: AnyObject, Sendable {
     func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
     /// Called inside the SQLite transaction just before it commits.
     func willCommit(_ transaction: Transaction) throws(RealmError)
+    /// Called once the commit is durable, outside the write lock, on the
+    /// writing thread: the moment to tell others (a sync session) that
+    /// there is something new.
+    func didCommit()
 }

@@ -321,8 +321,10 @@ public final class Transaction {
             finishWrite()
             throw error
         }
+        let committedReplication = replication
         finishWrite()
         coordinator.didCommit(changeSet, catalog: catalog)
+        committedReplication?.didCommit()
         try beginRead()
         return changeSet
     }

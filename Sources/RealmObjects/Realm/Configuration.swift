@@ -32,20 +32,40 @@ extension Realm {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
         }
 
-        /// The file; setting it clears `inMemoryIdentifier`.
+        /// The file; setting it clears `inMemoryIdentifier` (and makes a
+        /// synced configuration an ordinary one: the sync client manages
+        /// where synced Realms live).
         public var fileURL: URL? {
-            didSet { if fileURL != nil { storedInMemoryIdentifier = nil } }
+            get { storedFileURL }
+            set {
+                storedFileURL = newValue
+                synchronizer = nil
+                if newValue != nil { storedInMemoryIdentifier = nil }
+            }
         }
+        private var storedFileURL: URL?
 
-        /// The name of an in-memory Realm; setting it clears `fileURL`.
+        /// The name of an in-memory Realm; setting it clears `fileURL` (and
+        /// makes a synced configuration an ordinary one).
         public var inMemoryIdentifier: String? {
             get { storedInMemoryIdentifier }
             set {
                 storedInMemoryIdentifier = newValue
-                if newValue != nil { fileURL = nil }
+                synchronizer = nil
+                if newValue != nil { storedFileURL = nil }
             }
         }
         private var storedInMemoryIdentifier: String?
+
+        /// Set by the sync client (RealmSync's `syncConfiguration`) with
+        /// the synced file's location.
+        package var synchronizer: (any RealmSynchronizer)?
+
+        /// Makes this a synced configuration of the file at `fileURL`.
+        package mutating func synchronize(fileURL: URL, with synchronizer: any RealmSynchronizer) {
+            self.fileURL = fileURL
+            self.synchronizer = synchronizer
+        }
 
         /// A 64-byte key to encrypt the file with, or nil for a plain file.
         ///
@@ -84,7 +104,7 @@ extension Realm {
             shouldCompactOnLaunch: ((Int, Int) -> Bool)? = nil,
             objectTypes: [Object.Type]? = nil
         ) {
-            self.fileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
+            self.storedFileURL = inMemoryIdentifier == nil ? (fileURL ?? Self.defaultFileURL) : nil
             self.storedInMemoryIdentifier = inMemoryIdentifier
             self.encryptionKey = encryptionKey
             self.readOnly = readOnly

@@ -44,23 +44,36 @@ extension Realm {
     /// Opens a Realm (running any migration) on a background queue, then
     /// calls `callback` on `callbackQueue` with a Realm for that queue's
     /// thread, or the error.
+    ///
+    /// A synced Realm (RealmSync's `syncConfiguration`) is handed out once
+    /// it holds everything the server had when this was called (seed 001,
+    /// "Asynchronously opening Realms").
     public static func asyncOpen(
         configuration: Configuration = .defaultConfiguration,
         callbackQueue: DispatchQueue = .main,
         callback: @escaping @Sendable (Result<Realm, Swift.Error>) -> Void
     ) {
         DispatchQueue.global().async {
-            let opened: Result<Void, Swift.Error>
+            let deliver: @Sendable ((any Swift.Error)?) -> Void = { error in
+                callbackQueue.async {
+                    if let error {
+                        callback(.failure(error))
+                    } else {
+                        callback(Result { try Realm(configuration: configuration) })
+                    }
+                }
+            }
             do {
                 // Opening once does the slow work (schema, migration); the
                 // callback's open then finds the file ready.
-                _ = try RealmOpener.open(configuration)
-                opened = .success(())
+                let coordinator = try RealmOpener.open(configuration).coordinator
+                guard let synchronizer = configuration.synchronizer else { return deliver(nil) }
+                // The file stays open until the download is done.
+                synchronizer.waitForDownload(coordinator) { error in
+                    withExtendedLifetime(coordinator) { deliver(error) }
+                }
             } catch {
-                opened = .failure(error)
-            }
-            callbackQueue.async {
-                callback(opened.flatMap { Result { try Realm(configuration: configuration) } })
+                deliver(error)
             }
         }
     }

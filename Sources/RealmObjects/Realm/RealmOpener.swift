@@ -10,13 +10,29 @@ import Glibc
 enum RealmOpener {
     static func open(_ configuration: Realm.Configuration, confinement: RealmState.Confinement = .thread(pthread_self())) throws -> RealmState {
         try configuration.validateEncryptionKey()
+        if let synchronizer = configuration.synchronizer {
+            guard configuration.migrationBlock == nil else {
+                throw Realm.Error(.fail, "A synced Realm takes no migration block: its schema changes are additive and merge with every client's.",
+                                  fileURL: configuration.fileURL)
+            }
+            try synchronizer.prepare()
+        }
         let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? storedModelClassesToMigrate(configuration))
         let schema = types.isEmpty ? nil : try SchemaDiscovery.schema(of: types)
         if let block = configuration.shouldCompactOnLaunch, configuration.inMemoryIdentifier == nil, !configuration.readOnly {
             try Compaction.compactIfNeeded(configuration, block)
         }
+        let fileURL = configuration.inMemoryIdentifier == nil ? configuration.fileURL ?? Realm.Configuration.defaultFileURL : nil
+        let coordinator: Coordinator
         do {
-            let coordinator = try openCoordinator(configuration, schema: schema, types: types)
+            coordinator = try openCoordinator(configuration, schema: schema, types: types)
+        } catch {
+            throw Realm.Error(error, fileURL: fileURL)
+        }
+        // Before the Realm is handed out, so that its first write is
+        // recorded. The sync client's errors are its own (SyncError).
+        try configuration.synchronizer?.attach(to: coordinator)
+        do {
             let transaction = try coordinator.makeTransaction()
             let state = RealmState(configuration: configuration, coordinator: coordinator, transaction: transaction,
                                    registered: types, confinement: confinement)
@@ -25,8 +41,7 @@ enum RealmOpener {
             state.notifiers.startListening()
             return state
         } catch {
-            throw Realm.Error(error, fileURL: configuration.inMemoryIdentifier == nil
-                ? configuration.fileURL ?? Realm.Configuration.defaultFileURL : nil)
+            throw Realm.Error(error, fileURL: fileURL)
         }
     }
 

@@ -32,7 +32,7 @@ package enum ChangesetApplier {
     package static func apply(_ changeset: Changeset, serverVersion: UInt64, in transaction: Transaction,
                               recorder: ChangesetRecorder) throws(RealmError) {
         try recorder.withoutRecording { () throws(RealmError) in
-            let applier = Applier(transaction: transaction)
+            var applier = Applier(transaction: transaction)
             for (index, instruction) in changeset.instructions.enumerated() {
                 try applier.apply(instruction, stamp: changeset.stamp(ofInstruction: index))
             }
@@ -42,8 +42,11 @@ package enum ChangesetApplier {
 
     private struct Applier {
         let transaction: Transaction
+        /// Classes made by this changeset's `addClass` whose primary key
+        /// property its `addProperty` has not added yet.
+        var pendingPrimaryKeys: [String: String] = [:]
 
-        func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
+        mutating func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
             switch instruction {
             case .addClass(let spec):
                 try addClass(spec)
@@ -72,12 +75,16 @@ package enum ChangesetApplier {
 
         // MARK: Schema
 
-        private func addClass(_ spec: ClassSpec) throws(RealmError) {
+        private mutating func addClass(_ spec: ClassSpec) throws(RealmError) {
             if let existing = transaction.schema[spec.name] {
-                guard existing.primaryKeyProperty?.name == spec.primaryKey, existing.isEmbedded == spec.isEmbedded else {
+                let primaryKey = existing.primaryKeyProperty?.name ?? pendingPrimaryKeys[spec.name]
+                guard primaryKey == spec.primaryKey, existing.isEmbedded == spec.isEmbedded else {
                     throw Self.badChangeset("class '\(spec.name)' already exists with another primary key or kind")
                 }
             } else {
+                // The primary key property comes with the `addProperty`
+                // instructions that follow.
+                pendingPrimaryKeys[spec.name] = spec.primaryKey
                 var schema = transaction.schema
                 schema.upsert(ObjectSchema(name: spec.name, properties: [], isEmbedded: spec.isEmbedded))
                 try transaction.applySchema(schema, schemaVersion: transaction.schemaVersion)
@@ -85,7 +92,7 @@ package enum ChangesetApplier {
             try SyncTables.noteReplicated(className: spec.name, property: "", transaction)
         }
 
-        private func addProperty(_ spec: PropertySpec, to className: String) throws(RealmError) {
+        private mutating func addProperty(_ spec: PropertySpec, to className: String) throws(RealmError) {
             guard var objectSchema = transaction.schema[className] else {
                 throw Self.badChangeset("property '\(spec.name)' of class '\(className)', which no addClass made")
             }
@@ -98,8 +105,10 @@ package enum ChangesetApplier {
                     throw Self.badChangeset("property '\(className).\(spec.name)' exists as \(existing.typeDescription); a changeset makes it '\(spec.type)'")
                 }
             } else {
+                let isPrimaryKey = pendingPrimaryKeys[className] == spec.name
+                if isPrimaryKey { pendingPrimaryKeys[className] = nil }
                 objectSchema.properties.append(Property(name: spec.name, type: type, isOptional: spec.isOptional, isList: spec.isList,
-                                                        objectClassName: spec.target))
+                                                        objectClassName: spec.target, isPrimaryKey: isPrimaryKey))
                 var schema = transaction.schema
                 schema.upsert(objectSchema)
                 try transaction.applySchema(schema, schemaVersion: transaction.schemaVersion)

@@ -11,15 +11,21 @@ import Synchronization
 /// (inside the savepoints RealmCore may roll back, so nothing is kept in
 /// memory); before the commit they become one changeset in
 /// `sync_history`, numbered with the next client version and stamped.
-package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable {
-    // @unchecked: no stored state; every call runs on the writing thread,
-    // under the file's write lock, and keeps what it records in the file.
+package final class ChangesetRecorder: ReplicationObserver, Sendable {
+    // Every recording call runs on the writing thread, under the file's
+    // write lock, and keeps what it records in the file; the few values
+    // kept here are atomic or locked.
 
     /// The clock, in milliseconds since 1970 (a test may fix it).
     let now: @Sendable () -> Int64
     /// Set while changes of other replicas are applied: they are not this
     /// client's to upload.
     private let suppressed = Atomic<Bool>(false)
+    /// Changesets recorded by commits not yet announced. A count rather
+    /// than a flag: another write may record between one write's
+    /// `willCommit` and its `didCommit`, and neither may go unannounced.
+    private let unannounced = Atomic<Int>(0)
+    private let changesetObserver = Mutex<(@Sendable () -> Void)?>(nil)
 
     private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
@@ -43,6 +49,31 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         coordinator.replication = recorder
         return recorder
     }
+
+    /// Called after each commit that recorded a changeset (on the writing
+    /// thread, after the commit): a sync session uploads then.
+    package var onChangesetCommitted: (@Sendable () -> Void)? {
+        get { changesetObserver.withLock { $0 } }
+        set { changesetObserver.withLock { $0 = newValue } }
+    }
+
+    package func didCommit() {
+        guard unannounced.exchange(0, ordering: .acquiringAndReleasing) > 0 else { return }
+        onChangesetCommitted?()
+    }
+
+    /// The recorder of `coordinator`'s file, installed now if it has none
+    /// (several Realms of one synced file share it).
+    package static func installedRecorder(on coordinator: Coordinator) throws(RealmError) -> ChangesetRecorder {
+        try installation.withLock { _ throws(RealmError) -> ChangesetRecorder in
+            if let existing = coordinator.replication as? ChangesetRecorder { return existing }
+            return try install(on: coordinator)
+        }
+    }
+
+    /// Serializes installations, so that two threads opening one synced
+    /// file install one recorder.
+    private static let installation = Mutex(())
 
     /// Runs `body` (applying other replicas' changes) without recording
     /// what it changes.
@@ -83,6 +114,9 @@ package final class ChangesetRecorder: ReplicationObserver, @unchecked Sendable 
         try SyncTables.appendHistory(changeset, transaction)
         try noteStamps(of: changeset, transaction)
         try SyncTables.save(state, transaction)
+        // Counted a little early: a commit that then fails announces a
+        // changeset that is not there, which costs a session one look.
+        unannounced.add(1, ordering: .relaxed)
     }
 
     /// Stores the stamps of the changeset's writes, against which other

@@ -93,6 +93,18 @@ enum SyncTables {
         return state
     }
 
+    /// The file's sync state row as stored, or nil before the first
+    /// write chose the client file identity; read outside a write too.
+    static func storedState(_ transaction: Transaction) throws(RealmError) -> SyncState? {
+        let select = try transaction.queryStatement(
+            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter FROM sync_state WHERE id = 1")
+        defer { select.reset() }
+        guard try select.step() else { return nil }
+        return SyncState(clientFileIdent: UInt64(bitPattern: select.int64(at: 0)), lastServerVersion: UInt64(bitPattern: select.int64(at: 1)),
+                         lastClientVersion: UInt64(bitPattern: select.int64(at: 2)), lastTimestamp: select.int64(at: 3),
+                         nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)))
+    }
+
     static func save(_ state: SyncState, _ transaction: Transaction) throws(RealmError) {
         let statement = try transaction.replicationStatement("""
             INSERT OR REPLACE INTO sync_state (id, client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter)
@@ -277,6 +289,46 @@ enum SyncTables {
         try save(current, transaction)
     }
 
+    /// The changesets recorded after client version `after`, encoded,
+    /// oldest first.
+    static func encodedHistory(after: UInt64, _ transaction: Transaction) throws(RealmError) -> [(clientVersion: UInt64, bytes: [UInt8])] {
+        let select = try transaction.queryStatement("SELECT client_version, changeset FROM sync_history WHERE client_version > ? ORDER BY client_version")
+        defer { select.reset() }
+        select.bind(Int64(bitPattern: after), at: 1)
+        var changesets: [(clientVersion: UInt64, bytes: [UInt8])] = []
+        while try select.step() {
+            changesets.append((UInt64(bitPattern: select.int64(at: 0)), Array(select.data(at: 1))))
+        }
+        return changesets
+    }
+
+    /// The encoded size of the changesets kept with client versions in
+    /// `range`.
+    static func historyBytes(in range: ClosedRange<UInt64>, _ transaction: Transaction) throws(RealmError) -> UInt64 {
+        let select = try transaction.queryStatement(
+            "SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM sync_history WHERE client_version BETWEEN ? AND ?")
+        defer { select.reset() }
+        select.bind(Int64(clamping: range.lowerBound), at: 1)
+        select.bind(Int64(clamping: range.upperBound), at: 2)
+        _ = try select.step()
+        return UInt64(bitPattern: select.int64(at: 0))
+    }
+
+    /// The newest client version kept, or nil.
+    static func newestHistory(_ transaction: Transaction) throws(RealmError) -> UInt64? {
+        let select = try transaction.queryStatement("SELECT MAX(client_version) FROM sync_history")
+        defer { select.reset() }
+        guard try select.step(), !select.isNull(at: 0) else { return nil }
+        return UInt64(bitPattern: select.int64(at: 0))
+    }
+
+    /// Forgets the changesets up to client version `through`.
+    static func deleteHistory(through clientVersion: UInt64, _ transaction: Transaction) throws(RealmError) {
+        let delete = try transaction.replicationStatement("DELETE FROM sync_history WHERE client_version <= ?")
+        delete.bind(Int64(bitPattern: clientVersion), at: 1)
+        try delete.run()
+    }
+
     /// The changesets recorded after client version `after`, oldest first.
     static func history(after: UInt64, _ transaction: Transaction) throws(RealmError) -> [Changeset] {
         let select = try transaction.queryStatement("SELECT changeset FROM sync_history WHERE client_version > ? ORDER BY client_version")
@@ -348,6 +400,11 @@ enum SyncTables {
 
 /// The row of `sync_state`.
 struct SyncState: Equatable {
+    /// What a session needs of it.
+    var fileState: SyncFileState {
+        SyncFileState(clientFileIdent: clientFileIdent, lastServerVersion: lastServerVersion, lastClientVersion: lastClientVersion)
+    }
+
     var clientFileIdent: UInt64
     var lastServerVersion: UInt64
     var lastClientVersion: UInt64

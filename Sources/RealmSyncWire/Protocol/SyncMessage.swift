@@ -13,10 +13,13 @@ public enum SyncMessage: Hashable, Sendable {
     /// Client → server: changesets, or parts of one too large for a
     /// message, in client-version order.
     case upload(session: UInt64, parts: [ChangesetPart])
-    /// Server → client: other clients' changesets in server-version order,
-    /// what of this client's uploads the server has made durable, and the
-    /// progress figures.
-    case download(session: UInt64, parts: [ChangesetPart], acknowledgedClientVersion: UInt64, progress: TransferProgress)
+    /// Server → client: other clients' changesets in server-version order;
+    /// `serverVersion`, the server version the client has integrated once
+    /// it has applied them (its own changesets in between are not sent
+    /// back); what of this client's uploads the server has made durable;
+    /// and the progress figures.
+    case download(session: UInt64, serverVersion: UInt64, parts: [ChangesetPart], acknowledgedClientVersion: UInt64,
+                  progress: TransferProgress)
     /// Either way: answered once everything sent before it has been
     /// integrated ("am I caught up").
     case mark(session: UInt64, request: UInt64)

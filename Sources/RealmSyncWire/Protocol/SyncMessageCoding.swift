@@ -45,9 +45,10 @@ public enum SyncMessageCoding {
             writer.byte(Kind.upload.rawValue)
             writer.varint(session)
             write(parts, into: &writer)
-        case .download(let session, let parts, let acknowledged, let progress):
+        case .download(let session, let serverVersion, let parts, let acknowledged, let progress):
             writer.byte(Kind.download.rawValue)
             writer.varint(session)
+            writer.varint(serverVersion)
             write(parts, into: &writer)
             writer.varint(acknowledged)
             writer.varint(progress.downloaded)
@@ -118,9 +119,10 @@ public enum SyncMessageCoding {
             message = .upload(session: try reader.varint(), parts: try parts(&reader))
         case .download:
             let session = try reader.varint()
+            let serverVersion = try reader.varint()
             let parts = try parts(&reader)
             let acknowledged = try reader.varint()
-            message = .download(session: session, parts: parts, acknowledgedClientVersion: acknowledged,
+            message = .download(session: session, serverVersion: serverVersion, parts: parts, acknowledgedClientVersion: acknowledged,
                                 progress: TransferProgress(downloaded: try reader.varint(), downloadable: try reader.varint(),
                                                            uploaded: try reader.varint(), uploadable: try reader.varint()))
         case .mark:

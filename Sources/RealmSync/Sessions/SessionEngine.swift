@@ -1,0 +1,491 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOSSL
+import NIOWebSocket
+import RealmCore
+import RealmSyncEngine
+import RealmSyncWire
+import Synchronization
+import WSClient
+
+/// What a ``SyncSession`` does: connects, binds, uploads, downloads and
+/// reconnects, and answers the waits and progress notifications.
+///
+/// The file work runs on the session's serial queue (``SyncedFile`` holds
+/// a transaction, used by one thread); the connection runs in a task that
+/// lives from one (re)connection to the next until the session is
+/// suspended or invalid.
+final class SessionEngine: Sendable {
+    /// The session number on the connection: a connection per session.
+    static let sessionNumber: UInt64 = 1
+    static let firstRetryDelay: Duration = .milliseconds(500)
+    static let longestRetryDelay: Duration = .seconds(30)
+    /// The bytes of parts an upload message carries at most.
+    static let partBudget = SyncMessageCoding.maximumMessageSize - 4 * SyncMessageCoding.partOverhead
+
+    let configuration: SyncConfiguration
+    private let queue: DispatchQueue
+    private let file: FileBox
+    private let shared = Mutex(Shared())
+
+    private struct Shared {
+        var state: SyncSession.State = .inactive
+        var suspended = false
+        var invalid = false
+        var run: Task<Void, Never>?
+        /// The bound connection, while there is one.
+        var connection: BoundConnection?
+        /// The last client version the server has acknowledged.
+        var acknowledged: UInt64 = 0
+        var uploadWaiters: [(target: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
+        var downloadWaiters: [(request: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
+        var nextRequest: UInt64 = 1
+        var progress = ProgressCounters()
+        var observers: [UInt64: ProgressObserver] = [:]
+        var nextObserver: UInt64 = 1
+        weak var owner: SyncSession?
+    }
+
+    private struct BoundConnection {
+        let sender: SerialMessageSender
+        let uploads: AsyncStream<Void>.Continuation
+    }
+
+    /// The synced file, used only on `queue`.
+    private final class FileBox: @unchecked Sendable {
+        let file: SyncedFile
+        init(_ file: SyncedFile) { self.file = file }
+    }
+
+    init(configuration: SyncConfiguration, coordinator: Coordinator) throws {
+        self.configuration = configuration
+        queue = DispatchQueue(label: "io.realm.sync.session")
+        do {
+            file = FileBox(try SyncedFile(coordinator: coordinator))
+        } catch {
+            throw SyncError(.clientInternalError, "The synced Realm at '\(coordinator.path)' cannot record its changes: \(error.message)")
+        }
+        let recorder = file.file.recorder
+        recorder.onChangesetCommitted = { [weak self] in self?.localChangesCommitted() }
+    }
+
+    /// The session reported to the error handler.
+    var owner: SyncSession? {
+        get { shared.withLock { $0.owner } }
+        set { shared.withLock { $0.owner = newValue } }
+    }
+
+    var state: SyncSession.State { shared.withLock { $0.state } }
+
+    private var logger: Logger { SyncManager.shared.logger }
+
+    // MARK: Running
+
+    /// Starts connecting, unless suspended, invalid or running.
+    func start() {
+        shared.withLock { shared in
+            guard shared.run == nil, !shared.suspended, !shared.invalid else { return }
+            shared.run = Task { [weak self] in await self?.runLoop() }
+        }
+    }
+
+    func suspend() {
+        let run = shared.withLock { shared -> Task<Void, Never>? in
+            guard !shared.invalid else { return nil }
+            shared.suspended = true
+            defer { shared.run = nil }
+            return shared.run
+        }
+        run?.cancel()
+    }
+
+    func resume() {
+        shared.withLock { $0.suspended = false }
+        start()
+    }
+
+    /// Ends the session for good (the user logged out, or the server
+    /// refused it); waiters get `error`.
+    func invalidate(_ error: any Error) {
+        let (run, waiters) = shared.withLock { shared -> (Task<Void, Never>?, [@Sendable ((any Error)?) -> Void]) in
+            shared.invalid = true
+            shared.state = .invalid
+            let waiters = shared.uploadWaiters.map(\.callback) + shared.downloadWaiters.map(\.callback)
+            shared.uploadWaiters.removeAll()
+            shared.downloadWaiters.removeAll()
+            shared.observers.removeAll()
+            defer { shared.run = nil }
+            return (shared.run, waiters)
+        }
+        run?.cancel()
+        for waiter in waiters { waiter(error) }
+    }
+
+    private func runLoop() async {
+        var delay = Self.firstRetryDelay
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            let ending = await connectOnce()
+            shared.withLock { shared in
+                shared.connection?.uploads.finish()
+                shared.connection = nil
+                if !shared.invalid { shared.state = .inactive }
+            }
+            switch ending {
+            case .cancelled:
+                return
+            case .dropped(let reason):
+                logger.debug("sync connection to \(configuration.webSocketURL) ended: \(reason)")
+            case .refused(let code, let message, let tryAgain):
+                let error = Self.error(code: code, message: message, path: configuration.resolvedPath)
+                if code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
+                    // The access token: get a new one, then bind again.
+                    do {
+                        try await configuration.user.refresh()
+                    } catch {
+                        fail(error)
+                        return
+                    }
+                } else if !tryAgain {
+                    fail(error)
+                    return
+                } else {
+                    report(error)
+                }
+            case .failed(let error):
+                fail(error)
+                return
+            }
+            if ContinuousClock.now - started > .seconds(10) { delay = Self.firstRetryDelay }
+            // Jitter, so that clients a server restart dropped together do
+            // not come back together.
+            let jittered = delay * Double.random(in: 0.75...1.25)
+            do {
+                try await Task.sleep(for: jittered)
+            } catch {
+                return
+            }
+            delay = min(delay * 2, Self.longestRetryDelay)
+        }
+    }
+
+    /// How one connection ended.
+    private enum Ending: Sendable {
+        /// Suspended or invalidated.
+        case cancelled
+        /// Closed or broken: connect again.
+        case dropped(String)
+        /// The server sent an error.
+        case refused(code: Int, message: String, tryAgain: Bool)
+        /// The session cannot go on.
+        case failed(any Error)
+    }
+
+    private func connectOnce() async -> Ending {
+        let token: String
+        do {
+            token = try await configuration.user.accessToken()
+        } catch {
+            if Task.isCancelled { return .cancelled }
+            // Logged out, or the refresh token refused: nothing to retry.
+            if let error = error as? SyncAuthError, error.code == .invalidAccessToken { return .failed(error) }
+            return .dropped("no access token: \(error)")
+        }
+        let fileState: SyncFileState
+        do {
+            fileState = try await onQueue { file throws(RealmError) in try file.state() }
+        } catch {
+            return .failed(SyncError(.clientInternalError, "The synced Realm of \(configuration.realmURL.absoluteString) cannot be read: \(error.message)"))
+        }
+        var tls: TLSConfiguration?
+        if configuration.webSocketURL.hasPrefix("wss:") {
+            var client = TLSConfiguration.makeClientConfiguration()
+            if !configuration.enableSSLValidation { client.certificateVerification = .none }
+            tls = client
+        }
+        let ending = Mutex<Ending?>(nil)
+        do {
+            try await WebSocketClient.connect(
+                url: configuration.webSocketURL,
+                configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))),
+                tlsConfiguration: tls, logger: logger
+            ) { inbound, outbound, _ in
+                let sender = SerialMessageSender { bytes in try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                let result = await withTaskCancellationHandler {
+                    await self.speak(inbound, sender, token: token, fileState: fileState)
+                } onCancel: {
+                    Task { try? await outbound.close(.goingAway, reason: "suspended") }
+                }
+                ending.withLock { $0 = result }
+                try? await outbound.close(.normalClosure, reason: nil)
+            }
+        } catch {
+            if Task.isCancelled { return .cancelled }
+            return ending.withLock { $0 } ?? .dropped("\(error)")
+        }
+        if Task.isCancelled { return .cancelled }
+        return ending.withLock { $0 } ?? .dropped("the server closed the connection")
+    }
+
+    /// Binds, then reads the server's messages until the connection ends,
+    /// uploading alongside.
+    private func speak(_ inbound: WebSocketInboundStream, _ sender: SerialMessageSender, token: String,
+                       fileState: SyncFileState) async -> Ending {
+        let number = Self.sessionNumber
+        do {
+            try await sender.send(.bind(session: number, path: configuration.resolvedPath, accessToken: token,
+                                        clientFileIdent: fileState.clientFileIdent, lastServerVersion: fileState.lastServerVersion))
+        } catch {
+            return .dropped("\(error)")
+        }
+        return await withTaskGroup(of: Void.self) { group -> Ending in
+            defer { group.cancelAll() }
+            var reassembler = ChangesetReassembler()
+            do {
+                for try await message in inbound.messages(maxSize: SyncMessageCoding.maximumMessageSize) {
+                    guard case .binary(let buffer) = message else { return .dropped("a text message from the server") }
+                    let decoded: SyncMessage
+                    do {
+                        decoded = try SyncMessageCoding.decode(Array(buffer: buffer))
+                    } catch {
+                        return .dropped("a message from the server that cannot be read: \(error)")
+                    }
+                    switch decoded {
+                    case .ident(_, _, let acknowledged):
+                        let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                        let marks = shared.withLock { shared -> [UInt64] in
+                            shared.state = .active
+                            shared.connection = BoundConnection(sender: sender, uploads: continuation)
+                            return shared.downloadWaiters.map(\.request)
+                        }
+                        await noteAcknowledged(acknowledged)
+                        group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
+                        for request in Set(marks).sorted() { try await sender.send(.mark(session: number, request: request)) }
+                    case .download(_, let serverVersion, let parts, let acknowledged, let progress):
+                        var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
+                        for part in parts {
+                            if let changeset = try reassembler.add(part) { complete.append(changeset) }
+                        }
+                        let toIntegrate = complete
+                        do throws(RealmError) {
+                            try await onQueue { file throws(RealmError) in try file.integrate(toIntegrate, reaching: serverVersion) }
+                        } catch {
+                            return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
+                                                     serverCode: SyncProtocolError.badChangeset.rawValue))
+                        }
+                        noteDownloadProgress(progress)
+                        await noteAcknowledged(acknowledged)
+                    case .mark(_, let request):
+                        answerMarks(through: request)
+                    case .error(_, let code, let text, let tryAgain):
+                        return .refused(code: code, message: text, tryAgain: tryAgain)
+                    case .bind, .upload, .refresh, .unbind:
+                        return .dropped("a message only clients send, from the server")
+                    }
+                }
+            } catch {
+                return Task.isCancelled ? .cancelled : .dropped("\(error)")
+            }
+            return Task.isCancelled ? .cancelled : .dropped("the server closed the connection")
+        }
+    }
+
+    /// Uploads the changesets after client version `start`, then each new
+    /// one as it is committed, until the connection ends.
+    private func upload(from start: UInt64, _ sender: SerialMessageSender, wakes: AsyncStream<Void>) async {
+        var sentThrough = start
+        var iterator = wakes.makeAsyncIterator()
+        repeat {
+            do {
+                let after = sentThrough
+                let pending = try await onQueue { file throws(RealmError) in try file.unacknowledged(after: after) }
+                await refreshUploadProgress()
+                var parts: [ChangesetPart] = []
+                var budget = Self.partBudget
+                for (clientVersion, bytes) in pending {
+                    for part in ChangesetPart.parts(of: bytes, serverVersion: 0, maximumSize: Self.partBudget) {
+                        if part.bytes.count > budget {
+                            try await sender.send(.upload(session: Self.sessionNumber, parts: parts))
+                            parts = []
+                            budget = Self.partBudget
+                        }
+                        parts.append(part)
+                        budget -= part.bytes.count
+                    }
+                    sentThrough = clientVersion
+                }
+                if !parts.isEmpty { try await sender.send(.upload(session: Self.sessionNumber, parts: parts)) }
+            } catch {
+                logger.debug("upload to \(configuration.webSocketURL) stopped: \(error)")
+                return
+            }
+        } while await iterator.next() != nil
+    }
+
+    /// A local write recorded a changeset: upload it, and count it.
+    private func localChangesCommitted() {
+        shared.withLock { $0.connection }?.uploads.yield()
+        Task { await refreshUploadProgress() }
+    }
+
+    // MARK: Waiting
+
+    func waitForUpload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        guard !shared.withLock({ $0.invalid }) else { return false }
+        queue.async { [file] in
+            let target = try? file.file.newestUnacknowledged()
+            let done = self.shared.withLock { shared -> Bool in
+                guard let target, target > shared.acknowledged else { return true }
+                shared.uploadWaiters.append((target, callback))
+                return false
+            }
+            if done { callback(nil) }
+        }
+        return true
+    }
+
+    func waitForDownload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        let (request, connection) = shared.withLock { shared -> (UInt64?, BoundConnection?) in
+            guard !shared.invalid else { return (nil, nil) }
+            let request = shared.nextRequest
+            shared.nextRequest += 1
+            shared.downloadWaiters.append((request, callback))
+            return (request, shared.connection)
+        }
+        guard let request else { return false }
+        if let connection {
+            Task { try? await connection.sender.send(.mark(session: Self.sessionNumber, request: request)) }
+        }
+        return true
+    }
+
+    private func answerMarks(through request: UInt64) {
+        let answered = shared.withLock { shared in
+            let answered = shared.downloadWaiters.filter { $0.request <= request }.map(\.callback)
+            shared.downloadWaiters.removeAll { $0.request <= request }
+            return answered
+        }
+        for callback in answered { callback(nil) }
+    }
+
+    /// The server has made client versions up to `acknowledged` durable:
+    /// forget them here, and answer the waits they complete.
+    private func noteAcknowledged(_ acknowledged: UInt64) async {
+        let answered = shared.withLock { shared -> [@Sendable ((any Error)?) -> Void] in
+            guard acknowledged > shared.acknowledged || shared.uploadWaiters.contains(where: { $0.target <= acknowledged }) else { return [] }
+            shared.acknowledged = max(shared.acknowledged, acknowledged)
+            let answered = shared.uploadWaiters.filter { $0.target <= acknowledged }.map(\.callback)
+            shared.uploadWaiters.removeAll { $0.target <= acknowledged }
+            return answered
+        }
+        let bytes = (try? await onQueue { file throws(RealmError) in try file.acknowledge(through: acknowledged) }) ?? 0
+        if bytes > 0 {
+            shared.withLock { $0.progress.uploadedBytes += bytes }
+        }
+        await refreshUploadProgress()
+        for callback in answered { callback(nil) }
+    }
+
+    // MARK: Progress
+
+    private func refreshUploadProgress() async {
+        guard let unacknowledged = try? await onQueue({ file throws(RealmError) in try file.unacknowledgedBytes() }) else { return }
+        let changed = shared.withLock { shared -> Bool in
+            guard shared.progress.unacknowledgedBytes != unacknowledged else { return false }
+            shared.progress.unacknowledgedBytes = unacknowledged
+            return true
+        }
+        if changed { deliverProgress(.upload) }
+    }
+
+    private func noteDownloadProgress(_ progress: TransferProgress) {
+        shared.withLock { shared in
+            shared.progress.downloaded = progress.downloaded
+            shared.progress.downloadable = progress.downloadable
+        }
+        deliverProgress(.download)
+    }
+
+    func addProgressObserver(_ observer: ProgressObserver) -> UInt64? {
+        if observer.direction == .upload, let unacknowledged = queue.sync(execute: { [file] in try? file.file.unacknowledgedBytes() }) {
+            // Counted now: the work outstanding at registration includes
+            // the write just made.
+            shared.withLock { $0.progress.unacknowledgedBytes = unacknowledged }
+        }
+        let registered = shared.withLock { shared -> (UInt64, SyncSession.Progress)? in
+            guard !shared.invalid else { return nil }
+            var observer = observer
+            let now = shared.progress.progress(observer.direction)
+            if observer.mode == .forCurrentlyOutstandingWork {
+                observer.outstanding = now.transferrableBytes
+            }
+            let id = shared.nextObserver
+            shared.nextObserver += 1
+            shared.observers[id] = observer
+            return (id, now)
+        }
+        guard let (id, _) = registered else { return nil }
+        deliverProgress(observer.direction)
+        return id
+    }
+
+    func removeProgressObserver(_ id: UInt64) {
+        shared.withLock { _ = $0.observers.removeValue(forKey: id) }
+    }
+
+    private func deliverProgress(_ direction: SyncSession.ProgressDirection) {
+        let deliveries = shared.withLock { shared -> [(ProgressObserver, SyncSession.Progress)] in
+            let progress = shared.progress.progress(direction)
+            var deliveries: [(ProgressObserver, SyncSession.Progress)] = []
+            for (id, observer) in shared.observers where observer.direction == direction {
+                guard let outstanding = observer.outstanding else {
+                    deliveries.append((observer, progress))
+                    continue
+                }
+                let relative = SyncSession.Progress(transferredBytes: min(progress.transferredBytes, outstanding), transferrableBytes: outstanding)
+                deliveries.append((observer, relative))
+                if relative.isTransferComplete { shared.observers.removeValue(forKey: id) }
+            }
+            return deliveries
+        }
+        for (observer, progress) in deliveries { observer.deliver(progress) }
+    }
+
+    // MARK: Errors
+
+    /// Reports `error` and ends the session.
+    private func fail(_ error: any Error) {
+        report(error)
+        invalidate(error)
+    }
+
+    private func report(_ error: any Error) {
+        SyncManager.shared.report(error, session: owner)
+    }
+
+    /// The client's error for a server's `error` message.
+    static func error(code: Int, message: String, path: String) -> SyncError {
+        let known = SyncProtocolError(rawValue: code)
+        let kind: SyncError.Code
+        if known?.requiresClientReset == true {
+            kind = .clientResetError
+        } else if known == .permissionDenied {
+            kind = .permissionDeniedError
+        } else {
+            kind = .clientSessionError
+        }
+        return SyncError(kind, "The server refused the session of '\(path)': \(message)", serverCode: code)
+    }
+
+    // MARK: Plumbing
+
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable (SyncedFile) throws(RealmError) -> T) async throws(RealmError) -> T {
+        let result: Result<T, RealmError> = await withCheckedContinuation { continuation in
+            queue.async { [file] in
+                continuation.resume(returning: Result { () throws(RealmError) in try body(file.file) })
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import RealmCore
+import RealmSyncEngine
+import RealmSyncWire
+import Synchronization
+
+/// The connection of one synced Realm to the server (seed 001, "Sync
+/// sessions"): one per user and Realm URL, made when the Realm is first
+/// opened, found with ``SyncUser/session(for:)`` and
+/// ``SyncUser/allSessions()``.
+///
+/// A session uploads every change written to its Realm, in order, and
+/// keeps each until the server has made it durable; it applies other
+/// devices' changes as ordinary commits, so that the Realm's notifications
+/// fire for them. It reconnects by itself after a dropped connection or a
+/// server restart (waiting longer after each failure, up to 30 seconds),
+/// and refreshes the user's access token when the server asks.
+///
+/// ```swift
+/// let session = user.session(for: url)!
+/// session.waitForUploadCompletion { error in … }      // all local changes on the server
+/// let token = session.addProgressNotification(for: .download, mode: .reportIndefinitely) { progress in
+///     print(progress.fractionTransferred)
+/// }
+/// ```
+///
+/// Errors go to ``SyncManager/errorHandler`` with the session.
+public final class SyncSession: Sendable, CustomStringConvertible {
+    /// Where a session stands.
+    public enum State: Sendable {
+        /// Connected (or connecting) and in step with the server.
+        case active
+        /// Not connected: suspended, offline, or waiting to reconnect.
+        case inactive
+        /// Ended for good: the user logged out, or the server refused the
+        /// session in a way trying again cannot fix.
+        case invalid
+    }
+
+    /// The Realm's URL.
+    public let realmURL: URL
+    let syncConfiguration: SyncConfiguration
+    let engine: SessionEngine
+
+    init(configuration: SyncConfiguration, coordinator: Coordinator) throws {
+        realmURL = configuration.realmURL
+        syncConfiguration = configuration
+        engine = try SessionEngine(configuration: configuration, coordinator: coordinator)
+        engine.owner = self
+    }
+
+    /// Whether the session is connected, waiting, or over.
+    public var state: State { engine.state }
+
+    /// The configuration to open another instance of the Realm with (on
+    /// another thread, say); nil once the session is invalid.
+    public var configuration: SyncConfiguration? {
+        engine.state == .invalid ? nil : syncConfiguration
+    }
+
+    /// The user the session belongs to.
+    public var parentUser: SyncUser? { syncConfiguration.user }
+
+    public var description: String { "SyncSession(\(realmURL.absoluteString), \(state))" }
+
+    /// Stops syncing until ``resume()``: closes the connection; changes
+    /// made meanwhile are kept and uploaded after.
+    public func suspend() {
+        engine.suspend()
+    }
+
+    /// Starts syncing again after ``suspend()``, at once.
+    public func resume() {
+        engine.resume()
+    }
+
+    // MARK: Waiting
+
+    /// Calls `callback` on `queue` once every change written to the Realm
+    /// before this call is on the server (nil), or with the error that
+    /// ended the session. Returns false (and never calls back) for an
+    /// invalid session.
+    @discardableResult
+    public func waitForUploadCompletion(queue: DispatchQueue = .main, callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        engine.waitForUpload { error in queue.async { callback(error) } }
+    }
+
+    /// Calls `callback` on `queue` once the Realm holds every change the
+    /// server had when this was called (nil), or with the error that ended
+    /// the session. Returns false (and never calls back) for an invalid
+    /// session.
+    @discardableResult
+    public func waitForDownloadCompletion(queue: DispatchQueue = .main, callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        engine.waitForDownload { error in queue.async { callback(error) } }
+    }
+
+    /// Returns once every change written to the Realm before this call is on
+    /// the server.
+    ///
+    /// - Throws: the error that ended the session.
+    public func waitForUpload() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let waiting = engine.waitForUpload { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+            if !waiting { continuation.resume(throwing: SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")) }
+        }
+    }
+
+    /// Returns once the Realm holds every change the server had when this
+    /// was called.
+    ///
+    /// - Throws: the error that ended the session.
+    public func waitForDownload() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let waiting = engine.waitForDownload { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+            if !waiting { continuation.resume(throwing: SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")) }
+        }
+    }
+}

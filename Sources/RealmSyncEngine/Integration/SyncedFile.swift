@@ -1,0 +1,104 @@
+import Foundation
+import RealmCore
+import RealmSyncWire
+
+/// Where a synced file stands with the server: who it is, what it has
+/// integrated, what it has made.
+package struct SyncFileState: Equatable, Sendable {
+    /// The client file identity.
+    package var clientFileIdent: UInt64
+    /// The last server version integrated.
+    package var lastServerVersion: UInt64
+    /// The client version of the last changeset recorded.
+    package var lastClientVersion: UInt64
+}
+
+/// What a sync session does to its Realm's file, each step a transaction
+/// of its own: read what to upload, forget what the server acknowledged,
+/// apply what it downloaded.
+///
+/// Not `Sendable`: it holds a transaction, so one thread (the session's
+/// queue) uses it.
+package final class SyncedFile {
+    package let recorder: ChangesetRecorder
+    private let transaction: Transaction
+
+    /// The file of `coordinator`, whose recorder is installed now if it has
+    /// none.
+    package init(coordinator: Coordinator) throws(RealmError) {
+        recorder = try ChangesetRecorder.installedRecorder(on: coordinator)
+        transaction = try coordinator.makeTransaction()
+    }
+
+    /// The file's state; the first time, this chooses its client file
+    /// identity (in a write of its own).
+    package func state() throws(RealmError) -> SyncFileState {
+        try transaction.refresh()
+        if let stored = try SyncTables.storedState(transaction) { return stored.fileState }
+        let state = try write { () throws(RealmError) in try SyncTables.state(transaction) }
+        return state.fileState
+    }
+
+    /// The encoded changesets recorded after client version `after`, in
+    /// order: what is still to upload.
+    package func unacknowledged(after clientVersion: UInt64) throws(RealmError) -> [(clientVersion: UInt64, bytes: [UInt8])] {
+        try transaction.refresh()
+        return try SyncTables.encodedHistory(after: clientVersion, transaction)
+    }
+
+    /// Forgets the changesets up to client version `clientVersion`: the
+    /// server has made them durable. Returns their encoded size.
+    @discardableResult
+    package func acknowledge(through clientVersion: UInt64) throws(RealmError) -> UInt64 {
+        try transaction.refresh()
+        let bytes = try SyncTables.historyBytes(in: 0...clientVersion, transaction)
+        guard bytes > 0 else { return 0 }
+        try write { () throws(RealmError) in try SyncTables.deleteHistory(through: clientVersion, transaction) }
+        return bytes
+    }
+
+    /// The encoded size of the changesets not yet acknowledged.
+    package func unacknowledgedBytes() throws(RealmError) -> UInt64 {
+        try transaction.refresh()
+        return try SyncTables.historyBytes(in: 0...UInt64(Int64.max), transaction)
+    }
+
+    /// The client version of the newest changeset not yet acknowledged, or
+    /// nil when the server has them all.
+    package func newestUnacknowledged() throws(RealmError) -> UInt64? {
+        try transaction.refresh()
+        return try SyncTables.newestHistory(transaction)
+    }
+
+    /// Applies other clients' changesets, in server order, in one write
+    /// (which notifies the file's Realms as any commit does), and notes
+    /// `serverVersion` as integrated.
+    ///
+    /// - Throws: `invalidValue` ("bad changeset") when one cannot be
+    ///   applied; nothing of the write is kept then.
+    package func integrate(_ changesets: [(serverVersion: UInt64, changeset: Changeset)],
+                           reaching serverVersion: UInt64) throws(RealmError) {
+        try transaction.refresh()
+        if changesets.isEmpty, let stored = try SyncTables.storedState(transaction), stored.lastServerVersion >= serverVersion { return }
+        try write { () throws(RealmError) in
+            for (version, changeset) in changesets {
+                try ChangesetApplier.apply(changeset, serverVersion: version, in: transaction, recorder: recorder)
+            }
+            try recorder.withoutRecording { () throws(RealmError) in
+                try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: 0, transaction)
+            }
+        }
+    }
+
+    private func write<T>(_ body: () throws(RealmError) -> T) throws(RealmError) -> T {
+        try transaction.beginWrite()
+        do {
+            let result = try body()
+            try transaction.commitWrite()
+            return result
+        } catch {
+            transaction.cancelWrite()
+            throw error
+        }
+    }
+}

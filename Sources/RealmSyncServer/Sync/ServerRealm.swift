@@ -1,0 +1,309 @@
+import Foundation
+import RealmCore
+import RealmSyncEngine
+import RealmSyncWire
+import Synchronization
+
+/// One synced Realm on the server (Docs/SyncDesign.md, "Storage"): a file
+/// of its own in the data folder holding, in one SQLite database,
+///
+/// - the history: every changeset integrated, with its server version;
+/// - the clients: each client file's owner, the last client version
+///   integrated from it and the last server version it said it has;
+/// - the materialized state: the Realm itself, with every changeset
+///   applied by the same rules as on the clients.
+///
+/// Integrating an upload applies it to the state and appends it to the
+/// history in one SQLite transaction, committed durably before the
+/// acknowledgement is sent. Applying it is also the check: a changeset
+/// that contradicts the Realm's schema is refused whole.
+///
+/// All file work runs on the Realm's own serial queue, off the server's
+/// event loops and Swift's cooperative pool.
+final class ServerRealm: @unchecked Sendable {
+    // @unchecked: `transaction` and `recorder` are used only on `queue`;
+    // the rest is locked or atomic.
+
+    let path: RealmPath
+    private let queue: DispatchQueue
+    private let transaction: Transaction
+    private let recorder: ChangesetRecorder
+    private let latest: Atomic<UInt64>
+    private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
+    private let nextWatcher = Atomic<UInt64>(1)
+
+    /// Opens (or makes) the Realm's file at `fileURL`.
+    init(path: RealmPath, fileURL: URL) throws(RealmError) {
+        self.path = path
+        queue = DispatchQueue(label: "realm.sync.server.realm\(path)")
+        do {
+            try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw RealmError(.fileAccess, "The folder of the synced Realm '\(path)' cannot be made: \(error.localizedDescription)")
+        }
+        let coordinator = try Coordinator.open(.file(fileURL.path))
+        recorder = try ChangesetRecorder.installedRecorder(on: coordinator)
+        transaction = try coordinator.makeTransaction()
+        try transaction.beginWrite()
+        do {
+            try transaction.replicationExecute("""
+                CREATE TABLE IF NOT EXISTS server_history (
+                    server_version INTEGER PRIMARY KEY,
+                    client_file_ident INTEGER NOT NULL,
+                    client_version INTEGER NOT NULL,
+                    changeset BLOB NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS server_clients (
+                    client_file_ident INTEGER PRIMARY KEY,
+                    owner TEXT NOT NULL,
+                    last_client_version INTEGER NOT NULL DEFAULT 0,
+                    last_server_version INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE IF NOT EXISTS server_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    latest_version INTEGER NOT NULL,
+                    compacted_through INTEGER NOT NULL
+                );
+                INSERT OR IGNORE INTO server_state (id, latest_version, compacted_through) VALUES (1, 0, 0);
+                """)
+            try transaction.commitWrite()
+        } catch {
+            transaction.cancelWrite()
+            throw error
+        }
+        latest = Atomic(0)
+        latest.store(try Self.serverState(transaction).latest, ordering: .releasing)
+    }
+
+    /// The newest server version.
+    var latestVersion: UInt64 { latest.load(ordering: .acquiring) }
+
+    // MARK: Clients
+
+    /// Registers the client file `ident` of user `owner` (or finds it),
+    /// notes that it has integrated up to `lastServerVersion`, and returns
+    /// the last client version integrated from it.
+    ///
+    /// - Throws: ``SessionError`` when the identity is another user's, or
+    ///   the client has integrated versions this server never had (it was
+    ///   restored from a backup), or has been offline past compaction.
+    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64) async throws(SessionError) -> UInt64 {
+        try await run { () throws(SessionError) -> UInt64 in
+            try self.storage { () throws(RealmError) in
+                try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion)
+            }.get()
+        }
+    }
+
+    private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64) throws(RealmError) -> Result<UInt64, SessionError> {
+        let state = try Self.serverState(transaction)
+        guard lastServerVersion <= state.latest else {
+            return .failure(SessionError(.badServerVersion, "The client has integrated server version \(lastServerVersion) of '\(path)', which has \(state.latest): the server was restored from a backup. The client must reset its copy."))
+        }
+        guard lastServerVersion >= state.compactedThrough else {
+            return .failure(SessionError(.clientFileExpired, "The client was last in step with '\(path)' at server version \(lastServerVersion); the history before \(state.compactedThrough) has been compacted. The client must reset its copy."))
+        }
+        return try write { () throws(RealmError) -> Result<UInt64, SessionError> in
+            let select = try transaction.queryStatement("SELECT owner, last_client_version FROM server_clients WHERE client_file_ident = ?")
+            select.bind(Int64(bitPattern: ident), at: 1)
+            var found: (owner: String, lastClientVersion: UInt64)?
+            if try select.step() { found = (select.string(at: 0), UInt64(bitPattern: select.int64(at: 1))) }
+            select.reset()
+            if let found, found.owner != owner {
+                return .failure(SessionError(.badClientFileIdent, "The client file identity \(ident) belongs to another user's client of '\(path)'."))
+            }
+            let upsert = try transaction.replicationStatement("""
+                INSERT INTO server_clients (client_file_ident, owner, last_server_version) VALUES (?, ?, ?)
+                ON CONFLICT (client_file_ident) DO UPDATE SET last_server_version = MAX(last_server_version, excluded.last_server_version)
+                """)
+            upsert.bind(Int64(bitPattern: ident), at: 1)
+            upsert.bind(owner, at: 2)
+            upsert.bind(Int64(bitPattern: lastServerVersion), at: 3)
+            try upsert.run()
+            return .success(found?.lastClientVersion ?? 0)
+        }
+    }
+
+    // MARK: Integration
+
+    /// Integrates the changesets of client file `ident`, in client-version
+    /// order, and returns the last client version integrated from it.
+    /// Changesets it integrated before (uploaded again after a lost
+    /// acknowledgement) are skipped.
+    ///
+    /// - Throws: ``SessionError`` (`badChangeset`, `badClientVersion`)
+    ///   when one cannot be integrated; none of them is then.
+    func integrate(_ changesets: [Changeset], from ident: UInt64) async throws(SessionError) -> UInt64 {
+        let (acknowledged, newVersions) = try await run { () throws(SessionError) -> (UInt64, Bool) in
+            try self.storage { () throws(RealmError) in try self.integrateNow(changesets, from: ident) }.get()
+        }
+        if newVersions { wakeWatchers() }
+        return acknowledged
+    }
+
+    private func integrateNow(_ changesets: [Changeset], from ident: UInt64) throws(RealmError) -> Result<(UInt64, Bool), SessionError> {
+        let first = try Self.serverState(transaction).latest
+        var latest = first
+        var last = try lastClientVersion(of: ident)
+        let outcome = try write { () throws(RealmError) -> Result<(UInt64, Bool), SessionError> in
+            for changeset in changesets {
+                guard changeset.clientFileIdent == ident else {
+                    return .failure(SessionError(.badChangeset, "A changeset of client \(changeset.clientFileIdent) was uploaded by client \(ident)."))
+                }
+                if changeset.clientVersion <= last { continue }
+                guard changeset.clientVersion == last + 1 else {
+                    return .failure(SessionError(.badClientVersion, "Client version \(changeset.clientVersion) follows \(last)."))
+                }
+                guard changeset.lastServerVersion <= first else {
+                    return .failure(SessionError(.badServerVersion, "A changeset made after server version \(changeset.lastServerVersion) of '\(path)', which has \(first)."))
+                }
+                latest += 1
+                do throws(RealmError) {
+                    try ChangesetApplier.apply(changeset, serverVersion: latest, in: transaction, recorder: recorder)
+                } catch {
+                    // A failure of the disk is the server's, to try again;
+                    // anything else is the changeset's.
+                    if [RealmError.Kind.storage, .fileAccess, .corruptFile].contains(error.kind) { throw error }
+                    return .failure(SessionError(.badChangeset, "Client version \(changeset.clientVersion) cannot be integrated into '\(path)': \(error.message)"))
+                }
+                let insert = try transaction.replicationStatement(
+                    "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset) VALUES (?, ?, ?, ?)")
+                insert.bind(Int64(bitPattern: latest), at: 1)
+                insert.bind(Int64(bitPattern: ident), at: 2)
+                insert.bind(Int64(bitPattern: changeset.clientVersion), at: 3)
+                insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
+                try insert.run()
+                last = changeset.clientVersion
+            }
+            guard latest > first else { return .success((last, false)) }
+            let client = try transaction.replicationStatement("UPDATE server_clients SET last_client_version = ? WHERE client_file_ident = ?")
+            client.bind(Int64(bitPattern: last), at: 1)
+            client.bind(Int64(bitPattern: ident), at: 2)
+            try client.run()
+            let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
+            save.bind(Int64(bitPattern: latest), at: 1)
+            try save.run()
+            return .success((last, true))
+        }
+        if case .success((_, true)) = outcome { self.latest.store(latest, ordering: .releasing) }
+        return outcome
+    }
+
+    /// Runs `body` in a write transaction, committed when it succeeds and
+    /// cancelled when it throws or fails.
+    private func write<T>(_ body: () throws(RealmError) -> Result<T, SessionError>) throws(RealmError) -> Result<T, SessionError> {
+        try transaction.beginWrite()
+        let outcome: Result<T, SessionError>
+        do {
+            outcome = try body()
+            if case .success = outcome { try transaction.commitWrite() } else { transaction.cancelWrite() }
+        } catch {
+            transaction.cancelWrite()
+            throw error
+        }
+        return outcome
+    }
+
+    // MARK: Downloads
+
+    /// Other clients' changesets after server version `after` for client
+    /// file `ident`, encoded, in server order, until about `maximumBytes`
+    /// (always at least one), and the server version the client reaches by
+    /// integrating them (past its own changesets too).
+    func downloads(after: UInt64, for ident: UInt64, maximumBytes: Int) async throws(SessionError)
+        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64) {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in
+                try self.transaction.refresh()
+                let select = try self.transaction.queryStatement(
+                    "SELECT server_version, client_file_ident, changeset FROM server_history WHERE server_version > ? ORDER BY server_version")
+                defer { select.reset() }
+                select.bind(Int64(bitPattern: after), at: 1)
+                var changesets: [(serverVersion: UInt64, bytes: [UInt8])] = []
+                var bytes = 0
+                var reached = after
+                while try select.step() {
+                    let version = UInt64(bitPattern: select.int64(at: 0))
+                    if UInt64(bitPattern: select.int64(at: 1)) != ident {
+                        if !changesets.isEmpty, bytes >= maximumBytes { break }
+                        let changeset = Array(select.data(at: 2))
+                        bytes += changeset.count
+                        changesets.append((version, changeset))
+                    }
+                    reached = version
+                }
+                return (changesets, reached)
+            }
+        }
+    }
+
+    /// The bytes of other clients' changesets after server version `after`
+    /// for client file `ident`: what it has to download.
+    func bytesToDownload(after: UInt64, for ident: UInt64) async throws(SessionError) -> UInt64 {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in
+                try self.transaction.refresh()
+                let select = try self.transaction.queryStatement(
+                    "SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM server_history WHERE server_version > ? AND client_file_ident != ?")
+                defer { select.reset() }
+                select.bind(Int64(bitPattern: after), at: 1)
+                select.bind(Int64(bitPattern: ident), at: 2)
+                _ = try select.step()
+                return UInt64(bitPattern: select.int64(at: 0))
+            }
+        }
+    }
+
+    // MARK: Watching
+
+    /// A stream that yields whenever new server versions are integrated.
+    func watch() -> (id: UInt64, changes: AsyncStream<Void>) {
+        let id = nextWatcher.add(1, ordering: .relaxed).oldValue
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        watchers.withLock { $0[id] = continuation }
+        return (id, stream)
+    }
+
+    func unwatch(_ id: UInt64) {
+        watchers.withLock { $0.removeValue(forKey: id) }?.finish()
+    }
+
+    private func wakeWatchers() {
+        for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield() }
+    }
+
+    // MARK: Plumbing
+
+    private func lastClientVersion(of ident: UInt64) throws(RealmError) -> UInt64 {
+        let select = try transaction.queryStatement("SELECT last_client_version FROM server_clients WHERE client_file_ident = ?")
+        defer { select.reset() }
+        select.bind(Int64(bitPattern: ident), at: 1)
+        return try select.step() ? UInt64(bitPattern: select.int64(at: 0)) : 0
+    }
+
+    private static func serverState(_ transaction: Transaction) throws(RealmError) -> (latest: UInt64, compactedThrough: UInt64) {
+        let select = try transaction.queryStatement("SELECT latest_version, compacted_through FROM server_state WHERE id = 1")
+        defer { select.reset() }
+        guard try select.step() else { return (0, 0) }
+        return (UInt64(bitPattern: select.int64(at: 0)), UInt64(bitPattern: select.int64(at: 1)))
+    }
+
+    /// Runs `body` on the Realm's queue.
+    private func run<T: Sendable>(_ body: @escaping @Sendable () throws(SessionError) -> T) async throws(SessionError) -> T {
+        let result: Result<T, SessionError> = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Result { () throws(SessionError) in try body() }) }
+        }
+        return try result.get()
+    }
+
+    /// Runs storage work, turning a storage failure into a session error
+    /// the client may retry.
+    private func storage<T>(_ body: () throws(RealmError) -> T) throws(SessionError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SessionError(.otherSessionError, "The server could not use the synced Realm '\(path)': \(error.message)", tryAgain: true)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import RealmSyncWire
+import Synchronization
+
+/// One bound session of a connection: a client file in step with one
+/// synced Realm.
+///
+/// The connection's reader integrates the session's uploads (in order,
+/// before it reads the next message) and notes its marks; the session's
+/// sender task sends the client what it lacks: other clients' changesets
+/// in server order, acknowledgements of its own, and answers to its marks
+/// once everything before them has been sent.
+final class ServerSession: Sendable {
+    let number: UInt64
+    let clientFileIdent: UInt64
+    let realm: ServerRealm
+    private let writer: SerialMessageSender
+    private let state: Mutex<State>
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+    private let watcher: UInt64
+
+    /// The largest batch of changesets read for one round of downloads.
+    static let downloadBatchBytes = 512 << 10
+    /// The bytes of parts a download message carries at most.
+    static let partBudget = SyncMessageCoding.maximumMessageSize - 4 * SyncMessageCoding.partOverhead
+
+    private struct State {
+        var reassembler = ChangesetReassembler()
+        /// The last client version integrated from the client.
+        var acknowledged: UInt64
+        /// Marks to answer once downloads reach their server version.
+        var marks: [(request: UInt64, serverVersion: UInt64)] = []
+    }
+
+    init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender) {
+        self.number = number
+        self.clientFileIdent = clientFileIdent
+        self.realm = realm
+        self.writer = writer
+        state = Mutex(State(acknowledged: acknowledged))
+        (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (id, changes) = realm.watch()
+        watcher = id
+        // New versions of the Realm wake the sender as the session's own
+        // events do.
+        let wake = wake
+        Task {
+            for await _ in changes { wake.yield() }
+        }
+    }
+
+    /// Ends the session's sender and watch.
+    func close() {
+        realm.unwatch(watcher)
+        wake.finish()
+    }
+
+    // MARK: From the client
+
+    /// Integrates the upload's complete changesets; a changeset cut into
+    /// parts waits for its last part.
+    func upload(_ parts: [ChangesetPart]) async throws(SessionError) {
+        let changesets = try state.withLock { state throws(SessionError) -> [Changeset] in
+            var complete: [Changeset] = []
+            for part in parts {
+                do {
+                    if let (_, changeset) = try state.reassembler.add(part) { complete.append(changeset) }
+                } catch {
+                    throw SessionError(.badChangeset, "An uploaded changeset cannot be read: \(error)")
+                }
+            }
+            return complete
+        }
+        guard !changesets.isEmpty else { return }
+        let acknowledged = try await realm.integrate(changesets, from: clientFileIdent)
+        state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
+        wake.yield()
+    }
+
+    /// Answers `request` once the client has been sent every version there
+    /// is now.
+    func mark(_ request: UInt64) {
+        let version = realm.latestVersion
+        state.withLock { $0.marks.append((request, version)) }
+        wake.yield()
+    }
+
+    // MARK: To the client
+
+    /// Sends downloads from server version `start` until the session
+    /// closes.
+    func runSender(from start: UInt64, logger: Logger) async throws(SessionError) {
+        var sentThrough = start
+        var sentAcknowledgement: UInt64 = .max
+        var downloaded: UInt64 = 0
+        var iterator = wakes.makeAsyncIterator()
+        repeat {
+            while true {
+                let acknowledged = state.withLock { $0.acknowledged }
+                let batch = try await realm.downloads(after: sentThrough, for: clientFileIdent, maximumBytes: Self.downloadBatchBytes)
+                guard batch.reached > sentThrough || acknowledged != sentAcknowledgement else { break }
+                let remaining = try await realm.bytesToDownload(after: batch.reached, for: clientFileIdent)
+                let batchBytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
+                let downloadable = downloaded + batchBytes + remaining
+                var messages: [[ChangesetPart]] = [[]]
+                var budget = Self.partBudget
+                for (version, bytes) in batch.changesets {
+                    for part in ChangesetPart.parts(of: bytes, serverVersion: version, maximumSize: Self.partBudget) {
+                        if part.bytes.count > budget {
+                            messages.append([])
+                            budget = Self.partBudget
+                        }
+                        messages[messages.count - 1].append(part)
+                        budget -= part.bytes.count
+                    }
+                }
+                for (index, parts) in messages.enumerated() {
+                    let isLast = index == messages.count - 1
+                    // A message that ends inside a changeset brings the
+                    // client no further than the changesets it completes.
+                    let reached = isLast ? batch.reached : (parts.last(where: \.isLast)?.serverVersion ?? sentThrough)
+                    downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
+                    let progress = TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0)
+                    try await send(.download(session: number, serverVersion: reached, parts: parts, acknowledgedClientVersion: acknowledged,
+                                             progress: progress))
+                    sentThrough = max(sentThrough, reached)
+                }
+                sentAcknowledgement = acknowledged
+            }
+            let due = state.withLock { state -> [UInt64] in
+                let due = state.marks.filter { $0.serverVersion <= sentThrough }.map(\.request)
+                state.marks.removeAll { $0.serverVersion <= sentThrough }
+                return due
+            }
+            for request in due { try await send(.mark(session: number, request: request)) }
+        } while await iterator.next() != nil
+    }
+
+    private func send(_ message: SyncMessage) async throws(SessionError) {
+        do {
+            try await writer.send(message)
+        } catch {
+            throw SessionError(.connectionClosed, "The connection closed.", tryAgain: true)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import RealmCore
+import RealmSyncWire
+import Synchronization
+
+/// The synced Realms of a server: opens each Realm's file once, and
+/// decides who may bind which path.
+///
+/// A path whose first component is a user's identity (`/~/…` resolves to
+/// one) is that user's: only they and administrators may open it. Other
+/// paths are open to every logged-in user until permissions exist.
+final class SyncService: Sendable {
+    /// The path of the WebSocket the sync protocol runs on.
+    static let route = "/sync"
+
+    let auth: AuthService
+    let logger: Logger
+    private let root: URL
+    private let realms = Mutex<[RealmPath: ServerRealm]>([:])
+
+    init(dataDirectory: URL, auth: AuthService, logger: Logger) {
+        root = dataDirectory.appendingPathComponent("realms", isDirectory: true)
+        self.auth = auth
+        self.logger = logger
+    }
+
+    /// The user an access token names, and whether they are an
+    /// administrator now (the store says, not the token's claim).
+    func user(ofAccessToken token: String) async throws(SessionError) -> (identity: String, isAdmin: Bool) {
+        let claims: AccessClaims
+        do {
+            claims = try await auth.tokens.verify(accessToken: token)
+        } catch {
+            throw SessionError(.badAuthentication, "The access token is malformed, forged or expired.", tryAgain: true)
+        }
+        let record: UserRecord?
+        do {
+            record = try await auth.store.user(identity: claims.userIdentity)
+        } catch {
+            throw SessionError(.otherSessionError, "The user store failed.", tryAgain: true)
+        }
+        guard let record else { throw SessionError(.badAuthentication, "The access token's user no longer exists.") }
+        return (record.identity, record.isAdmin)
+    }
+
+    /// The Realm at `rawPath` for the user `identity`, opened.
+    ///
+    /// - Throws: ``SessionError`` `illegalRealmPath` for a path that is not
+    ///   valid, `permissionDenied` for another user's Realm.
+    func realm(at rawPath: String, for identity: String, isAdmin: Bool) async throws(SessionError) -> ServerRealm {
+        guard let path = RealmPath(rawPath, userIdentity: identity) else {
+            throw SessionError(.illegalRealmPath, "'\(rawPath.prefix(300))' is not a valid Realm path: 1 to \(RealmPath.maximumComponents) components of letters, digits, '_', '-' and '.', none starting with '.' or holding '.realm'.")
+        }
+        if path.firstComponent != identity, !isAdmin {
+            let owner: UserRecord?
+            do {
+                owner = try await auth.store.user(identity: path.firstComponent)
+            } catch {
+                throw SessionError(.otherSessionError, "The user store failed.", tryAgain: true)
+            }
+            if owner != nil {
+                throw SessionError(.permissionDenied, "The Realm '\(path)' belongs to another user.")
+            }
+        }
+        return try realm(at: path)
+    }
+
+    private func realm(at path: RealmPath) throws(SessionError) -> ServerRealm {
+        try realms.withLock { realms throws(SessionError) -> ServerRealm in
+            if let open = realms[path] { return open }
+            do {
+                let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root))
+                realms[path] = realm
+                return realm
+            } catch {
+                logger.error("the synced Realm \(path) cannot be opened: \(error)")
+                throw SessionError(.otherSessionError, "The server cannot open the synced Realm '\(path)'.", tryAgain: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+import Dispatch
+import Foundation
+import RealmObjects
+import RealmSync
+import RealmSyncServer
+import Synchronization
+import Testing
+
+/// A task list shared by the tests' users.
+final class SyncTask: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title = ""
+    @Persisted var done = false
+    let tags = List<String>()
+}
+
+/// Two models of one class name whose property types disagree: a
+/// destructive schema change between clients.
+enum GadgetV1 {
+    final class Gadget: Object {
+        @Persisted var size = 0
+    }
+}
+
+enum GadgetV2 {
+    final class Gadget: Object {
+        @Persisted var size = ""
+    }
+}
+
+/// Collects the `SyncError`s the sync error handler is given.
+final class SessionErrors: Sendable {
+    private let errors = Mutex<[SyncError]>([])
+
+    init() {
+        SyncManager.shared.errorHandler = { [self] error, _ in
+            if let error = error as? SyncError { errors.withLock { $0.append(error) } }
+        }
+    }
+
+    var all: [SyncError] { errors.withLock { $0 } }
+
+    /// Waits up to `seconds` for an error matching `match`.
+    func first(within seconds: Double = 10, where match: (SyncError) -> Bool) async throws -> SyncError? {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let found = all.first(where: match) { return found }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+}
+
+extension SyncTests {
+    /// Synced Realms end to end: the real server on loopback, users logged
+    /// in through it, Realms opened by URL (Docs/Sync.md, "Synced Realms").
+    @Suite struct SyncedRealms {
+        static func register(_ name: String, on server: TestServer) async throws -> SyncUser {
+            try await SyncUser.logIn(with: .usernamePassword(username: name, password: "password", register: true), server: server.url)
+        }
+
+        static func realmURL(_ server: TestServer, _ path: String) -> URL {
+            URL(string: "realm://127.0.0.1:\(server.server.port!)\(path)")!
+        }
+
+        static func configuration(_ user: SyncUser, _ url: URL) -> Realm.Configuration {
+            Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: [SyncTask.self])
+        }
+
+        /// The tasks of a Realm, described, in primary-key order.
+        static func tasks(_ configuration: Realm.Configuration) async throws -> [String] {
+            try await offloaded {
+                let realm = try Realm(configuration: configuration)
+                return realm.objects(SyncTask.self).sorted(byKeyPath: "id").map { "\($0.id) \($0.title) \($0.done) \(Array($0.tags))" }
+            }
+        }
+
+        static func write(_ configuration: Realm.Configuration, _ body: @escaping @Sendable (Realm) throws -> Void) async throws {
+            try await offloaded {
+                let realm = try Realm(configuration: configuration)
+                try realm.write { try body(realm) }
+            }
+        }
+
+        /// Uploads everything from `from`, then downloads it into `to`.
+        static func sync(_ from: SyncSession, to: SyncSession) async throws {
+            try await from.waitForUpload()
+            try await to.waitForDownload()
+        }
+
+        @Test func aChangeOnOneDeviceReachesAnother() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/tasks")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                #expect(aliceConfig.fileURL != bobConfig.fileURL, "each user's copy is a file of its own")
+
+                try await Self.write(aliceConfig) { realm in
+                    let task = SyncTask()
+                    task.id = 1
+                    task.title = "Buy milk"
+                    task.tags.append(objectsIn: ["home", "errand"])
+                    realm.add(task)
+                }
+                _ = try await Self.tasks(bobConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                try await Self.sync(aliceSession, to: bobSession)
+                #expect(try await Self.tasks(bobConfig) == ["1 Buy milk false [\"home\", \"errand\"]"])
+
+                // And back: bob ticks it off, alice sees it.
+                try await Self.write(bobConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 1)?.done = true }
+                try await Self.sync(bobSession, to: aliceSession)
+                #expect(try await Self.tasks(aliceConfig) == ["1 Buy milk true [\"home\", \"errand\"]"])
+                #expect(aliceSession.state == .active && bobSession.state == .active)
+                #expect(alice.allSessions().count == 1)
+            }
+        }
+
+        @Test func concurrentEditsConvergeObjectByObject() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/board")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                _ = try await Self.tasks(aliceConfig)
+                _ = try await Self.tasks(bobConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                aliceSession.suspend()
+                bobSession.suspend()
+                #expect(aliceSession.state == .inactive)
+
+                // Offline, both create task 7 and edit it; alice makes one
+                // more and bob deletes nothing.
+                try await Self.write(aliceConfig) { realm in
+                    realm.add(SyncTask(value: ["id": 7, "title": "from alice", "tags": ["a"]]))
+                    realm.add(SyncTask(value: ["id": 8, "title": "only alice"]))
+                }
+                try await Self.write(bobConfig) { realm in
+                    realm.add(SyncTask(value: ["id": 7, "title": "from bob", "tags": ["b"]]))
+                }
+                try await Task.sleep(for: .milliseconds(5))
+                try await Self.write(bobConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 7)?.done = true }
+
+                aliceSession.resume()
+                bobSession.resume()
+                try await Self.sync(aliceSession, to: bobSession)
+                try await Self.sync(bobSession, to: aliceSession)
+                let aliceTasks = try await Self.tasks(aliceConfig)
+                #expect(aliceTasks == (try await Self.tasks(bobConfig)), "the replicas converge")
+                #expect(aliceTasks.count == 2, "one task 7, not two")
+                #expect(aliceTasks.first?.contains("from bob true") == true, "bob's later title wins, and his done flag")
+                #expect(aliceTasks.first?.contains("\"a\"") == true && aliceTasks.first?.contains("\"b\"") == true,
+                        "both list insertions survive")
+            }
+        }
+
+        @Test func asyncOpenDownloadsEverythingFirst() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/catalog")
+                let aliceConfig = Self.configuration(alice, url)
+                try await Self.write(aliceConfig) { realm in
+                    for id in 1...200 { realm.add(SyncTask(value: ["id": id, "title": "item \(id)"])) }
+                }
+                try await #require(alice.session(for: url)).waitForUpload()
+
+                let bobConfig = Self.configuration(bob, url)
+                let count: Int = try await withCheckedThrowingContinuation { continuation in
+                    Realm.asyncOpen(configuration: bobConfig, callbackQueue: DispatchQueue(label: "open")) { result in
+                        continuation.resume(with: result.map { $0.objects(SyncTask.self).count })
+                    }
+                }
+                #expect(count == 200, "the Realm is handed out with the server's data in it")
+            }
+        }
+
+        @Test func aUsersRealmIsTheirsAlone() async throws {
+            try await TestClient.run {
+                let errors = SessionErrors()
+                defer { SyncManager.shared.errorHandler = nil }
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                // Alice's own Realm, by `~`.
+                let own = Self.realmURL(server, "/~/diary")
+                try await Self.write(Self.configuration(alice, own)) { realm in realm.add(SyncTask(value: ["id": 1, "title": "dear diary"])) }
+                try await #require(alice.session(for: own)).waitForUpload()
+
+                // Bob names it by alice's identity: refused.
+                let aliceIdentity = try #require(alice.identity)
+                let theirs = Self.realmURL(server, "/\(aliceIdentity)/diary")
+                _ = try await Self.tasks(Self.configuration(bob, theirs))
+                let refusal = try await errors.first { $0.code == .permissionDeniedError }
+                #expect(refusal?.serverCode == 206)
+                #expect(bob.session(for: theirs) == nil, "the session is invalid")
+            }
+        }
+
+        @Test func aDestructiveSchemaChangeIsRefusedAsABadChangeset() async throws {
+            try await TestClient.run {
+                let errors = SessionErrors()
+                defer { SyncManager.shared.errorHandler = nil }
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/gadgets")
+                let aliceConfig = Realm.Configuration(syncConfiguration: SyncConfiguration(user: alice, realmURL: url),
+                                                      objectTypes: [GadgetV1.Gadget.self])
+                try await offloaded {
+                    let realm = try Realm(configuration: aliceConfig)
+                    try realm.write { realm.add(GadgetV1.Gadget(value: ["size": 3])) }
+                }
+                try await #require(alice.session(for: url)).waitForUpload()
+
+                let bobConfig = Realm.Configuration(syncConfiguration: SyncConfiguration(user: bob, realmURL: url),
+                                                    objectTypes: [GadgetV2.Gadget.self])
+                try await offloaded {
+                    let realm = try Realm(configuration: bobConfig)
+                    try realm.write { realm.add(GadgetV2.Gadget(value: ["size": "large"])) }
+                }
+                let refusal = try await errors.first { $0.serverCode == 212 }
+                #expect(refusal != nil, "the server refuses the changeset that makes 'size' a string")
+            }
+        }
+
+        @Test func aSyncedConfigurationTakesNoMigrationBlock() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                var config = Self.configuration(alice, Self.realmURL(server, "/~/migrating"))
+                config.schemaVersion = 2
+                config.migrationBlock = { _, _ in }
+                #expect(throws: Realm.Error.self) { try Realm(configuration: config) }
+                // Setting a file URL makes it an ordinary configuration.
+                config.fileURL = temporaryDirectory("local").appendingPathComponent("local.realm")
+                #expect(config.syncConfiguration == nil)
+            }
+        }
+
+        @Test func theSessionReconnectsAfterAServerRestart() async throws {
+            try await TestClient.run {
+                let directory = temporaryDirectory("restart")
+                let server = try await TestServer.start(dataDirectory: directory)
+                let port = try #require(server.server.port)
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/restart")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                _ = try await Self.tasks(aliceConfig)
+                _ = try await Self.tasks(bobConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                try await aliceSession.waitForDownload()
+
+                await server.stop()
+                try await Self.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": 1, "title": "written while the server was down"])) }
+                let restarted = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                defer { Task { await restarted.stop() } }
+                try await Self.sync(aliceSession, to: bobSession)
+                #expect(try await Self.tasks(bobConfig) == ["1 written while the server was down false []"])
+            }
+        }
+
+        @Test func progressNotificationsCountTheBytes() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let url = Self.realmURL(server, "/~/progress")
+                let config = Self.configuration(alice, url)
+                _ = try await Self.tasks(config)
+                let session = try #require(alice.session(for: url))
+                try await session.waitForDownload()
+                session.suspend()
+                try await Self.write(config) { realm in
+                    for id in 1...50 { realm.add(SyncTask(value: ["id": id, "title": String(repeating: "x", count: 100)])) }
+                }
+                let seen = Mutex<[SyncSession.Progress]>([])
+                let queue = DispatchQueue(label: "progress")
+                // Registration reports the outstanding work at once.
+                let token = try #require(session.addProgressNotification(for: .upload, mode: .forCurrentlyOutstandingWork, queue: queue) { progress in
+                    seen.withLock { $0.append(progress) }
+                })
+                session.resume()
+                try await session.waitForUpload()
+                try await Task.sleep(for: .milliseconds(100))
+                queue.sync {}
+                let reports = seen.withLock { $0 }
+                #expect(reports.first?.transferredBytes == 0)
+                #expect((reports.first?.transferrableBytes ?? 0) > 5_000, "the changeset of 50 tasks")
+                #expect(reports.last?.isTransferComplete == true)
+                token.invalidate()
+            }
+        }
+    }
+}
