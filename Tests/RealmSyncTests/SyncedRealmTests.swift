@@ -121,6 +121,58 @@ extension SyncTests {
             }
         }
 
+        @Test func changesFromTheServerFireFineGrainedNotifications() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/notified")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                try await Self.write(aliceConfig) { realm in
+                    realm.add(SyncTask(value: ["id": 1, "title": "one"]))
+                    realm.add(SyncTask(value: ["id": 3, "title": "three"]))
+                }
+                _ = try await Self.tasks(bobConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                try await Self.sync(aliceSession, to: bobSession)
+
+                // Bob watches his tasks on a queue of his own.
+                let queue = DispatchQueue(label: "bob")
+                let updates = Mutex<[(deletions: [Int], insertions: [Int], modifications: [Int])]>([])
+                let ready = DispatchSemaphore(value: 0)
+                let token = try queue.sync {
+                    let realm = try Realm(configuration: bobConfig, queue: queue)
+                    return realm.objects(SyncTask.self).sorted(byKeyPath: "id").observe(on: queue) { change in
+                        switch change {
+                        case .initial: ready.signal()
+                        case .update(_, let deletions, let insertions, let modifications):
+                            updates.withLock { $0.append((deletions, insertions, modifications)) }
+                        case .error(let error): Issue.record(error)
+                        }
+                    }
+                }
+                try await offloaded { _ = ready.wait(timeout: .now() + 10) }
+
+                // Alice deletes 1, adds 2 and renames 3 in one write.
+                try await Self.write(aliceConfig) { realm in
+                    realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!)
+                    realm.add(SyncTask(value: ["id": 2, "title": "two"]))
+                    realm.object(ofType: SyncTask.self, forPrimaryKey: 3)?.title = "THREE"
+                }
+                try await Self.sync(aliceSession, to: bobSession)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while updates.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+                let update = try #require(updates.withLock { $0.first })
+                #expect(update.deletions == [0], "task 1 was at 0")
+                #expect(update.insertions == [0], "task 2 is at 0")
+                #expect(update.modifications == [1], "task 3, renamed, is at 1")
+                token.invalidate()
+            }
+        }
+
         @Test func concurrentEditsConvergeObjectByObject() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()
