@@ -40,6 +40,15 @@ extension SyncServer {
         public var failedLoginWindow: TimeInterval = 60
         /// The largest request body accepted.
         public var maxRequestBodySize = 64 * 1024
+        /// How many server versions a synced Realm's history gathers before
+        /// the server compacts it: deletes what every client has
+        /// integrated. Clients behind the compacted history catch up from
+        /// the Realm's state.
+        public var historyCompactionInterval: UInt64 = 1000
+        /// How long a client not seen keeps the history it has not
+        /// integrated from compaction (a week by default); after that it
+        /// catches up from the state when it returns.
+        public var clientHistoryRetention: TimeInterval = 7 * 24 * 3600
 
         /// A server keeping its data in `dataDirectory`.
         public init(dataDirectory: URL) {

@@ -95,7 +95,10 @@ public final class SyncServer: Sendable {
         router.add(middleware: ProblemMiddleware(routes: AuthController.routes, routePrefixes: AuthController.routePrefixes))
         AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
 
-        let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service, logger: logger)
+        let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service,
+                               compaction: SyncService.Compaction(interval: configuration.historyCompactionInterval,
+                                                                  retention: configuration.clientHistoryRetention),
+                               logger: logger)
         // A connection idle for a minute is closed, so that clients that
         // open connections and send nothing cannot hold them for ever; a
         // sync connection, once upgraded, is kept alive by pings instead.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RealmCore
 import RealmObjects
 import RealmSync
 import RealmSyncServer
@@ -86,6 +87,19 @@ extension SyncTests {
         static func sync(_ from: SyncSession, to: SyncSession) async throws {
             try await from.waitForUpload()
             try await to.waitForDownload()
+        }
+
+        /// The newest server version of a synced Realm on `server`, and the
+        /// last one compacted away, read from the server's file.
+        static func historyExtent(_ server: TestServer, _ path: String) async throws -> (latest: UInt64, compactedThrough: UInt64) {
+            let file = server.dataDirectory.appendingPathComponent("realms" + path + ".realm").path
+            return try await offloaded {
+                let transaction = try Coordinator.open(.file(file)).makeTransaction()
+                let select = try transaction.queryStatement("SELECT latest_version, compacted_through FROM server_state")
+                defer { select.reset() }
+                _ = try select.step()
+                return (UInt64(select.int64(at: 0)), UInt64(select.int64(at: 1)))
+            }
         }
 
         @Test func aChangeOnOneDeviceReachesAnother() async throws {
@@ -326,6 +340,99 @@ extension SyncTests {
                 defer { Task { await restarted.stop() } }
                 try await Self.sync(aliceSession, to: bobSession)
                 #expect(try await Self.tasks(bobConfig) == ["1 written while the server was down false []"])
+            }
+        }
+
+        @Test func aClientOfflinePastCompactionCatchesUpFromTheState() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start {
+                    $0.historyCompactionInterval = 4
+                    $0.clientHistoryRetention = 0.2
+                }
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/compacted")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                try await Self.write(aliceConfig) { realm in
+                    for id in 1...4 { realm.add(SyncTask(value: ["id": id, "title": "task \(id)", "tags": ["x", "y", "z"]])) }
+                }
+                _ = try await Self.tasks(bobConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                try await Self.sync(aliceSession, to: bobSession)
+                bobSession.suspend()
+                try await Task.sleep(for: .milliseconds(400))
+
+                // While bob is away past the retention, alice deletes,
+                // re-creates, edits and reorders, one write at a time, and
+                // the history is compacted.
+                try await Self.write(aliceConfig) { realm in realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!) }
+                try await Self.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": 1, "title": "task 1, again"])) }
+                try await Self.write(aliceConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 2)!.tags.move(from: 0, to: 2) }
+                try await Self.write(aliceConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 3)!.tags.remove(at: 1) }
+                for round in 0..<6 {
+                    try await Self.write(aliceConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 4)!.title = "edit \(round)" }
+                }
+                try await aliceSession.waitForUpload()
+                let extent = try await Self.historyExtent(server, "/shared/compacted")
+                #expect(extent.compactedThrough > 1, "the history bob had not integrated was compacted: \(extent)")
+
+                // Bob, offline meanwhile, edited task 2 and deleted task 3.
+                try await Self.write(bobConfig) { realm in
+                    realm.object(ofType: SyncTask.self, forPrimaryKey: 2)!.done = true
+                    realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 3)!)
+                }
+                bobSession.resume()
+                try await Self.sync(bobSession, to: aliceSession)
+                try await bobSession.waitForDownload()
+                let bobTasks = try await Self.tasks(bobConfig)
+                #expect(bobTasks == (try await Self.tasks(aliceConfig)), "bob caught up from the state, and kept his changes")
+                #expect(bobTasks == ["1 task 1, again false []", "2 task 2 true [\"y\", \"z\", \"x\"]", "4 edit 5 false [\"x\", \"y\", \"z\"]"])
+
+                // Later concurrent writes resolve on the stamps the state
+                // carried: the same winner on both.
+                try await Self.write(aliceConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 2)!.title = "alice's" }
+                try await Self.write(bobConfig) { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 2)!.title = "bob's" }
+                try await Self.sync(aliceSession, to: bobSession)
+                try await Self.sync(bobSession, to: aliceSession)
+                #expect(try await Self.tasks(aliceConfig) == (try await Self.tasks(bobConfig)))
+            }
+        }
+
+        @Test func aServerRestoredFromABackupAsksForAClientReset() async throws {
+            try await TestClient.run {
+                let errors = SessionErrors()
+                defer { SyncManager.shared.errorHandler = nil }
+                let directory = temporaryDirectory("backup")
+                let server = try await TestServer.start(dataDirectory: directory)
+                let port = try #require(server.server.port)
+                let alice = try await Self.register("alice", on: server)
+                let url = Self.realmURL(server, "/~/restored")
+                let config = Self.configuration(alice, url)
+                try await Self.write(config) { realm in realm.add(SyncTask(value: ["id": 1, "title": "before the backup"])) }
+                let session = try #require(alice.session(for: url))
+                try await session.waitForUpload()
+                await server.stop()
+                let backup = temporaryDirectory("backup-copy").appendingPathComponent("data")
+                try FileManager.default.copyItem(at: directory, to: backup)
+
+                let again = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                try await Self.write(config) { realm in realm.add(SyncTask(value: ["id": 2, "title": "after the backup"])) }
+                try await Self.write(config) { realm in realm.add(SyncTask(value: ["id": 3, "title": "after the backup too"])) }
+                try await session.waitForUpload()
+                try await session.waitForDownload()
+                await again.stop()
+
+                // The server comes back from the backup: it never had what
+                // this client integrated since.
+                try FileManager.default.removeItem(at: directory)
+                try FileManager.default.copyItem(at: backup, to: directory)
+                let restored = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                defer { Task { await restored.stop() } }
+                let reset = try await errors.first(within: 15) { $0.code == .clientResetError }
+                #expect(reset != nil, "the client is told to reset: \(errors.all)")
             }
         }
 

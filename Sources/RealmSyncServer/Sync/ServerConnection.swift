@@ -104,8 +104,9 @@ final class ServerConnection: Sendable {
         guard ident != 0 else {
             throw SessionError(.badClientFileIdent, "A client file identity of 0: the client chooses its own.")
         }
-        let acknowledged = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion)
-        let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer)
+        let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion)
+        let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
+                                    compaction: service.compaction)
         do {
             try await writer.send(.ident(session: number, clientFileIdent: ident, lastIntegratedClientVersion: acknowledged))
         } catch {
@@ -115,7 +116,7 @@ final class ServerConnection: Sendable {
         let logger = logger
         let sender = Task {
             do throws(SessionError) {
-                try await session.runSender(from: lastServerVersion, logger: logger)
+                try await session.runSender(from: lastServerVersion, catchUp: catchUp, logger: logger)
             } catch {
                 await self.end(number, error)
             }

@@ -58,7 +58,8 @@ final class ServerRealm: @unchecked Sendable {
                     client_file_ident INTEGER PRIMARY KEY,
                     owner TEXT NOT NULL,
                     last_client_version INTEGER NOT NULL DEFAULT 0,
-                    last_server_version INTEGER NOT NULL DEFAULT 0
+                    last_server_version INTEGER NOT NULL DEFAULT 0,
+                    last_seen INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE TABLE IF NOT EXISTS server_state (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -81,30 +82,42 @@ final class ServerRealm: @unchecked Sendable {
 
     // MARK: Clients
 
+    /// How a bound client catches up.
+    enum CatchUp: Equatable {
+        /// With the history after the server version it has integrated.
+        case history
+        /// With the Realm's state (``StateSnapshot``): it has integrated
+        /// nothing yet, or was offline past compaction.
+        case state
+    }
+
     /// Registers the client file `ident` of user `owner` (or finds it),
     /// notes that it has integrated up to `lastServerVersion`, and returns
-    /// the last client version integrated from it.
+    /// the last client version integrated from it and how it catches up.
     ///
     /// - Throws: ``SessionError`` when the identity is another user's, or
     ///   the client has integrated versions this server never had (it was
-    ///   restored from a backup), or has been offline past compaction.
-    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64) async throws(SessionError) -> UInt64 {
-        try await run { () throws(SessionError) -> UInt64 in
+    ///   restored from a backup: the client must reset its copy).
+    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64) async throws(SessionError) -> (acknowledged: UInt64, catchUp: CatchUp) {
+        try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
                 try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion)
             }.get()
         }
     }
 
-    private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64) throws(RealmError) -> Result<UInt64, SessionError> {
+    private func registerNow(client ident: UInt64, owner: String,
+                             lastServerVersion: UInt64) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
         let state = try Self.serverState(transaction)
         guard lastServerVersion <= state.latest else {
             return .failure(SessionError(.badServerVersion, "The client has integrated server version \(lastServerVersion) of '\(path)', which has \(state.latest): the server was restored from a backup. The client must reset its copy."))
         }
-        guard lastServerVersion >= state.compactedThrough else {
-            return .failure(SessionError(.clientFileExpired, "The client was last in step with '\(path)' at server version \(lastServerVersion); the history before \(state.compactedThrough) has been compacted. The client must reset its copy."))
-        }
-        return try write { () throws(RealmError) -> Result<UInt64, SessionError> in
+        // A client that has integrated nothing catches up faster from the
+        // state than by replaying the history; one offline past compaction
+        // has no other way. Either keeps its unsynced changes: the state's
+        // instructions commute with them.
+        let catchUp: CatchUp = lastServerVersion < state.compactedThrough || (lastServerVersion == 0 && state.latest > 0) ? .state : .history
+        return try write { () throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> in
             let select = try transaction.queryStatement("SELECT owner, last_client_version FROM server_clients WHERE client_file_ident = ?")
             select.bind(Int64(bitPattern: ident), at: 1)
             var found: (owner: String, lastClientVersion: UInt64)?
@@ -114,16 +127,76 @@ final class ServerRealm: @unchecked Sendable {
                 return .failure(SessionError(.badClientFileIdent, "The client file identity \(ident) belongs to another user's client of '\(path)'."))
             }
             let upsert = try transaction.replicationStatement("""
-                INSERT INTO server_clients (client_file_ident, owner, last_server_version) VALUES (?, ?, ?)
-                ON CONFLICT (client_file_ident) DO UPDATE SET last_server_version = MAX(last_server_version, excluded.last_server_version)
+                INSERT INTO server_clients (client_file_ident, owner, last_server_version, last_seen) VALUES (?, ?, ?, ?)
+                ON CONFLICT (client_file_ident) DO UPDATE SET last_server_version = MAX(last_server_version, excluded.last_server_version),
+                    last_seen = excluded.last_seen
                 """)
             upsert.bind(Int64(bitPattern: ident), at: 1)
             upsert.bind(owner, at: 2)
             upsert.bind(Int64(bitPattern: lastServerVersion), at: 3)
+            upsert.bind(Self.now(), at: 4)
             try upsert.run()
-            return .success(found?.lastClientVersion ?? 0)
+            return .success((found?.lastClientVersion ?? 0, catchUp))
         }
     }
+
+    /// The Realm's state as changesets (``StateSnapshot``), encoded, and
+    /// the server version it is the state of.
+    func snapshot() async throws(SessionError) -> (changesets: [[UInt8]], serverVersion: UInt64) {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in
+                // Read inside a write, which is then cancelled: the sync
+                // tables are read through the replication statements, and
+                // no integration may come between the state and its version.
+                try self.transaction.beginWrite()
+                defer { self.transaction.cancelWrite() }
+                let version = try Self.serverState(self.transaction).latest
+                return (try StateSnapshot.changesets(self.transaction).map { ChangesetCoding.encode($0) }, version)
+            }
+        }
+    }
+
+    // MARK: Compaction
+
+    /// Deletes the history every client seen within `retention` has
+    /// integrated, once `interval` versions have accumulated since the last
+    /// compaction. A client behind the compacted history catches up from
+    /// the state instead.
+    func compactIfNeeded(interval: UInt64, retention: TimeInterval) async throws(SessionError) {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in try self.compactNow(interval: interval, retention: retention) }
+        }
+    }
+
+    private func compactNow(interval: UInt64, retention: TimeInterval) throws(RealmError) {
+        let state = try Self.serverState(transaction)
+        guard state.latest - state.compactedThrough >= interval else { return }
+        let select = try transaction.queryStatement("SELECT COALESCE(MIN(last_server_version), ?) FROM server_clients WHERE last_seen >= ?")
+        select.bind(Int64(bitPattern: state.latest), at: 1)
+        select.bind(Self.now() - Int64(retention * 1000), at: 2)
+        _ = try select.step()
+        let horizon = min(UInt64(bitPattern: select.int64(at: 0)), state.latest)
+        select.reset()
+        guard horizon > state.compactedThrough else { return }
+        _ = try write { () throws(RealmError) -> Result<Void, SessionError> in
+            let delete = try transaction.replicationStatement("DELETE FROM server_history WHERE server_version <= ?")
+            delete.bind(Int64(bitPattern: horizon), at: 1)
+            try delete.run()
+            let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ? WHERE id = 1")
+            save.bind(Int64(bitPattern: horizon), at: 1)
+            try save.run()
+            return .success(())
+        }
+    }
+
+    /// The newest server version and the last one compacted away.
+    func historyExtent() async throws(SessionError) -> (latest: UInt64, compactedThrough: UInt64) {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in try Self.serverState(self.transaction) }
+        }
+    }
+
+    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     // MARK: Integration
 
@@ -177,9 +250,17 @@ final class ServerRealm: @unchecked Sendable {
                 last = changeset.clientVersion
             }
             guard latest > first else { return .success((last, false)) }
-            let client = try transaction.replicationStatement("UPDATE server_clients SET last_client_version = ? WHERE client_file_ident = ?")
+            // What the client had integrated when it made its newest
+            // changeset: the history before it can go for this client.
+            let integrated = changesets.map(\.lastServerVersion).max() ?? 0
+            let client = try transaction.replicationStatement("""
+                UPDATE server_clients SET last_client_version = ?, last_server_version = MAX(last_server_version, ?), last_seen = ?
+                WHERE client_file_ident = ?
+                """)
             client.bind(Int64(bitPattern: last), at: 1)
-            client.bind(Int64(bitPattern: ident), at: 2)
+            client.bind(Int64(bitPattern: integrated), at: 2)
+            client.bind(Self.now(), at: 3)
+            client.bind(Int64(bitPattern: ident), at: 4)
             try client.run()
             let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
             save.bind(Int64(bitPattern: latest), at: 1)

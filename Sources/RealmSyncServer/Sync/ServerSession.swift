@@ -20,6 +20,7 @@ final class ServerSession: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     private let watcher: UInt64
+    private let compaction: SyncService.Compaction
 
     /// The largest batch of changesets read for one round of downloads.
     static let downloadBatchBytes = 512 << 10
@@ -34,8 +35,10 @@ final class ServerSession: Sendable {
         var marks: [(request: UInt64, serverVersion: UInt64)] = []
     }
 
-    init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender) {
+    init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender,
+         compaction: SyncService.Compaction) {
         self.number = number
+        self.compaction = compaction
         self.clientFileIdent = clientFileIdent
         self.realm = realm
         self.writer = writer
@@ -77,6 +80,7 @@ final class ServerSession: Sendable {
         let acknowledged = try await realm.integrate(changesets, from: clientFileIdent)
         state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
         wake.yield()
+        try await realm.compactIfNeeded(interval: compaction.interval, retention: compaction.retention)
     }
 
     /// Answers `request` once the client has been sent every version there
@@ -89,12 +93,31 @@ final class ServerSession: Sendable {
 
     // MARK: To the client
 
-    /// Sends downloads from server version `start` until the session
-    /// closes.
-    func runSender(from start: UInt64, logger: Logger) async throws(SessionError) {
+    /// Sends downloads until the session closes: first the Realm's state
+    /// when the client catches up from it, then the history after server
+    /// version `start` (or after the state).
+    func runSender(from start: UInt64, catchUp: ServerRealm.CatchUp, logger: Logger) async throws(SessionError) {
         var sentThrough = start
         var sentAcknowledgement: UInt64 = .max
         var downloaded: UInt64 = 0
+        if catchUp == .state {
+            let (changesets, version) = try await realm.snapshot()
+            let acknowledged = state.withLock { $0.acknowledged }
+            let stateBytes = changesets.reduce(0) { $0 + UInt64($1.count) }
+            let downloadable = stateBytes + (try await realm.bytesToDownload(after: version, for: clientFileIdent))
+            // Server version 0 on every part: the client reaches `version`
+            // with the last message only, so that a connection lost midway
+            // starts the state again rather than skip its rest.
+            let messages = Self.messages(changesets.map { (0, $0) })
+            for (index, parts) in messages.enumerated() {
+                downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
+                try await send(.download(session: number, serverVersion: index == messages.count - 1 ? version : 0, parts: parts,
+                                         acknowledgedClientVersion: acknowledged,
+                                         progress: TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0)))
+            }
+            sentThrough = version
+            sentAcknowledgement = acknowledged
+        }
         var iterator = wakes.makeAsyncIterator()
         repeat {
             while true {
@@ -104,18 +127,7 @@ final class ServerSession: Sendable {
                 let remaining = try await realm.bytesToDownload(after: batch.reached, for: clientFileIdent)
                 let batchBytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
                 let downloadable = downloaded + batchBytes + remaining
-                var messages: [[ChangesetPart]] = [[]]
-                var budget = Self.partBudget
-                for (version, bytes) in batch.changesets {
-                    for part in ChangesetPart.parts(of: bytes, serverVersion: version, maximumSize: Self.partBudget) {
-                        if part.bytes.count > budget {
-                            messages.append([])
-                            budget = Self.partBudget
-                        }
-                        messages[messages.count - 1].append(part)
-                        budget -= part.bytes.count
-                    }
-                }
+                let messages = Self.messages(batch.changesets)
                 for (index, parts) in messages.enumerated() {
                     let isLast = index == messages.count - 1
                     // A message that ends inside a changeset brings the
@@ -136,6 +148,25 @@ final class ServerSession: Sendable {
             }
             for request in due { try await send(.mark(session: number, request: request)) }
         } while await iterator.next() != nil
+    }
+
+    /// Encoded changesets (with their server versions) cut into the parts
+    /// of download messages, none over a message's size: at least one
+    /// message, empty when there is nothing.
+    static func messages(_ changesets: [(serverVersion: UInt64, bytes: [UInt8])]) -> [[ChangesetPart]] {
+        var messages: [[ChangesetPart]] = [[]]
+        var budget = partBudget
+        for (version, bytes) in changesets {
+            for part in ChangesetPart.parts(of: bytes, serverVersion: version, maximumSize: partBudget) {
+                if part.bytes.count > budget {
+                    messages.append([])
+                    budget = partBudget
+                }
+                messages[messages.count - 1].append(part)
+                budget -= part.bytes.count
+            }
+        }
+        return messages
     }
 
     private func send(_ message: SyncMessage) async throws(SessionError) {

@@ -14,14 +14,24 @@ final class SyncService: Sendable {
     /// The path of the WebSocket the sync protocol runs on.
     static let route = "/sync"
 
+    /// When a Realm's history is compacted (``SyncServer/Configuration``).
+    struct Compaction: Sendable {
+        /// Server versions accumulated before a compaction is tried.
+        var interval: UInt64
+        /// How long a client not seen holds back compaction.
+        var retention: TimeInterval
+    }
+
     let auth: AuthService
     let logger: Logger
+    let compaction: Compaction
     private let root: URL
     private let realms = Mutex<[RealmPath: ServerRealm]>([:])
 
-    init(dataDirectory: URL, auth: AuthService, logger: Logger) {
+    init(dataDirectory: URL, auth: AuthService, compaction: Compaction, logger: Logger) {
         root = dataDirectory.appendingPathComponent("realms", isDirectory: true)
         self.auth = auth
+        self.compaction = compaction
         self.logger = logger
     }
 

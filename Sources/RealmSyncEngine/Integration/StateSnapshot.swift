@@ -1,0 +1,232 @@
+import Foundation
+import RealmCore
+import RealmSyncWire
+
+/// A synced file's whole state as changesets, for a client that has not
+/// integrated the history that made it (a new client, or one offline past
+/// compaction): applied on any replica, they leave it as if it had
+/// integrated that history (Docs/SyncDesign.md, "Catching up from the
+/// state").
+///
+/// The instructions carry the stamps the state holds, so that later
+/// changes resolve against them exactly as on the server: a value's stamp
+/// is the stamp of the write that set it, a list element's value and
+/// position keep theirs. A changeset's stamps are consecutive (its
+/// timestamp and client, then one sequence number per instruction), so
+/// the state is cut into a changeset per run of consecutive stamps; the
+/// instructions no stamp governs (creations, erasures, schema) travel in
+/// changesets of their own. What was erased travels too: incarnations of
+/// primary keys, tombstones of objects and list elements, so that a
+/// change to them arriving later is dropped here as there.
+package enum StateSnapshot {
+    /// The state of the file `transaction` reads, inside a write
+    /// transaction (the sync tables are read through the replication
+    /// statements); the caller cancels the write after.
+    package static func changesets(_ transaction: Transaction) throws(RealmError) -> [Changeset] {
+        var builder = Builder(transaction: transaction)
+        try builder.schema()
+        try builder.erasures()
+        try builder.objects()
+        return builder.changesets
+    }
+
+    private struct Builder {
+        let transaction: Transaction
+        private(set) var changesets: [Changeset] = []
+
+        init(transaction: Transaction) {
+            self.transaction = transaction
+        }
+
+        // MARK: Packing
+
+        /// Appends an instruction to the changeset under way when its stamp
+        /// continues that changeset's, else to a new one.
+        mutating func append(_ instruction: Instruction, stamp: Stamp?) {
+            if var last = changesets.last {
+                let next = last.stamp(ofInstruction: last.instructions.count)
+                let continues = if let stamp { last.clientFileIdent != 0 && stamp == next } else { last.clientFileIdent == 0 }
+                if continues {
+                    last.instructions.append(instruction)
+                    changesets[changesets.count - 1] = last
+                    return
+                }
+            }
+            changesets.append(Changeset(clientFileIdent: stamp?.client ?? 0, clientVersion: 0, lastServerVersion: 0,
+                                        timestamp: stamp?.timestamp ?? 0, firstSequence: stamp?.sequence ?? 0,
+                                        instructions: [instruction]))
+        }
+
+        // MARK: Schema and erasures
+
+        mutating func schema() throws(RealmError) {
+            for objectSchema in transaction.schema.objectSchemas {
+                append(.addClass(ClassSpec(name: objectSchema.name, primaryKey: objectSchema.primaryKeyProperty?.name,
+                                           isEmbedded: objectSchema.isEmbedded)), stamp: nil)
+                for property in objectSchema.properties where property.type != .linkingObjects {
+                    append(.addProperty(class: objectSchema.name, PropertySpec(name: property.name, type: property.type.rawValue,
+                                                                               isOptional: property.isOptional, isList: property.isList,
+                                                                               target: property.objectClassName)), stamp: nil)
+                }
+            }
+        }
+
+        /// Ended incarnations of primary keys, then tombstones.
+        mutating func erasures() throws(RealmError) {
+            let incarnations = try transaction.replicationStatement("SELECT class, primary_key, next FROM sync_incarnations ORDER BY class, primary_key")
+            var ended: [(String, SyncValue, UInt32)] = []
+            do {
+                defer { incarnations.reset() }
+                while try incarnations.step() {
+                    guard case .primaryKey(let value, _) = try Self.identity(Array(incarnations.data(at: 1)), "sync_incarnations") else {
+                        throw RealmError(.corruptFile, "An ended incarnation of the sync tables names no primary key.")
+                    }
+                    ended.append((incarnations.string(at: 0), value, UInt32(truncatingIfNeeded: incarnations.int64(at: 2))))
+                }
+            }
+            for (className, value, next) in ended {
+                for incarnation in 0..<next { append(.erase(class: className, .primaryKey(value, incarnation: incarnation)), stamp: nil) }
+            }
+            let tombstones = try transaction.replicationStatement("SELECT class, identity FROM sync_tombstones ORDER BY class, identity")
+            var erased: [(String, ObjectIdentity)] = []
+            do {
+                defer { tombstones.reset() }
+                while try tombstones.step() {
+                    erased.append((tombstones.string(at: 0), try Self.identity(Array(tombstones.data(at: 1)), "sync_tombstones")))
+                }
+            }
+            for (className, identity) in erased { append(.erase(class: className, identity), stamp: nil) }
+        }
+
+        // MARK: Objects
+
+        /// Every top-level object's creation first (so that links find
+        /// their targets), then each one's values, lists and embedded
+        /// objects.
+        mutating func objects() throws(RealmError) {
+            var made: [(ClassHandle, ObjectKey, ObjectIdentity)] = []
+            for objectSchema in transaction.schema.objectSchemas where !objectSchema.isEmbedded {
+                let handle = try transaction.classHandle(named: objectSchema.name)
+                for key in try transaction.objectKeys(in: handle) {
+                    guard let identity = try identity(of: key, handle) else { continue }
+                    append(.create(class: objectSchema.name, identity), stamp: nil)
+                    made.append((handle, key, identity))
+                }
+            }
+            for (handle, key, identity) in made { try content(of: key, handle, identity) }
+        }
+
+        /// An object's stamped values, its lists, and its embedded objects
+        /// (made, then filled the same way).
+        mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
+            let schema = try transaction.objectSchema(handle)
+            let values = try transaction.values(of: key, in: handle)
+            let stamps = try self.stamps(of: key, handle.className)
+            for (index, property) in schema.properties.enumerated() where property.type != .linkingObjects && !property.isPrimaryKey {
+                let embedded = try embeddedClass(of: property)
+                if property.isList {
+                    try list(index, property, of: key, handle, identity, embedded: embedded)
+                } else if let embedded {
+                    guard case .object(let child) = values[index] else { continue }
+                    let childHandle = try transaction.classHandle(named: embedded)
+                    let childIdentity = ObjectIdentity.embedded(ownerClass: handle.className, owner: identity, property: property.name, element: nil)
+                    append(.create(class: embedded, childIdentity), stamp: nil)
+                    try content(of: child, childHandle, childIdentity)
+                } else if let stamp = stamps[property.name] {
+                    append(.set(class: handle.className, identity, property: property.name,
+                                try syncValue(values[index], target: property.objectClassName)), stamp: stamp)
+                }
+            }
+        }
+
+        mutating func list(_ index: Int, _ property: Property, of owner: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity,
+                           embedded: String?) throws(RealmError) {
+            let list = ListHandle(owningClass: handle, owner: owner, property: index)
+            let count = try transaction.count(of: list)
+            let transaction = transaction
+            guard let mirror = try ListMirror.stored(list, property: property.name, transaction)?
+                .reconciled(withCount: count, exists: { (key: Int64) throws(RealmError) -> Bool in
+                    try ListMirror.objectExists(key, in: list, transaction)
+                }), mirror.elements.count == count else {
+                if count > 0 {
+                    throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds \(count) elements that sync does not know.")
+                }
+                return
+            }
+            let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
+            let values = try transaction.values(of: list)
+            for (element, value) in zip(mirror.elements, values) {
+                let syncValue: SyncValue = embedded == nil ? try self.syncValue(value, target: property.objectClassName) : .null
+                // The insertion takes the older stamp; the newer one comes
+                // after, as the write that made it (a move in place, or a
+                // set), so that both stamps end as they are here.
+                let valueStamp = element.valueStamp ?? element.positionStamp
+                let positionStamp = element.positionStamp ?? element.valueStamp
+                guard let valueStamp, let positionStamp else {
+                    throw RealmError(.corruptFile, "An element of the list '\(handle.className).\(property.name)' has no stamp.")
+                }
+                append(.listInsert(reference, element: element.key, position: element.position, syncValue), stamp: min(valueStamp, positionStamp))
+                if positionStamp > valueStamp {
+                    append(.listMove(reference, element: element.key, position: element.position), stamp: positionStamp)
+                } else if valueStamp > positionStamp, embedded == nil {
+                    append(.listSet(reference, element: element.key, syncValue), stamp: valueStamp)
+                }
+                if let embedded, case .object(let child) = value {
+                    let childIdentity = ObjectIdentity.embedded(ownerClass: handle.className, owner: identity, property: property.name,
+                                                                element: element.key)
+                    try content(of: child, try transaction.classHandle(named: embedded), childIdentity)
+                }
+            }
+            for element in mirror.erased.sorted(by: { ($0.client, $0.counter) < ($1.client, $1.counter) }) {
+                append(.listErase(reference, element: element), stamp: nil)
+            }
+        }
+
+        // MARK: Reading
+
+        /// How replicas name a top-level object: its primary key and
+        /// current incarnation, or its global key (nil for an object sync
+        /// does not know, which the server never has).
+        func identity(of key: ObjectKey, _ handle: ClassHandle) throws(RealmError) -> ObjectIdentity? {
+            let schema = try transaction.objectSchema(handle)
+            if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
+                let value = try SyncValue(scalar: try transaction.value(of: key, property: index, in: handle))
+                return .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, transaction))
+            }
+            return try SyncTables.globalKey(of: key, className: handle.className, transaction).map { .global($0) }
+        }
+
+        func embeddedClass(of property: Property) throws(RealmError) -> String? {
+            guard let target = property.objectClassName, transaction.schema[target]?.isEmbedded == true else { return nil }
+            return target
+        }
+
+        func syncValue(_ value: Value, target: String?) throws(RealmError) -> SyncValue {
+            guard case .object(let key) = value, let target else { return try SyncValue(scalar: value) }
+            let handle = try transaction.classHandle(named: target)
+            guard let identity = try identity(of: key, handle) else { return .null }
+            return .link(class: target, identity)
+        }
+
+        func stamps(of key: ObjectKey, _ className: String) throws(RealmError) -> [String: Stamp] {
+            let select = try transaction.replicationStatement("SELECT property, timestamp, client, sequence FROM sync_stamps WHERE class = ? AND object_key = ?")
+            defer { select.reset() }
+            select.bind(className, at: 1)
+            select.bind(key.rawValue, at: 2)
+            var stamps: [String: Stamp] = [:]
+            while try select.step() {
+                stamps[select.string(at: 0)] = Stamp(timestamp: select.int64(at: 1), client: UInt64(bitPattern: select.int64(at: 2)),
+                                                     sequence: UInt64(bitPattern: select.int64(at: 3)))
+            }
+            return stamps
+        }
+
+        static func identity(_ bytes: [UInt8], _ table: String) throws(RealmError) -> ObjectIdentity {
+            do {
+                return try ChangesetCoding.decodeIdentity(bytes)
+            } catch {
+                throw RealmError(.corruptFile, "An identity in \(table) cannot be read: \(error)")
+            }
+        }
+    }
+}
