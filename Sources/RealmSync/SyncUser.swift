@@ -202,7 +202,7 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             return tokens.refreshToken
         }
         guard let refreshToken else { return nil }
-        for session in sessions.withLock({ Array($0.values) }) {
+        for session in sessions.withLock({ sessions in defer { sessions.removeAll() }; return Array(sessions.values) }) {
             session.engine.invalidate(SyncError(.clientUserError, "The user \(identity ?? "") logged out."))
         }
         SyncManager.shared.openedUsers?.loggedOut(self)

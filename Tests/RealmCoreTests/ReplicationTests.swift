@@ -28,7 +28,7 @@ import Testing
             try log("commit", transaction)
         }
 
-        func didCommit() { commitsNoted += 1 }
+        func didCommit(_ transaction: Transaction) { commitsNoted += 1 }
 
         private func log(_ line: String, _ transaction: Transaction) throws(RealmError) {
             try transaction.replicationExecute("CREATE TABLE IF NOT EXISTS sync_test_log (line TEXT NOT NULL)")

@@ -4,6 +4,7 @@ import NIOCore
 import RealmSync
 import RealmSyncServer
 import RealmSyncWire
+import Synchronization
 import Testing
 
 /// A real server on loopback (port 0) with its data in a temporary folder,
@@ -21,7 +22,7 @@ struct TestServer {
         var configuration = SyncServer.Configuration(dataDirectory: directory)
         configuration.port = 0
         configuration.passwordHashCost = 4
-        configuration.logLevel = .error
+        configuration.logLevel = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_LOG"] != nil ? .trace : .error
         configure(&configuration)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
@@ -46,7 +47,7 @@ enum TestClient {
     static let root: URL = {
         let root = temporaryDirectory("client")
         SyncManager.shared.rootDirectory = root
-        SyncManager.shared.logLevel = .off
+        SyncManager.shared.logLevel = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_LOG"] != nil ? .all : .off
         return root
     }()
 
@@ -160,4 +161,51 @@ private func runProcessBlocking(_ executable: URL, _ arguments: [String],
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
+
+/// Runs `body`, failing with `what` if it takes longer than `seconds`
+/// (a sync that never completes fails the test rather than hang it; the
+/// body is left running).
+func withDeadline(_ what: @autoclosure () -> String, seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    let outcome = Outcome()
+    let result: Result<Bool, any Error> = await withCheckedContinuation { continuation in
+        outcome.set(continuation)
+        Task {
+            do {
+                try await body()
+                outcome.finish(.success(true))
+            } catch {
+                outcome.finish(.failure(error))
+            }
+        }
+        Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            outcome.finish(.success(false))
+        }
+    }
+    guard try result.get() else { throw DeadlineExceeded(what: what(), seconds: seconds) }
+}
+
+/// The first of two racing outcomes.
+private final class Outcome: Sendable {
+    private let state = Mutex<(CheckedContinuation<Result<Bool, any Error>, Never>?, Bool)>((nil, false))
+
+    func set(_ continuation: CheckedContinuation<Result<Bool, any Error>, Never>) {
+        state.withLock { $0.0 = continuation }
+    }
+
+    func finish(_ result: Result<Bool, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<Bool, any Error>, Never>? in
+            guard !state.1 else { return nil }
+            state.1 = true
+            return state.0
+        }
+        continuation?.resume(returning: result)
+    }
+}
+
+struct DeadlineExceeded: Error, CustomStringConvertible {
+    let what: String
+    let seconds: Double
+    var description: String { "\(what) took over \(seconds) s" }
 }

@@ -51,8 +51,9 @@ package protocol ReplicationObserver: AnyObject, Sendable {
     func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
     /// Called inside the SQLite transaction just before it commits.
     func willCommit(_ transaction: Transaction) throws(RealmError)
-    /// Called once the commit is durable, outside the write lock, on the
-    /// writing thread: the moment to tell others (a sync session) that
-    /// there is something new.
-    func didCommit()
+    /// Called once `transaction`'s commit is durable and published to the
+    /// file's other transactions, outside the write lock, on the writing
+    /// thread: the moment to tell others (a sync session) that there is
+    /// something new.
+    func didCommit(_ transaction: Transaction)
 }

@@ -324,7 +324,7 @@ public final class Transaction {
         let committedReplication = replication
         finishWrite()
         coordinator.didCommit(changeSet, catalog: catalog)
-        committedReplication?.didCommit()
+        committedReplication?.didCommit(self)
         try beginRead()
         return changeSet
     }

@@ -34,6 +34,7 @@ final class SessionEngine: Sendable {
         var suspended = false
         var invalid = false
         var run: Task<Void, Never>?
+        var runNumber: UInt64 = 0
         /// The bound connection, while there is one.
         var connection: BoundConnection?
         /// The last client version the server has acknowledged.
@@ -48,13 +49,17 @@ final class SessionEngine: Sendable {
     }
 
     private struct BoundConnection {
+        /// Which run of ``runLoop()`` bound it: a run that ends after the
+        /// next one began must not clear the next one's connection.
+        let run: UInt64
         let sender: SerialMessageSender
         let uploads: AsyncStream<Void>.Continuation
     }
 
-    /// The synced file, used only on `queue`.
+    /// The synced file, used only on `queue`; released when the session
+    /// ends, so that the file closes with its last Realm.
     private final class FileBox: @unchecked Sendable {
-        let file: SyncedFile
+        var file: SyncedFile?
         init(_ file: SyncedFile) { self.file = file }
     }
 
@@ -66,8 +71,7 @@ final class SessionEngine: Sendable {
         } catch {
             throw SyncError(.clientInternalError, "The synced Realm at '\(coordinator.path)' cannot record its changes: \(error.message)")
         }
-        let recorder = file.file.recorder
-        recorder.onChangesetCommitted = { [weak self] in self?.localChangesCommitted() }
+        file.file?.recorder.onChangesetCommitted = { [weak self] in self?.localChangesCommitted() }
     }
 
     /// The session reported to the error handler.
@@ -86,7 +90,9 @@ final class SessionEngine: Sendable {
     func start() {
         shared.withLock { shared in
             guard shared.run == nil, !shared.suspended, !shared.invalid else { return }
-            shared.run = Task { [weak self] in await self?.runLoop() }
+            shared.runNumber += 1
+            let number = shared.runNumber
+            shared.run = Task { [weak self] in await self?.runLoop(number) }
         }
     }
 
@@ -94,6 +100,9 @@ final class SessionEngine: Sendable {
         let run = shared.withLock { shared -> Task<Void, Never>? in
             guard !shared.invalid else { return nil }
             shared.suspended = true
+            shared.state = .inactive
+            shared.connection?.uploads.finish()
+            shared.connection = nil
             defer { shared.run = nil }
             return shared.run
         }
@@ -119,18 +128,32 @@ final class SessionEngine: Sendable {
             return (shared.run, waiters)
         }
         run?.cancel()
+        queue.async { [file] in
+            file.file?.recorder.onChangesetCommitted = nil
+            file.file = nil
+        }
         for waiter in waiters { waiter(error) }
     }
 
-    private func runLoop() async {
+    /// What the session is doing, for a test that waited too long.
+    package var diagnostics: String {
+        shared.withLock { shared in
+            "state \(shared.state), suspended \(shared.suspended), run \(shared.runNumber) \(shared.run == nil ? "stopped" : "running"), "
+                + "bound \(shared.connection.map { "by run \($0.run)" } ?? "no"), acknowledged \(shared.acknowledged), "
+                + "waiting for uploads \(shared.uploadWaiters.map(\.target)), for downloads \(shared.downloadWaiters.map(\.request))"
+        }
+    }
+
+    private func runLoop(_ run: UInt64) async {
         var delay = Self.firstRetryDelay
         while !Task.isCancelled {
             let started = ContinuousClock.now
-            let ending = await connectOnce()
+            let ending = await connectOnce(run)
             shared.withLock { shared in
+                guard shared.connection?.run == run || shared.connection == nil else { return }
                 shared.connection?.uploads.finish()
                 shared.connection = nil
-                if !shared.invalid { shared.state = .inactive }
+                if !shared.invalid, shared.runNumber == run { shared.state = .inactive }
             }
             switch ending {
             case .cancelled:
@@ -182,7 +205,7 @@ final class SessionEngine: Sendable {
         case failed(any Error)
     }
 
-    private func connectOnce() async -> Ending {
+    private func connectOnce(_ run: UInt64) async -> Ending {
         let token: String
         do {
             token = try await configuration.user.accessToken()
@@ -213,7 +236,7 @@ final class SessionEngine: Sendable {
             ) { inbound, outbound, _ in
                 let sender = SerialMessageSender { bytes in try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
                 let result = await withTaskCancellationHandler {
-                    await self.speak(inbound, sender, token: token, fileState: fileState)
+                    await self.speak(inbound, sender, run: run, token: token, fileState: fileState)
                 } onCancel: {
                     Task { try? await outbound.close(.goingAway, reason: "suspended") }
                 }
@@ -230,7 +253,7 @@ final class SessionEngine: Sendable {
 
     /// Binds, then reads the server's messages until the connection ends,
     /// uploading alongside.
-    private func speak(_ inbound: WebSocketInboundStream, _ sender: SerialMessageSender, token: String,
+    private func speak(_ inbound: WebSocketInboundStream, _ sender: SerialMessageSender, run: UInt64, token: String,
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
         do {
@@ -254,15 +277,19 @@ final class SessionEngine: Sendable {
                     switch decoded {
                     case .ident(_, _, let acknowledged):
                         let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                        let marks = shared.withLock { shared -> [UInt64] in
+                        let marks = shared.withLock { shared -> [UInt64]? in
+                            // A suspension (or a newer run) came first.
+                            guard shared.runNumber == run, !shared.suspended, !shared.invalid else { return nil }
                             shared.state = .active
-                            shared.connection = BoundConnection(sender: sender, uploads: continuation)
+                            shared.connection = BoundConnection(run: run, sender: sender, uploads: continuation)
                             return shared.downloadWaiters.map(\.request)
                         }
+                        guard let marks else { return .cancelled }
                         await noteAcknowledged(acknowledged)
                         group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
                         for request in Set(marks).sorted() { try await sender.send(.mark(session: number, request: request)) }
                     case .download(_, let serverVersion, let parts, let acknowledged, let progress):
+                        logger.trace("download of \(configuration.resolvedPath): \(parts.count) parts to server version \(serverVersion), client versions to \(acknowledged) acknowledged")
                         var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                         for part in parts {
                             if let changeset = try reassembler.add(part) { complete.append(changeset) }
@@ -316,6 +343,9 @@ final class SessionEngine: Sendable {
                     sentThrough = clientVersion
                 }
                 if !parts.isEmpty { try await sender.send(.upload(session: Self.sessionNumber, parts: parts)) }
+                if let last = pending.last {
+                    logger.trace("uploaded client versions \(pending[0].clientVersion)…\(last.clientVersion) of \(configuration.resolvedPath)")
+                }
             } catch {
                 logger.debug("upload to \(configuration.webSocketURL) stopped: \(error)")
                 return
@@ -334,7 +364,7 @@ final class SessionEngine: Sendable {
     func waitForUpload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
         guard !shared.withLock({ $0.invalid }) else { return false }
         queue.async { [file] in
-            let target = try? file.file.newestUnacknowledged()
+            let target = try? file.file?.newestUnacknowledged()
             let done = self.shared.withLock { shared -> Bool in
                 guard let target, target > shared.acknowledged else { return true }
                 shared.uploadWaiters.append((target, callback))
@@ -408,7 +438,7 @@ final class SessionEngine: Sendable {
     }
 
     func addProgressObserver(_ observer: ProgressObserver) -> UInt64? {
-        if observer.direction == .upload, let unacknowledged = queue.sync(execute: { [file] in try? file.file.unacknowledgedBytes() }) {
+        if observer.direction == .upload, let unacknowledged = queue.sync(execute: { [file] in try? file.file?.unacknowledgedBytes() }) {
             // Counted now: the work outstanding at registration includes
             // the write just made.
             shared.withLock { $0.progress.unacknowledgedBytes = unacknowledged }
@@ -483,7 +513,10 @@ final class SessionEngine: Sendable {
     private func onQueue<T: Sendable>(_ body: @escaping @Sendable (SyncedFile) throws(RealmError) -> T) async throws(RealmError) -> T {
         let result: Result<T, RealmError> = await withCheckedContinuation { continuation in
             queue.async { [file] in
-                continuation.resume(returning: Result { () throws(RealmError) in try body(file.file) })
+                continuation.resume(returning: Result { () throws(RealmError) in
+                    guard let file = file.file else { throw RealmError(.invalidTransactionState, "The session has ended.") }
+                    return try body(file)
+                })
             }
         }
         return try result.get()

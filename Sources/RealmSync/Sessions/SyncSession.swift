@@ -63,6 +63,9 @@ public final class SyncSession: Sendable, CustomStringConvertible {
 
     public var description: String { "SyncSession(\(realmURL.absoluteString), \(state))" }
 
+    /// What the session is doing, in detail (for tests and logs).
+    package var diagnostics: String { engine.diagnostics }
+
     /// Stops syncing until ``resume()``: closes the connection; changes
     /// made meanwhile are kept and uploaded after.
     public func suspend() {

@@ -60,9 +60,12 @@ package enum StateSnapshot {
         // MARK: Schema and erasures
 
         mutating func schema() throws(RealmError) {
+            // Classes first: a property may link to any of them.
             for objectSchema in transaction.schema.objectSchemas {
                 append(.addClass(ClassSpec(name: objectSchema.name, primaryKey: objectSchema.primaryKeyProperty?.name,
                                            isEmbedded: objectSchema.isEmbedded)), stamp: nil)
+            }
+            for objectSchema in transaction.schema.objectSchemas {
                 for property in objectSchema.properties where property.type != .linkingObjects {
                     append(.addProperty(class: objectSchema.name, PropertySpec(name: property.name, type: property.type.rawValue,
                                                                                isOptional: property.isOptional, isList: property.isList,

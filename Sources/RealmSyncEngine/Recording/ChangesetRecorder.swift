@@ -21,10 +21,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// Set while changes of other replicas are applied: they are not this
     /// client's to upload.
     private let suppressed = Atomic<Bool>(false)
-    /// Changesets recorded by commits not yet announced. A count rather
-    /// than a flag: another write may record between one write's
-    /// `willCommit` and its `didCommit`, and neither may go unannounced.
-    private let unannounced = Atomic<Int>(0)
+    /// The transactions whose commit recorded a changeset not yet
+    /// announced. Each is announced by its own commit's `didCommit`, once
+    /// the new version is visible to the other transactions: announced by
+    /// another write's, it could send a session to read before it is.
+    private let unannounced = Mutex<Set<ObjectIdentifier>>([])
     private let changesetObserver = Mutex<(@Sendable () -> Void)?>(nil)
 
     private init(now: @escaping @Sendable () -> Int64) {
@@ -57,8 +58,8 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         set { changesetObserver.withLock { $0 = newValue } }
     }
 
-    package func didCommit() {
-        guard unannounced.exchange(0, ordering: .acquiringAndReleasing) > 0 else { return }
+    package func didCommit(_ transaction: Transaction) {
+        guard unannounced.withLock({ $0.remove(ObjectIdentifier(transaction)) }) != nil else { return }
         onChangesetCommitted?()
     }
 
@@ -114,9 +115,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         try SyncTables.appendHistory(changeset, transaction)
         try noteStamps(of: changeset, transaction)
         try SyncTables.save(state, transaction)
-        // Counted a little early: a commit that then fails announces a
-        // changeset that is not there, which costs a session one look.
-        unannounced.add(1, ordering: .relaxed)
+        // Noted a little early: a commit that then fails leaves a note
+        // that the transaction's next commit announces, which costs a
+        // session one look.
+        unannounced.withLock { _ = $0.insert(ObjectIdentifier(transaction)) }
     }
 
     /// Stores the stamps of the changeset's writes, against which other
@@ -160,13 +162,14 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     private func schemaAdditions(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
         let replicated = try SyncTables.replicatedSchema(transaction)
         var instructions: [Instruction] = []
+        // Classes first: a property may link to a class added with it.
+        for objectSchema in transaction.schema.objectSchemas where replicated[objectSchema.name] == nil {
+            instructions.append(.addClass(ClassSpec(name: objectSchema.name, primaryKey: objectSchema.primaryKeyProperty?.name,
+                                                    isEmbedded: objectSchema.isEmbedded)))
+            try SyncTables.noteReplicated(className: objectSchema.name, property: "", transaction)
+        }
         for objectSchema in transaction.schema.objectSchemas {
             let known = replicated[objectSchema.name]
-            if known == nil {
-                instructions.append(.addClass(ClassSpec(name: objectSchema.name, primaryKey: objectSchema.primaryKeyProperty?.name,
-                                                        isEmbedded: objectSchema.isEmbedded)))
-                try SyncTables.noteReplicated(className: objectSchema.name, property: "", transaction)
-            }
             // Linking objects are computed on each replica, not replicated.
             for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
                 instructions.append(.addProperty(class: objectSchema.name, PropertySpec(

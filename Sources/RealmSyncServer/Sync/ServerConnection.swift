@@ -106,7 +106,7 @@ final class ServerConnection: Sendable {
         }
         let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion)
         let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
-                                    compaction: service.compaction)
+                                    compaction: service.compaction, logger: logger)
         do {
             try await writer.send(.ident(session: number, clientFileIdent: ident, lastIntegratedClientVersion: acknowledged))
         } catch {
@@ -116,7 +116,7 @@ final class ServerConnection: Sendable {
         let logger = logger
         let sender = Task {
             do throws(SessionError) {
-                try await session.runSender(from: lastServerVersion, catchUp: catchUp, logger: logger)
+                try await session.runSender(from: lastServerVersion, catchUp: catchUp)
             } catch {
                 await self.end(number, error)
             }

@@ -21,6 +21,7 @@ final class ServerSession: Sendable {
     private let wakes: AsyncStream<Void>
     private let watcher: UInt64
     private let compaction: SyncService.Compaction
+    private let logger: Logger
 
     /// The largest batch of changesets read for one round of downloads.
     static let downloadBatchBytes = 512 << 10
@@ -36,9 +37,10 @@ final class ServerSession: Sendable {
     }
 
     init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender,
-         compaction: SyncService.Compaction) {
+         compaction: SyncService.Compaction, logger: Logger) {
         self.number = number
         self.compaction = compaction
+        self.logger = logger
         self.clientFileIdent = clientFileIdent
         self.realm = realm
         self.writer = writer
@@ -78,6 +80,7 @@ final class ServerSession: Sendable {
         }
         guard !changesets.isEmpty else { return }
         let acknowledged = try await realm.integrate(changesets, from: clientFileIdent)
+        logger.trace("integrated client versions \(changesets[0].clientVersion)…\(changesets[changesets.count - 1].clientVersion) of client \(clientFileIdent) into \(realm.path): \(acknowledged) acknowledged")
         state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
         wake.yield()
         try await realm.compactIfNeeded(interval: compaction.interval, retention: compaction.retention)
@@ -96,7 +99,7 @@ final class ServerSession: Sendable {
     /// Sends downloads until the session closes: first the Realm's state
     /// when the client catches up from it, then the history after server
     /// version `start` (or after the state).
-    func runSender(from start: UInt64, catchUp: ServerRealm.CatchUp, logger: Logger) async throws(SessionError) {
+    func runSender(from start: UInt64, catchUp: ServerRealm.CatchUp) async throws(SessionError) {
         var sentThrough = start
         var sentAcknowledgement: UInt64 = .max
         var downloaded: UInt64 = 0
