@@ -158,7 +158,7 @@ let package = Package(
         // A client in a process of its own, for the persistence tests.
         .executableTarget(
             name: "RealmSyncTestHelper",
-            dependencies: ["RealmSync", "RealmSyncEngine", "RealmCore"],
+            dependencies: ["RealmSync", "RealmSyncEngine", "RealmObjects", "RealmCore"],
             path: "Tests/RealmSyncTestHelper"
         ),
         // End-to-end: the real server on loopback, driven through the

@@ -11,6 +11,13 @@
 //   RealmSyncTestHelper record FILE
 //       writes to FILE with changesets recorded, for ever, printing
 //       "committed N" after each commit (for the crash test, which kills it)
+//   RealmSyncTestHelper sync-write ROOT REALMURL
+//       opens the synced Realm at REALMURL as the current user and appends
+//       to its log for ever, printing "committed N" after each commit (for
+//       the client crash test, which kills it)
+//   RealmSyncTestHelper sync-flush ROOT REALMURL
+//       opens it again, waits until the server has every change, and
+//       prints "entries A,B,…"
 //   RealmSyncTestHelper current-with-two ROOT SERVER
 //       logs in two nickname users, then asks for SyncUser.current (which
 //       stops the process, as Realm throws)
@@ -20,6 +27,7 @@
 
 import Foundation
 import RealmCore
+import RealmObjects
 import RealmSync
 import RealmSyncEngine
 
@@ -80,6 +88,20 @@ do {
             written += 1
             say("committed \(written)")
         }
+    case "sync-write":
+        guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("sync-write ROOT REALMURL, logged in") }
+        let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: [SyncedLog.self])
+        try DispatchQueue(label: "writer").sync {
+            let realm = try Realm(configuration: configuration)
+            while true { say("committed \(try SyncedLog.appendNext(realm))") }
+        }
+    case "sync-flush":
+        guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("sync-flush ROOT REALMURL, logged in") }
+        let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: [SyncedLog.self])
+        _ = try DispatchQueue(label: "open").sync { try Realm(configuration: configuration) }
+        try await user.session(for: url)!.waitForUpload()
+        let entries = try DispatchQueue(label: "read").sync { SyncedLog.entries(try Realm(configuration: configuration)) }
+        say("entries \(entries.map(String.init).joined(separator: ","))")
     case "current-with-two":
         guard arguments.count == 4, let server = URL(string: arguments[3]) else { fail("current-with-two ROOT SERVER") }
         _ = try await SyncUser.logIn(with: .nickname("first"), server: server)

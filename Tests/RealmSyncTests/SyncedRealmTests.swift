@@ -57,7 +57,11 @@ extension SyncTests {
     /// in through it, Realms opened by URL (Docs/Sync.md, "Synced Realms").
     @Suite struct SyncedRealms {
         static func register(_ name: String, on server: TestServer) async throws -> SyncUser {
-            try await SyncUser.logIn(with: .usernamePassword(username: name, password: "password", register: true), server: server.url)
+            try await register(name, on: server.url)
+        }
+
+        static func register(_ name: String, on server: URL) async throws -> SyncUser {
+            try await SyncUser.logIn(with: .usernamePassword(username: name, password: "password", register: true), server: server)
         }
 
         static func realmURL(_ server: TestServer, _ path: String) -> URL {

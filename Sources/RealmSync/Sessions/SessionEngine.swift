@@ -19,7 +19,7 @@ import WSClient
 final class SessionEngine: Sendable {
     /// The session number on the connection: a connection per session.
     static let sessionNumber: UInt64 = 1
-    static let firstRetryDelay: Duration = .milliseconds(500)
+    static let firstRetryDelay: Duration = .milliseconds(250)
     static let longestRetryDelay: Duration = .seconds(30)
     /// The bytes of parts an upload message carries at most.
     static let partBudget = SyncMessageCoding.maximumMessageSize - 4 * SyncMessageCoding.partOverhead
@@ -35,6 +35,8 @@ final class SessionEngine: Sendable {
         var invalid = false
         var run: Task<Void, Never>?
         var runNumber: UInt64 = 0
+        /// When a connection was last bound.
+        var lastBound: ContinuousClock.Instant?
         /// The bound connection, while there is one.
         var connection: BoundConnection?
         /// The last client version the server has acknowledged.
@@ -163,12 +165,18 @@ final class SessionEngine: Sendable {
             case .refused(let code, let message, let tryAgain):
                 let error = Self.error(code: code, message: message, path: configuration.resolvedPath)
                 if code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
-                    // The access token: get a new one, then bind again.
+                    // The access token: get a new one, then bind again. A
+                    // refresh token refused logs the user out (reported
+                    // by the user), which ends the session; a server out
+                    // of reach is tried again.
                     do {
                         try await configuration.user.refresh()
                     } catch {
-                        fail(error)
-                        return
+                        if configuration.user.state != .active {
+                            invalidate(SyncError(.clientUserError, "The user \(configuration.user.identity ?? "") is logged out."))
+                            return
+                        }
+                        logger.debug("the access token of \(configuration.user.identity ?? "") could not be refreshed: \(error)")
                     }
                 } else if !tryAgain {
                     fail(error)
@@ -179,8 +187,13 @@ final class SessionEngine: Sendable {
             case .failed(let error):
                 fail(error)
                 return
+            case .loggedOut:
+                invalidate(SyncError(.clientUserError, "The user \(configuration.user.identity ?? "") is logged out."))
+                return
             }
-            if ContinuousClock.now - started > .seconds(10) { delay = Self.firstRetryDelay }
+            // A connection that got as far as binding made progress: the
+            // next attempt starts from the shortest wait again.
+            if let bound = shared.withLock({ $0.lastBound }), bound > started { delay = Self.firstRetryDelay }
             // Jitter, so that clients a server restart dropped together do
             // not come back together.
             let jittered = delay * Double.random(in: 0.75...1.25)
@@ -203,6 +216,8 @@ final class SessionEngine: Sendable {
         case refused(code: Int, message: String, tryAgain: Bool)
         /// The session cannot go on.
         case failed(any Error)
+        /// The user logged out.
+        case loggedOut
     }
 
     private func connectOnce(_ run: UInt64) async -> Ending {
@@ -211,8 +226,9 @@ final class SessionEngine: Sendable {
             token = try await configuration.user.accessToken()
         } catch {
             if Task.isCancelled { return .cancelled }
-            // Logged out, or the refresh token refused: nothing to retry.
-            if let error = error as? SyncAuthError, error.code == .invalidAccessToken { return .failed(error) }
+            // Logged out, or the refresh token refused (which the user
+            // reports): nothing to retry.
+            if configuration.user.state != .active { return .loggedOut }
             return .dropped("no access token: \(error)")
         }
         let fileState: SyncFileState
@@ -281,6 +297,7 @@ final class SessionEngine: Sendable {
                             // A suspension (or a newer run) came first.
                             guard shared.runNumber == run, !shared.suspended, !shared.invalid else { return nil }
                             shared.state = .active
+                            shared.lastBound = .now
                             shared.connection = BoundConnection(run: run, sender: sender, uploads: continuation)
                             return shared.downloadWaiters.map(\.request)
                         }

@@ -165,6 +165,13 @@ enum SyncTables {
     }
 
     static func setEmbeddedIdentity(_ identity: ObjectIdentity, of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {
+        // An embedded object replaced by another in its slot was deleted by
+        // RealmCore without telling sync: its row goes now, so that the
+        // identity names the new object alone.
+        let stale = try transaction.replicationStatement("DELETE FROM sync_embedded WHERE class = ? AND identity = ?")
+        stale.bind(className, at: 1)
+        stale.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
+        try stale.run()
         let insert = try transaction.replicationStatement("INSERT OR REPLACE INTO sync_embedded (class, object_key, identity) VALUES (?, ?, ?)")
         insert.bind(className, at: 1)
         insert.bind(key.rawValue, at: 2)
@@ -172,13 +179,17 @@ enum SyncTables {
         try insert.run()
     }
 
-    /// The local key of the embedded object with this identity.
+    /// The local key of the embedded object with this identity, if it
+    /// still exists (RealmCore deletes embedded objects with their owner,
+    /// or when another takes their place, without telling sync).
     static func localKey(ofEmbedded identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
         let select = try transaction.replicationStatement("SELECT object_key FROM sync_embedded WHERE class = ? AND identity = ?")
-        defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
-        return try select.step() ? ObjectKey(select.int64(at: 0)) : nil
+        let key = try select.step() ? ObjectKey(select.int64(at: 0)) : nil
+        select.reset()
+        guard let key else { return nil }
+        return try transaction.objectExists(key, in: transaction.classHandle(named: className)) ? key : nil
     }
 
     static func forgetObject(_ key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {

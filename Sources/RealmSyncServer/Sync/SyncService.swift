@@ -26,7 +26,16 @@ final class SyncService: Sendable {
     let logger: Logger
     let compaction: Compaction
     private let root: URL
-    private let realms = Mutex<[RealmPath: ServerRealm]>([:])
+    /// The Realms open: held by their sessions (and work in flight), so
+    /// that a Realm nobody is bound to closes its file, and is opened again
+    /// by the next bind; never two at once for one path.
+    private let realms = Mutex<[RealmPath: WeakRealm]>([:])
+
+    private final class WeakRealm: @unchecked Sendable {
+        // Read and written only under `realms`' lock.
+        weak var realm: ServerRealm?
+        init(_ realm: ServerRealm) { self.realm = realm }
+    }
 
     init(dataDirectory: URL, auth: AuthService, compaction: Compaction, logger: Logger) {
         root = dataDirectory.appendingPathComponent("realms", isDirectory: true)
@@ -78,10 +87,11 @@ final class SyncService: Sendable {
 
     private func realm(at path: RealmPath) throws(SessionError) -> ServerRealm {
         try realms.withLock { realms throws(SessionError) -> ServerRealm in
-            if let open = realms[path] { return open }
+            if let open = realms[path]?.realm { return open }
             do {
                 let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root))
-                realms[path] = realm
+                realms = realms.filter { $0.value.realm != nil }
+                realms[path] = WeakRealm(realm)
                 return realm
             } catch {
                 logger.error("the synced Realm \(path) cannot be opened: \(error)")

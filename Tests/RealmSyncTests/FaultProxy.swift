@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP proxy on loopback between sync clients and the server that
+/// injects network faults: it delays what it forwards and cuts connections
+/// after a number of bytes, in the middle of a message. Clients connect to
+/// ``port``; the proxy forwards to the server's port.
+final class FaultProxy: Sendable {
+    /// The faults injected, changeable while the proxy runs.
+    struct Faults: Sendable {
+        /// Cut each connection after this many bytes (both ways together),
+        /// chosen at random per connection; nil never cuts.
+        var cutAfterBytes: ClosedRange<Int>?
+        /// Wait up to this many milliseconds before forwarding each chunk.
+        var maximumDelayMilliseconds = 0
+    }
+
+    let port: Int
+    private let targetPort: Int
+    private let listener: Int32
+    private let settings: Mutex<Faults>
+    private let stopped = Atomic<Bool>(false)
+    private let cuts = Atomic<Int>(0)
+
+    init(targetPort: Int, faults: Faults) throws {
+        self.targetPort = targetPort
+        settings = Mutex(faults)
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var reuse: Int32 = 1
+        setsockopt(listening, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = Self.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listening, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        listener = listening
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// The faults from now on (connections open keep their cut point).
+    var faults: Faults {
+        get { settings.withLock { $0 } }
+        set { settings.withLock { $0 = newValue } }
+    }
+
+    /// How many connections the proxy has cut.
+    var cutCount: Int { cuts.load(ordering: .relaxed) }
+
+    /// Stops accepting; connections open go on until they end.
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private static func loopback(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private func acceptLoop() {
+        while !stopped.load(ordering: .relaxed) {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = Self.loopback(port: UInt16(targetPort))
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                close(client)
+                close(server)
+                continue
+            }
+            let faults = self.faults
+            let connection = Connection(client: client, server: server, cutAfter: faults.cutAfterBytes.map { Int.random(in: $0) })
+            Thread { [self] in pump(from: client, to: server, connection) }.start()
+            Thread { [self] in pump(from: server, to: client, connection) }.start()
+        }
+    }
+
+    /// One proxied connection: its sockets and the bytes both ways share.
+    private final class Connection: Sendable {
+        let client: Int32
+        let server: Int32
+        let cutAfter: Int?
+        let forwarded = Atomic<Int>(0)
+        let closed = Atomic<Bool>(false)
+
+        init(client: Int32, server: Int32, cutAfter: Int?) {
+            self.client = client
+            self.server = server
+            self.cutAfter = cutAfter
+        }
+
+        func closeBoth() {
+            guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(server, Int32(SHUT_RDWR))
+            close(client)
+            close(server)
+        }
+    }
+
+    private func pump(from source: Int32, to destination: Int32, _ connection: Connection) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            let delay = faults.maximumDelayMilliseconds
+            if delay > 0 { usleep(useconds_t(Int.random(in: 0...delay) * 1000)) }
+            var sendable = count
+            var cut = false
+            if let limit = connection.cutAfter {
+                let before = connection.forwarded.add(count, ordering: .relaxed).oldValue
+                if before + count >= limit {
+                    // Forward part of the chunk, then cut: mid-message.
+                    sendable = max(0, limit - before)
+                    cut = true
+                }
+            }
+            var offset = 0
+            while offset < sendable {
+                // MSG_NOSIGNAL: a peer gone is an error here, not SIGPIPE.
+                let written = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + offset, sendable - offset, Int32(MSG_NOSIGNAL)) }
+                guard written > 0 else { break }
+                offset += written
+            }
+            if cut {
+                cuts.add(1, ordering: .relaxed)
+                break
+            }
+        }
+        connection.closeBoth()
+    }
+}

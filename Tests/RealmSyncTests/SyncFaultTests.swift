@@ -1,0 +1,207 @@
+import Foundation
+import RealmObjects
+import RealmSync
+import RealmSyncServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SyncTests {
+    /// Sync under faults: connections delayed and cut mid-message by a
+    /// proxy, the server killed (SIGKILL) during uploads and started again,
+    /// a client killed mid-commit. Nothing acknowledged is lost, nothing is
+    /// applied twice, and every replica converges.
+    @Suite struct SyncFaults {
+        typealias Realms = SyncedRealms
+
+        /// The log entries of a replica (each appended once, in its own
+        /// write, so that a changeset applied twice would show twice).
+        static func entries(_ configuration: Realm.Configuration) async throws -> [Int] {
+            try await offloaded { SyncedLogEntries.read(try Realm(configuration: configuration)) }
+        }
+
+        @Test func delayedAndCutConnectionsLoseNothing() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let proxy = try FaultProxy(targetPort: try #require(server.server.port),
+                                           faults: .init(cutAfterBytes: 300...3000, maximumDelayMilliseconds: 3))
+                defer { proxy.stop() }
+                let alice = try await Realms.register("alice", on: server)
+                let bob = try await Realms.register("bob", on: server)
+                let url = URL(string: "realm://127.0.0.1:\(proxy.port)/shared/faulty")!
+                let aliceConfig = Realms.configuration(alice, url)
+                let bobConfig = Realms.configuration(bob, url)
+                // Both write 40 transactions while their connections are cut.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (config, prefix) in [(aliceConfig, "a"), (bobConfig, "b")] {
+                        group.addTask {
+                            for index in 1...40 {
+                                try await Realms.write(config) { realm in
+                                    let task = realm.object(ofType: SyncTask.self, forPrimaryKey: 0)
+                                        ?? realm.create(SyncTask.self, value: ["id": 0, "title": "log"])
+                                    task.tags.append("\(prefix)\(index)")
+                                    realm.add(SyncTask(value: ["id": prefix == "a" ? index : 100 + index, "title": "\(prefix) \(index)"]))
+                                }
+                                try await Task.sleep(for: .milliseconds(2))
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                // Then the network heals.
+                proxy.faults = .init()
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                for _ in 0..<2 {
+                    try await withDeadline("alice uploading (\(aliceSession.diagnostics))", seconds: 60) { try await aliceSession.waitForUpload() }
+                    try await withDeadline("bob uploading (\(bobSession.diagnostics))", seconds: 60) { try await bobSession.waitForUpload() }
+                    try await withDeadline("alice downloading", seconds: 60) { try await aliceSession.waitForDownload() }
+                    try await withDeadline("bob downloading", seconds: 60) { try await bobSession.waitForDownload() }
+                }
+                #expect(proxy.cutCount > 0, "connections were cut")
+                let aliceTasks = try await Realms.tasks(aliceConfig)
+                #expect(aliceTasks == (try await Realms.tasks(bobConfig)), "the replicas converge")
+                #expect(aliceTasks.count == 81, "every task of both, once")
+                let tags = try await offloaded {
+                    Array(try Realm(configuration: aliceConfig).object(ofType: SyncTask.self, forPrimaryKey: 0)!.tags)
+                }
+                #expect(tags.count == 80 && Set(tags).count == 80, "every append once, none twice: \(tags)")
+            }
+        }
+
+        @Test func aServerKilledDuringUploadsLosesNothingAcknowledged() async throws {
+            try await TestClient.run {
+                let data = temporaryDirectory("killed-server")
+                var server = try await ChildServer.start(data: data, port: 0)
+                let port = server.port
+                let alice = try await Realms.register("alice", on: server.url)
+                let bob = try await Realms.register("bob", on: server.url)
+                let url = URL(string: "realm://127.0.0.1:\(port)/shared/killed")!
+                let aliceConfig = Realms.configuration(alice, url)
+                let bobConfig = Realms.configuration(bob, url)
+                _ = try await Realms.tasks(bobConfig)
+
+                for index in 1...60 {
+                    try await Realms.write(aliceConfig) { realm in
+                        let task = realm.object(ofType: SyncTask.self, forPrimaryKey: 0) ?? realm.create(SyncTask.self, value: ["id": 0])
+                        task.tags.append("\(index)")
+                    }
+                    if index == 30 {
+                        // Killed without a chance to finish anything.
+                        server.kill()
+                        server = try await ChildServer.start(data: data, port: port)
+                    }
+                }
+                defer { server.kill() }
+                let aliceSession = try #require(alice.session(for: url))
+                let bobSession = try #require(bob.session(for: url))
+                try await withDeadline("alice uploading (\(aliceSession.diagnostics))", seconds: 60) { try await aliceSession.waitForUpload() }
+                try await withDeadline("bob downloading (\(bobSession.diagnostics))", seconds: 60) { try await bobSession.waitForDownload() }
+                let tags = try await offloaded {
+                    Array(try Realm(configuration: bobConfig).object(ofType: SyncTask.self, forPrimaryKey: 0)?.tags ?? List<String>())
+                }
+                #expect(tags == (1...60).map(String.init), "every append reached the server once, in order")
+            }
+        }
+
+        @Test func aClientKilledMidCommitUploadsWhatItCommitted() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let helper = try productExecutable("RealmSyncTestHelper")
+                let root = temporaryDirectory("killed-client")
+                _ = try await Realms.register("carol", on: server)
+                let login = try await runProcess(helper, ["login", root.path, server.url.absoluteString, "carol", "password"])
+                #expect(login.status == 0, "\(login.stderr)")
+                let url = "realm://127.0.0.1:\(server.server.port!)/shared/crash-log"
+
+                // The writer commits as fast as it can; it is killed after
+                // a while, in the middle of whatever it was doing.
+                let writer = Process()
+                writer.executableURL = helper
+                writer.arguments = ["sync-write", root.path, url]
+                let output = Pipe()
+                writer.standardOutput = output
+                try writer.run()
+                let committed = try await offloaded { () -> Int in
+                    var seen = Data()
+                    while true {
+                        let chunk = output.fileHandleForReading.availableData
+                        if chunk.isEmpty { return 0 }
+                        seen.append(chunk)
+                        let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n")
+                        if let last = lines.dropLast().last, let count = Int(last.dropFirst("committed ".count)), count >= 40 { return count }
+                    }
+                }
+                kill(writer.processIdentifier, SIGKILL)
+                try await offloaded { writer.waitUntilExit() }
+                #expect(committed >= 40)
+
+                // Launched again, it uploads what it had committed.
+                let flush = try await runProcess(helper, ["sync-flush", root.path, url])
+                let line = try #require(flush.stdout.split(separator: "\n").first { $0.hasPrefix("entries ") }, "\(flush.stdout) \(flush.stderr)")
+                let flushed = line.dropFirst("entries ".count).split(separator: ",").compactMap { Int($0) }
+                #expect(flushed.count >= committed && flushed == Array(1...flushed.count), "the file kept every commit")
+
+                let dave = try await Realms.register("dave", on: server)
+                let daveConfig = Realm.Configuration(syncConfiguration: SyncConfiguration(user: dave, realmURL: URL(string: url)!),
+                                                     objectTypes: [SyncedLogEntries.self])
+                _ = try await Self.entries(daveConfig)
+                let session = try #require(dave.session(for: URL(string: url)!))
+                try await withDeadline("dave downloading", seconds: 60) { try await session.waitForDownload() }
+                #expect(try await Self.entries(daveConfig) == flushed, "the server has every commit once")
+            }
+        }
+    }
+}
+
+/// The crash log of ``RealmSyncTestHelper``'s `sync-write`, seen from the
+/// tests (the same class name and properties).
+final class SyncedLogEntries: Object {
+    override class func className() -> String { "SyncedLog" }
+    @Persisted(primaryKey: true) var id = 1
+    let entries = List<Int>()
+
+    static func read(_ realm: Realm) -> [Int] {
+        realm.object(ofType: SyncedLogEntries.self, forPrimaryKey: 1).map { Array($0.entries) } ?? []
+    }
+}
+
+/// `realm server` in a child process, so that it can be killed.
+struct ChildServer {
+    let process: Process
+    let url: URL
+    var port: Int { url.port ?? 0 }
+
+    static func start(data: URL, port: Int) async throws -> ChildServer {
+        let process = Process()
+        process.executableURL = try productExecutable("realm")
+        process.arguments = ["server", "--port", "\(port)", "--data", data.path, "--password-hash-cost", "4", "--log-level", "error"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = try await offloaded {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            return String(decoding: line, as: UTF8.self)
+        }
+        guard let url = text.split(separator: "\n").first.flatMap({ URL(string: String($0.dropFirst("Listening on ".count))) }) else {
+            process.terminate()
+            throw DeadlineExceeded(what: "the server printed '\(text)'", seconds: 0)
+        }
+        return ChildServer(process: process, url: url)
+    }
+
+    /// SIGKILL: no graceful anything.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
