@@ -5,6 +5,7 @@
 // out of the product package so that neither the product nor CI builds it.
 //
 //   swift run -c release --package-path Benchmarks realm-benchmark [--quick] [--output DIR] [--filter SUBSTRING]
+//   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick]
 //
 // Each contender is a target of its own, so that no file imports two
 // database libraries: RealmObjects, GRDB and the SQLite C API declare
@@ -18,6 +19,7 @@ let package = Package(
     name: "realm-swift-sqlite-benchmarks",
     products: [
         .executable(name: "realm-benchmark", targets: ["RealmBenchmark"]),
+        .executable(name: "realm-sync-benchmark", targets: ["SyncBenchmark"]),
     ],
     dependencies: [
         .package(name: "realm-swift-sqlite", path: ".."),
@@ -53,6 +55,16 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport", "RealmContender", "GRDBContender", "SQLiteContender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Sync: a server and clients on loopback (issue 19).
+        .executableTarget(
+            name: "SyncBenchmark",
+            dependencies: [
+                .product(name: "RealmObjects", package: "realm-swift-sqlite"),
+                .product(name: "RealmSync", package: "realm-swift-sqlite"),
+                .product(name: "RealmSyncServer", package: "realm-swift-sqlite"),
             ]
         ),
     ],

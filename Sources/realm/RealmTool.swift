@@ -1,6 +1,7 @@
 // The `realm` command-line tool. `realm demo` runs the seeds' "Getting
 // started" sample end to end on ./default.realm and says what happens at
-// each step; `realm verify FILE` checks a Realm file for damage;
+// each step, and `realm demo sync` a sync server with two devices that
+// edit offline and converge; `realm verify FILE` checks a Realm file for damage;
 // `realm server` runs the sync server, and `realm login` logs a user in.
 
 import ArgumentParser
@@ -28,8 +29,15 @@ final class Person: Object {
     let dogs = List<Dog>()
 }
 
-struct Demo: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the getting-started sample on ./default.realm.")
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the getting-started sample on ./default.realm (or, with 'sync', the sync demo).",
+        subcommands: [LocalDemo.self, SyncDemo.self],
+        defaultSubcommand: LocalDemo.self)
+}
+
+struct LocalDemo: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "local", abstract: "Run the getting-started sample on ./default.realm.")
 
     @Option(help: "The Realm file to use.")
     var file = "default.realm"

@@ -72,15 +72,18 @@ import Testing
         let rexID = ObjectIdentity.global(GlobalKey(client: client, counter: 1))
         let dogsList = ListReference(ownerClass: "Person", owner: anaID, property: "dogs")
         let tagsList = ListReference(ownerClass: "Person", owner: anaID, property: "tags")
-        // The first changeset declares the schema, then the data.
+        // The first changeset declares the schema (its classes, then their
+        // properties, which may link to any of them), then the data.
         let schemaCount = changeset.instructions.prefix { instruction in
             switch instruction {
             case .addClass, .addProperty: true
             default: false
             }
         }.count
-        #expect(changeset.instructions.prefix(3) == [
+        #expect(changeset.instructions.prefix(5) == [
             .addClass(ClassSpec(name: "Person", primaryKey: "id", isEmbedded: false)),
+            .addClass(ClassSpec(name: "Dog", primaryKey: nil, isEmbedded: false)),
+            .addClass(ClassSpec(name: "Address", primaryKey: nil, isEmbedded: true)),
             .addProperty(class: "Person", PropertySpec(name: "id", type: "int", isOptional: false, isList: false, target: nil)),
             .addProperty(class: "Person", PropertySpec(name: "name", type: "string", isOptional: false, isList: false, target: nil)),
         ])

@@ -440,6 +440,14 @@ extension SyncTests {
             }
         }
 
+        @Test func theSyncDemoConverges() async throws {
+            let result = try await runProcess(try productExecutable("realm"), ["demo", "sync"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("Ben's device: milk ×3 (bought)"), "Ben's offline view")
+            #expect(result.stdout.contains("Ana's device: bread ×1, milk ×3 (bought)"), "\(result.stdout)")
+            #expect(result.stdout.contains("6. Both devices hold the same list."))
+        }
+
         @Test func progressNotificationsCountTheBytes() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()
