@@ -256,6 +256,28 @@ extension SyncTests {
             }
         }
 
+        /// Opens with the `async` variant, on the main actor, as an app
+        /// would; returns the tasks it finds.
+        @MainActor static func countOpenedAsynchronously(_ configuration: Realm.Configuration) async throws -> Int {
+            let realm = try await Realm.asyncOpen(configuration: configuration)
+            return realm.objects(SyncTask.self).count
+        }
+
+        @Test func asyncOpenAsAnAsyncFunction() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/awaited")
+                try await Self.write(Self.configuration(alice, url)) { realm in
+                    for id in 1...20 { realm.add(SyncTask(value: ["id": id, "title": "item \(id)"])) }
+                }
+                try await #require(alice.session(for: url)).waitForUpload()
+                #expect(try await Self.countOpenedAsynchronously(Self.configuration(bob, url)) == 20)
+            }
+        }
+
         @Test func aUsersRealmIsTheirsAlone() async throws {
             try await TestClient.run {
                 let errors = SessionErrors()

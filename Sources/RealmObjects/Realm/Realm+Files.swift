@@ -53,27 +53,45 @@ extension Realm {
         callbackQueue: DispatchQueue = .main,
         callback: @escaping @Sendable (Result<Realm, Swift.Error>) -> Void
     ) {
-        DispatchQueue.global().async {
-            let deliver: @Sendable ((any Swift.Error)?) -> Void = { error in
-                callbackQueue.async {
-                    if let error {
-                        callback(.failure(error))
-                    } else {
-                        callback(Result { try Realm(configuration: configuration) })
-                    }
+        prepare(configuration) { error in
+            callbackQueue.async {
+                if let error {
+                    callback(.failure(error))
+                } else {
+                    callback(Result { try Realm(configuration: configuration) })
                 }
             }
+        }
+    }
+
+    /// Opens a Realm as ``asyncOpen(configuration:callbackQueue:callback:)``
+    /// does (the slow work, and a synced Realm's download, off the main
+    /// thread), and returns it for the main actor.
+    @MainActor
+    public static func asyncOpen(configuration: Configuration = .defaultConfiguration) async throws -> Realm {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Swift.Error>) in
+            prepare(configuration) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+        return try Realm(configuration: configuration)
+    }
+
+    /// Does the slow work of opening on a background queue (schema,
+    /// migration, a synced Realm's download), then calls `completion`.
+    private static func prepare(_ configuration: Configuration, completion: @escaping @Sendable ((any Swift.Error)?) -> Void) {
+        DispatchQueue.global().async {
             do {
-                // Opening once does the slow work (schema, migration); the
-                // callback's open then finds the file ready.
+                // Opening once does the slow work; the caller's open then
+                // finds the file ready.
                 let coordinator = try RealmOpener.open(configuration).coordinator
-                guard let synchronizer = configuration.synchronizer else { return deliver(nil) }
+                guard let synchronizer = configuration.synchronizer else { return completion(nil) }
                 // The file stays open until the download is done.
                 synchronizer.waitForDownload(coordinator) { error in
-                    withExtendedLifetime(coordinator) { deliver(error) }
+                    withExtendedLifetime(coordinator) { completion(error) }
                 }
             } catch {
-                deliver(error)
+                completion(error)
             }
         }
     }
