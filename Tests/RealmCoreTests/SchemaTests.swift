@@ -230,4 +230,42 @@ import Testing
         #expect(transaction.schema["Dog"]?[propertyNamed: "age"]?.isIndexed == true)
         #expect(transaction.schema["Dog"]?[propertyNamed: "name"]?.isIndexed == false)
     }
+
+    @Test func anAdditiveSchemaGrowsKeepsWhatOthersAddedAndRefusesChanges() throws {
+        let directory = TemporaryDirectory()
+        func openAdditively(_ schema: Schema) throws -> Coordinator {
+            var configuration = Coordinator.Configuration.file(directory.path(), schema: schema)
+            configuration.isSchemaAdditive = true
+            return try Coordinator.open(configuration)
+        }
+        do {
+            let coordinator = try openAdditively(Schema([TestSchema.dog, TestSchema.person]))
+            let transaction = try coordinator.makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            try transaction.write { try transaction.createObject(in: dogs, values: [.string("Rex"), .int(3), .null]) }
+        }
+        // A newer client adds a property and a class, with no version.
+        var newerDog = TestSchema.dog
+        newerDog.properties.append(Property(name: "color", type: .string))
+        let toy = ObjectSchema(name: "Toy", properties: [Property(name: "label", type: .string)])
+        do { _ = try openAdditively(Schema([newerDog, TestSchema.person, toy])) }
+        // The older client opens it again; the file keeps what it lacks.
+        do {
+            let coordinator = try openAdditively(Schema([TestSchema.dog, TestSchema.person]))
+            let transaction = try coordinator.makeTransaction()
+            try transaction.refresh()
+            #expect(transaction.schema["Dog"]?[propertyNamed: "color"] != nil)
+            #expect(transaction.schema["Toy"] != nil)
+            #expect(transaction.schemaVersion == 0)
+            let dogs = try transaction.classHandle(named: "Dog")
+            #expect(try transaction.count(of: dogs) == 1)
+        }
+        // A change to an existing property is refused, naming it.
+        var changedDog = TestSchema.dog
+        changedDog.properties[1] = Property(name: "age", type: .double)
+        let error = #expect(throws: RealmError.self) { _ = try openAdditively(Schema([changedDog, TestSchema.person])) }
+        #expect(error?.kind == .schemaMismatch)
+        #expect(error?.message.contains("Property 'Dog.age' has been changed from 'int' to 'double'.") == true)
+        #expect(error?.message.contains("only grows") == true)
+    }
 }

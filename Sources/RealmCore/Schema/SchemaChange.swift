@@ -104,3 +104,40 @@ extension ObjectSchema {
         return changes
     }
 }
+
+extension Schema {
+    /// This schema with what `wanted` adds: its new classes, and its new
+    /// properties after each class's own; what this schema has that
+    /// `wanted` lacks stays. Index flags follow `wanted`.
+    ///
+    /// - Throws: `schemaMismatch` when `wanted` changes an existing class or
+    ///   property (a type, optionality, primary key or kind), naming it.
+    func growing(to wanted: Schema, path: String) throws(RealmError) -> Schema {
+        var grown = self
+        for target in wanted.objectSchemas {
+            guard var stored = self[target.name] else {
+                grown.upsert(target)
+                continue
+            }
+            let destructive = stored.changes(to: target).filter { change in
+                switch change {
+                case .removedProperty, .addedProperty, .addedIndex, .removedIndex: false
+                default: true
+                }
+            }
+            guard destructive.isEmpty else {
+                throw RealmError(.schemaMismatch, "The synced Realm at '\(path)' cannot take these changes (its schema only grows):\n"
+                    + destructive.map { "- \($0)" }.joined(separator: "\n"))
+            }
+            for property in target.properties {
+                if let index = stored.properties.firstIndex(where: { $0.name == property.name }) {
+                    stored.properties[index].isIndexed = property.isIndexed
+                } else {
+                    stored.properties.append(property)
+                }
+            }
+            grown.upsert(stored)
+        }
+        return grown
+    }
+}

@@ -44,6 +44,12 @@ extension Coordinator {
         /// schema changed). Throwing from it cancels the migration and leaves
         /// the file as it was.
         public var migration: (@Sendable (MigrationContext) throws -> Void)?
+        /// Whether the schema only grows (a synced Realm's): opening adds
+        /// the classes and properties `schema` has that the file lacks,
+        /// keeps those the file has that `schema` lacks (other clients use
+        /// them), needs no version or migration for either, and refuses a
+        /// change to an existing class or property.
+        package var isSchemaAdditive = false
 
         public init(
             location: Location,

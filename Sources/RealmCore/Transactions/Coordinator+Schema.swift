@@ -2,6 +2,7 @@ extension Coordinator {
     /// Brings the file's schema to include `wanted` at `version`, as
     /// ``open(_:)`` describes.
     func prepareSchema(_ wanted: Schema, version: UInt64, migration: (@Sendable (MigrationContext) throws -> Void)?) throws(RealmError) {
+        if configuration.isSchemaAdditive { return try prepareAdditiveSchema(wanted, version: version) }
         let transaction = try makeTransaction()
         try transaction.ensureReading()
         var stored = transaction.schema
@@ -71,6 +72,33 @@ extension Coordinator {
         } catch {
             transaction.cancelWrite()
             throw RealmError(.schemaMismatch, "The migration of the Realm at '\(path)' failed and was rolled back: \(error)")
+        }
+    }
+
+    /// Adds what `wanted` has that the file lacks, keeping the rest (see
+    /// ``Configuration/isSchemaAdditive``).
+    private func prepareAdditiveSchema(_ wanted: Schema, version: UInt64) throws(RealmError) {
+        let transaction = try makeTransaction()
+        try transaction.ensureReading()
+        let stored = transaction.schema
+        if stored.changes(to: try stored.growing(to: wanted, path: path)).isEmpty { return }
+        guard !configuration.isReadOnly else {
+            throw RealmError(.schemaMismatch, "The read-only Realm at '\(path)' lacks classes or properties its models have.")
+        }
+        try transaction.beginWrite()
+        do {
+            // Another transaction (a sync session) may have grown it meanwhile.
+            let current = transaction.schema
+            let grown = try current.growing(to: wanted, path: path)
+            if current.changes(to: grown).isEmpty {
+                transaction.cancelWrite()
+                return
+            }
+            try transaction.applySchema(grown, schemaVersion: max(version, transaction.schemaVersion))
+            try transaction.commitWrite()
+        } catch {
+            transaction.cancelWrite()
+            throw error
         }
     }
 

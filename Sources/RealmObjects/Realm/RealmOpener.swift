@@ -94,6 +94,9 @@ enum RealmOpener {
             let box = MigrationBlockBox(block: block, configuration: configuration, types: types)
             core.migration = { context in try box.run(context) }
         }
+        // A synced Realm's schema only grows: other clients' classes and
+        // properties stay in the file, unseen by models that lack them.
+        core.isSchemaAdditive = configuration.synchronizer != nil
         return core
     }
 }
