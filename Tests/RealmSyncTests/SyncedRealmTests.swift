@@ -241,8 +241,12 @@ extension SyncTests {
                 let bob = try await Self.register("bob", on: server)
                 let url = Self.realmURL(server, "/shared/catalog")
                 let aliceConfig = Self.configuration(alice, url)
+                // About 1.3 MB in one transaction: the upload, and the state
+                // Bob downloads, travel as several messages (at most 1 MiB)
+                // of many WebSocket frames (at most 64 KiB).
+                let padding = String(repeating: "x", count: 1_000)
                 try await Self.write(aliceConfig) { realm in
-                    for id in 1...200 { realm.add(SyncTask(value: ["id": id, "title": "item \(id)"])) }
+                    for id in 1...1_200 { realm.add(SyncTask(value: ["id": id, "title": "item \(id) \(padding)"])) }
                 }
                 try await #require(alice.session(for: url)).waitForUpload()
 
@@ -252,7 +256,7 @@ extension SyncTests {
                         continuation.resume(with: result.map { $0.objects(SyncTask.self).count })
                     }
                 }
-                #expect(count == 200, "the Realm is handed out with the server's data in it")
+                #expect(count == 1_200, "the Realm is handed out with the server's data in it")
             }
         }
 
@@ -329,7 +333,7 @@ extension SyncTests {
             }
         }
 
-        @Test func aSyncedConfigurationTakesNoMigrationBlock() async throws {
+        @Test func aSyncedConfigurationTakesNoMigrationBlockNorDeletion() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()
                 defer { Task { await server.stop() } }
@@ -337,7 +341,12 @@ extension SyncTests {
                 var config = Self.configuration(alice, Self.realmURL(server, "/~/migrating"))
                 config.schemaVersion = 2
                 config.migrationBlock = { _, _ in }
-                #expect(throws: Realm.Error.self) { try Realm(configuration: config) }
+                let refused = #expect(throws: Realm.Error.self) { try Realm(configuration: config) }
+                #expect(refused?.localizedDescription.contains("migration block") == true)
+                config.migrationBlock = nil
+                config.deleteRealmIfMigrationNeeded = true
+                let deleting = #expect(throws: Realm.Error.self) { try Realm(configuration: config) }
+                #expect(deleting?.localizedDescription.contains("deleteRealmIfMigrationNeeded") == true)
                 // Setting a file URL makes it an ordinary configuration.
                 config.fileURL = temporaryDirectory("local").appendingPathComponent("local.realm")
                 #expect(config.syncConfiguration == nil)

@@ -83,4 +83,27 @@ import Testing
             _ = try garbage.add(ChangesetPart(serverVersion: 1, totalSize: 3, offset: 0, bytes: [9, 9, 9]))
         }
     }
+
+    @Test func messagesOfManySmallOrOneHugeChangesetStayUnderTheLimit() throws {
+        let large = UInt64.max - 1
+        // Many tiny changesets (each part's own fields count), then one
+        // larger than three messages.
+        var changesets = (1...60_000).map { (serverVersion: large - UInt64($0), bytes: [UInt8](repeating: 7, count: 12)) }
+        changesets.append((serverVersion: large, bytes: [UInt8](repeating: 3, count: 3 * SyncMessageCoding.maximumMessageSize + 5)))
+        let messages = ChangesetPart.messages(of: changesets)
+        #expect(messages.count >= 5)
+        var rebuilt: [[UInt8]] = []
+        for parts in messages {
+            let encoded = SyncMessageCoding.encode(.download(session: .max, serverVersion: .max, parts: parts, acknowledgedClientVersion: .max,
+                                                             progress: TransferProgress(downloaded: .max, downloadable: .max, uploaded: .max, uploadable: .max)))
+            #expect(encoded.count <= SyncMessageCoding.maximumMessageSize)
+            rebuilt.append(contentsOf: parts.compactMap { part in part.offset == 0 && part.isLast ? part.bytes : nil })
+        }
+        #expect(rebuilt.count == 60_000, "every small changeset travels whole")
+        let hugeParts = messages.joined().filter { $0.serverVersion == large }
+        var whole: [UInt8] = []
+        for part in hugeParts { whole.append(contentsOf: part.bytes) }
+        #expect(whole.count == changesets.last?.bytes.count)
+        #expect(ChangesetPart.messages(of: []).count == 1, "at least one message, empty")
+    }
 }

@@ -33,6 +33,12 @@ let latencyChanges = quick ? 100 : 500
 let bulkObjects = quick ? 20_000 : 100_000
 let singleObjects = quick ? 500 : 2_000
 
+/// Writes a line at once (print buffers when the output is a pipe or a
+/// file, and a run cut short would lose it).
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func now() -> Int { Int(DispatchTime.now().uptimeNanoseconds) }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -45,12 +51,13 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rea
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 SyncManager.shared.rootDirectory = scratch.appendingPathComponent("client")
-SyncManager.shared.logLevel = .off
+let tracing = ProcessInfo.processInfo.environment["REALM_SYNC_BENCH_LOG"] != nil
+SyncManager.shared.logLevel = tracing ? .all : .off
 
 var serverConfiguration = SyncServer.Configuration(dataDirectory: scratch.appendingPathComponent("server"))
 serverConfiguration.port = 0
 serverConfiguration.passwordHashCost = 4
-serverConfiguration.logLevel = .error
+serverConfiguration.logLevel = tracing ? .trace : .error
 let server = try await SyncServer(configuration: serverConfiguration)
 try await server.start()
 let port = server.port!
@@ -75,7 +82,7 @@ func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable ()
     }
 }
 
-print("# Sync benchmark (\(quick ? "quick" : "full"), release build, loopback, one process)\n")
+report("# Sync benchmark (\(quick ? "quick" : "full"), release build, loopback, one process)\n")
 
 // MARK: Latency
 
@@ -118,10 +125,10 @@ try await session(reader, latencyPath).waitForDownload()
 try await Task.sleep(for: .milliseconds(200))
 token.value.invalidate()
 let latencies = received.withLock { $0 }.map(milliseconds).sorted()
-print("| measure | result | goal |")
-print("|---|---:|---:|")
-print(String(format: "| change → notification on another client, median (%d changes) | %.1f ms | < 20 ms |", latencies.count, percentile(latencies, 0.5)))
-print(String(format: "| change → notification on another client, p99 | %.1f ms | < 100 ms |", percentile(latencies, 0.99)))
+report("| measure | result | goal |")
+report("|---|---:|---:|")
+report(String(format: "| change → notification on another client, median (%d changes) | %.1f ms | < 20 ms |", latencies.count, percentile(latencies, 0.5)))
+report(String(format: "| change → notification on another client, p99 | %.1f ms | < 100 ms |", percentile(latencies, 0.99)))
 
 // MARK: Upload throughput
 
@@ -142,7 +149,7 @@ for batch in 0..<(bulkObjects / 1_000) {
 }
 try await session(writer, bulkPath).waitForUpload()
 let bulkSeconds = Double(now() - start) / 1e9
-print(String(format: "| upload, %d objects in transactions of 1,000 | %.0f objects/s (%.2f s) | |", bulkObjects, Double(bulkObjects) / bulkSeconds, bulkSeconds))
+report(String(format: "| upload, %d objects in transactions of 1,000 | %.0f objects/s (%.2f s) | |", bulkObjects, Double(bulkObjects) / bulkSeconds, bulkSeconds))
 
 let singlePath = "/bench/single"
 let singleConfig = configuration(writer, singlePath)
@@ -156,7 +163,7 @@ try await onQueue(writerQueue) {
 }
 try await session(writer, singlePath).waitForUpload()
 let singleSeconds = Double(now() - start) / 1e9
-print(String(format: "| upload, %d objects one per transaction | %.0f objects/s (%.2f s) | |", singleObjects, Double(singleObjects) / singleSeconds, singleSeconds))
+report(String(format: "| upload, %d objects one per transaction | %.0f objects/s (%.2f s) | |", singleObjects, Double(singleObjects) / singleSeconds, singleSeconds))
 
 // MARK: Async open
 
@@ -170,7 +177,7 @@ let count: Int = try await withCheckedThrowingContinuation { continuation in
 }
 let openSeconds = Double(now() - start) / 1e9
 precondition(count == bulkObjects, "async open brought \(count) objects of \(bulkObjects)")
-print(String(format: "| async open of %d small objects (new client) | %.2f s | < 5 s |", bulkObjects, openSeconds))
+report(String(format: "| async open of %d small objects (new client) | %.2f s | < 5 s |", bulkObjects, openSeconds))
 
 await server.stop()
 

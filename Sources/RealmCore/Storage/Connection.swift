@@ -13,6 +13,12 @@ package final class Connection {
     /// Whether the file is read and written through the encrypting VFS.
     package let isEncrypted: Bool
     private var statementCache: [String: Statement] = [:]
+    /// The statements asked for last, most recent first: a loop asks for
+    /// the same few statements over and over (the sync tables' per
+    /// instruction), and comparing the same string literal is cheaper
+    /// than hashing it.
+    private var recentStatements: [Statement] = []
+    private static let recentStatementCapacity = 8
 
     /// Opens (and, unless `readOnly`, creates) the database at `path`;
     /// through the encrypting VFS when an `encryptionKey` (64 bytes) is
@@ -78,6 +84,7 @@ package final class Connection {
     }
 
     deinit {
+        recentStatements.removeAll()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
         walPolicy.deallocate()
@@ -127,18 +134,32 @@ package final class Connection {
     /// A statement for `sql` compiled once per connection and reused; reset
     /// before it is returned.
     package func cachedStatement(_ sql: String) throws(RealmError) -> Statement {
-        if let statement = statementCache[sql] {
+        if let index = recentStatements.firstIndex(where: { $0.sql.utf8.count == sql.utf8.count && $0.sql == sql }) {
+            let statement = recentStatements[index]
+            if index > 0 {
+                recentStatements.remove(at: index)
+                recentStatements.insert(statement, at: 0)
+            }
             statement.reset()
             return statement
         }
-        let statement = try prepare(sql, persistent: true)
-        statementCache[sql] = statement
+        let statement: Statement
+        if let cached = statementCache[sql] {
+            cached.reset()
+            statement = cached
+        } else {
+            statement = try prepare(sql, persistent: true)
+            statementCache[sql] = statement
+        }
+        if recentStatements.count == Self.recentStatementCapacity { recentStatements.removeLast() }
+        recentStatements.insert(statement, at: 0)
         return statement
     }
 
     /// Drops every cached statement, after a schema change made them refer
     /// to tables or columns that may be gone.
     package func clearStatementCache() {
+        recentStatements.removeAll()
         statementCache.removeAll()
     }
 

@@ -15,6 +15,11 @@ enum RealmOpener {
                 throw Realm.Error(.fail, "A synced Realm takes no migration block: its schema changes are additive and merge with every client's.",
                                   fileURL: configuration.fileURL)
             }
+            // Deleting the file would lose the changes it has not uploaded.
+            guard !configuration.deleteRealmIfMigrationNeeded else {
+                throw Realm.Error(.fail, "A synced Realm cannot be deleted when a migration is needed: set deleteRealmIfMigrationNeeded to false.",
+                                  fileURL: configuration.fileURL)
+            }
             try synchronizer.prepare()
         }
         let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? storedModelClassesToMigrate(configuration))

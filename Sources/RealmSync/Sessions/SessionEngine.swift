@@ -21,8 +21,6 @@ final class SessionEngine: Sendable {
     static let sessionNumber: UInt64 = 1
     static let firstRetryDelay: Duration = .milliseconds(250)
     static let longestRetryDelay: Duration = .seconds(30)
-    /// The bytes of parts an upload message carries at most.
-    static let partBudget = SyncMessageCoding.maximumMessageSize - 4 * SyncMessageCoding.partOverhead
 
     let configuration: SyncConfiguration
     private let queue: DispatchQueue
@@ -250,7 +248,7 @@ final class SessionEngine: Sendable {
                 configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))),
                 tlsConfiguration: tls, logger: logger
             ) { inbound, outbound, _ in
-                let sender = SerialMessageSender { bytes in try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                let sender = SerialMessageSender { bytes in try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes)) }
                 let result = await withTaskCancellationHandler {
                     await self.speak(inbound, sender, run: run, token: token, fileState: fileState)
                 } onCancel: {
@@ -345,22 +343,11 @@ final class SessionEngine: Sendable {
                 let after = sentThrough
                 let pending = try await onQueue { file throws(RealmError) in try file.unacknowledged(after: after) }
                 await refreshUploadProgress()
-                var parts: [ChangesetPart] = []
-                var budget = Self.partBudget
-                for (clientVersion, bytes) in pending {
-                    for part in ChangesetPart.parts(of: bytes, serverVersion: 0, maximumSize: Self.partBudget) {
-                        if part.bytes.count > budget {
-                            try await sender.send(.upload(session: Self.sessionNumber, parts: parts))
-                            parts = []
-                            budget = Self.partBudget
-                        }
-                        parts.append(part)
-                        budget -= part.bytes.count
-                    }
-                    sentThrough = clientVersion
+                for parts in ChangesetPart.messages(of: pending.map { (0, $0.bytes) }) where !parts.isEmpty {
+                    try await sender.send(.upload(session: Self.sessionNumber, parts: parts))
                 }
-                if !parts.isEmpty { try await sender.send(.upload(session: Self.sessionNumber, parts: parts)) }
                 if let last = pending.last {
+                    sentThrough = last.clientVersion
                     logger.trace("uploaded client versions \(pending[0].clientVersion)…\(last.clientVersion) of \(configuration.resolvedPath)")
                 }
             } catch {

@@ -31,12 +31,27 @@ package enum ChangesetApplier {
     ///   the caller cancels the write then.
     package static func apply(_ changeset: Changeset, serverVersion: UInt64, in transaction: Transaction,
                               recorder: ChangesetRecorder) throws(RealmError) {
+        try apply([(serverVersion, changeset)], in: transaction, recorder: recorder)
+    }
+
+    /// Applies `changesets` in order, as ``apply(_:serverVersion:in:recorder:)``
+    /// applies each, noting once that they are integrated (a state
+    /// download brings many small ones).
+    package static func apply(_ changesets: [(serverVersion: UInt64, changeset: Changeset)], in transaction: Transaction,
+                              recorder: ChangesetRecorder) throws(RealmError) {
+        guard !changesets.isEmpty else { return }
         try recorder.withoutRecording { () throws(RealmError) in
             var applier = Applier(transaction: transaction)
-            for (index, instruction) in changeset.instructions.enumerated() {
-                try applier.apply(instruction, stamp: changeset.stamp(ofInstruction: index))
+            var newestTimestamp = Int64.min
+            for (_, changeset) in changesets {
+                applier.lastObject = nil
+                for (index, instruction) in changeset.instructions.enumerated() {
+                    try applier.apply(instruction, stamp: changeset.stamp(ofInstruction: index))
+                }
+                newestTimestamp = max(newestTimestamp, changeset.timestamp)
             }
-            try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: changeset.timestamp, transaction)
+            let newestVersion = changesets.map(\.serverVersion).max() ?? 0
+            try SyncTables.noteIntegrated(serverVersion: newestVersion, timestamp: newestTimestamp, transaction)
         }
     }
 
@@ -45,8 +60,17 @@ package enum ChangesetApplier {
         /// Classes made by this changeset's `addClass` whose primary key
         /// property its `addProperty` has not added yet.
         var pendingPrimaryKeys: [String: String] = [:]
+        /// The object the last `create` or `set` resolved: a changeset sets
+        /// an object's properties one after another, and a state download
+        /// follows each creation with its values. Only `create` and `set`
+        /// keep it; they neither delete objects nor end incarnations.
+        var lastObject: (className: String, identity: ObjectIdentity, key: ObjectKey, isNew: Bool)?
 
         mutating func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
+            switch instruction {
+            case .create, .set: break
+            default: lastObject = nil
+            }
             switch instruction {
             case .addClass(let spec):
                 try addClass(spec)
@@ -118,7 +142,8 @@ package enum ChangesetApplier {
 
         // MARK: Objects
 
-        private func create(_ identity: ObjectIdentity, _ className: String) throws(RealmError) {
+        private mutating func create(_ identity: ObjectIdentity, _ className: String) throws(RealmError) {
+            lastObject = nil
             let handle = try transaction.classHandle(named: className)
             switch identity {
             case .primaryKey(let value, let incarnation):
@@ -136,12 +161,14 @@ package enum ChangesetApplier {
                 }
                 // The other properties take their defaults; the sets that
                 // follow give them their values.
-                _ = try transaction.createObject(ofClass: className, values: [primaryKey.name: try value.coreValue()])
+                let key = try transaction.createObject(ofClass: className, values: [primaryKey.name: try value.coreValue()])
+                lastObject = (className, identity, key, true)
             case .global(let global):
                 guard try SyncTables.localKey(of: global, className: className, transaction) == nil,
                       try !SyncTables.isTombstoned(identity, className: className, transaction) else { return }
                 let key = try transaction.createObject(ofClass: className, values: [:])
                 try SyncTables.setGlobalKey(global, of: key, className: className, transaction)
+                lastObject = (className, identity, key, true)
             case .embedded(let ownerClass, let owner, let property, let element):
                 // An embedded object in a list was made by its `listInsert`,
                 // which comes first.
@@ -175,10 +202,19 @@ package enum ChangesetApplier {
             try SyncTables.addTombstone(identity, className: className, transaction)
         }
 
-        private func set(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
-                         stamp: Stamp) throws(RealmError) {
-            guard let key = try localKey(identity, className) else { return }
-            if let last = try SyncTables.stamp(of: key, className: className, property: property, transaction), last >= stamp { return }
+        private mutating func set(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
+                                  stamp: Stamp) throws(RealmError) {
+            let key: ObjectKey
+            // An object this changeset has just made has no stamps yet.
+            var isNew = false
+            if let last = lastObject, last.identity == identity, last.className == className {
+                (key, isNew) = (last.key, last.isNew)
+            } else {
+                guard let found = try localKey(identity, className) else { return }
+                key = found
+                lastObject = (className, identity, key, false)
+            }
+            if !isNew, let last = try SyncTables.stamp(of: key, className: className, property: property, transaction), last >= stamp { return }
             let handle = try transaction.classHandle(named: className)
             let index = try transaction.propertyIndex(named: property, in: handle)
             let coreValue: Value

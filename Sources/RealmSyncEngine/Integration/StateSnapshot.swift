@@ -33,6 +33,9 @@ package enum StateSnapshot {
     private struct Builder {
         let transaction: Transaction
         private(set) var changesets: [Changeset] = []
+        /// The current incarnation of each primary key that has ended one
+        /// (read once by ``erasures()``; every other key is at 0).
+        private var currentIncarnations: [String: [SyncValue: UInt32]] = [:]
 
         init(transaction: Transaction) {
             self.transaction = transaction
@@ -43,12 +46,13 @@ package enum StateSnapshot {
         /// Appends an instruction to the changeset under way when its stamp
         /// continues that changeset's, else to a new one.
         mutating func append(_ instruction: Instruction, stamp: Stamp?) {
-            if var last = changesets.last {
-                let next = last.stamp(ofInstruction: last.instructions.count)
-                let continues = if let stamp { last.clientFileIdent != 0 && stamp == next } else { last.clientFileIdent == 0 }
+            if let last = changesets.indices.last {
+                let next = changesets[last].stamp(ofInstruction: changesets[last].instructions.count)
+                let continues = if let stamp { changesets[last].clientFileIdent != 0 && stamp == next } else { changesets[last].clientFileIdent == 0 }
                 if continues {
-                    last.instructions.append(instruction)
-                    changesets[changesets.count - 1] = last
+                    // In place: a copy of the changeset would copy its
+                    // instructions, once per instruction.
+                    changesets[last].instructions.append(instruction)
                     return
                 }
             }
@@ -88,6 +92,7 @@ package enum StateSnapshot {
                 }
             }
             for (className, value, next) in ended {
+                currentIncarnations[className, default: [:]][value] = next
                 for incarnation in 0..<next { append(.erase(class: className, .primaryKey(value, incarnation: incarnation)), stamp: nil) }
             }
             let tombstones = try transaction.replicationStatement("SELECT class, identity FROM sync_tombstones ORDER BY class, identity")
@@ -194,7 +199,7 @@ package enum StateSnapshot {
             let schema = try transaction.objectSchema(handle)
             if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
                 let value = try SyncValue(scalar: try transaction.value(of: key, property: index, in: handle))
-                return .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, transaction))
+                return .primaryKey(value, incarnation: currentIncarnations[handle.className]?[value] ?? 0)
             }
             return try SyncTables.globalKey(of: key, className: handle.className, transaction).map { .global($0) }
         }

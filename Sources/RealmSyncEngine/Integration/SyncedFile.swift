@@ -81,9 +81,7 @@ package final class SyncedFile {
         try transaction.refresh()
         if changesets.isEmpty, let stored = try SyncTables.storedState(transaction), stored.lastServerVersion >= serverVersion { return }
         try write { () throws(RealmError) in
-            for (version, changeset) in changesets {
-                try ChangesetApplier.apply(changeset, serverVersion: version, in: transaction, recorder: recorder)
-            }
+            try ChangesetApplier.apply(changesets, in: transaction, recorder: recorder)
             try recorder.withoutRecording { () throws(RealmError) in
                 try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: 0, transaction)
             }

@@ -24,7 +24,7 @@ final class ServerConnection: Sendable {
 
     init(service: SyncService, outbound: WebSocketOutboundWriter, logger: Logger) {
         self.service = service
-        writer = SerialMessageSender { bytes in try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+        writer = SerialMessageSender { bytes in try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes)) }
         self.outbound = outbound
         self.logger = logger
     }

@@ -25,8 +25,6 @@ final class ServerSession: Sendable {
 
     /// The largest batch of changesets read for one round of downloads.
     static let downloadBatchBytes = 512 << 10
-    /// The bytes of parts a download message carries at most.
-    static let partBudget = SyncMessageCoding.maximumMessageSize - 4 * SyncMessageCoding.partOverhead
 
     private struct State {
         var reassembler = ChangesetReassembler()
@@ -111,7 +109,7 @@ final class ServerSession: Sendable {
             // Server version 0 on every part: the client reaches `version`
             // with the last message only, so that a connection lost midway
             // starts the state again rather than skip its rest.
-            let messages = Self.messages(changesets.map { (0, $0) })
+            let messages = ChangesetPart.messages(of: changesets.map { (0, $0) })
             for (index, parts) in messages.enumerated() {
                 downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
                 try await send(.download(session: number, serverVersion: index == messages.count - 1 ? version : 0, parts: parts,
@@ -130,7 +128,7 @@ final class ServerSession: Sendable {
                 let remaining = try await realm.bytesToDownload(after: batch.reached, for: clientFileIdent)
                 let batchBytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
                 let downloadable = downloaded + batchBytes + remaining
-                let messages = Self.messages(batch.changesets)
+                let messages = ChangesetPart.messages(of: batch.changesets)
                 for (index, parts) in messages.enumerated() {
                     let isLast = index == messages.count - 1
                     // A message that ends inside a changeset brings the
@@ -151,25 +149,6 @@ final class ServerSession: Sendable {
             }
             for request in due { try await send(.mark(session: number, request: request)) }
         } while await iterator.next() != nil
-    }
-
-    /// Encoded changesets (with their server versions) cut into the parts
-    /// of download messages, none over a message's size: at least one
-    /// message, empty when there is nothing.
-    static func messages(_ changesets: [(serverVersion: UInt64, bytes: [UInt8])]) -> [[ChangesetPart]] {
-        var messages: [[ChangesetPart]] = [[]]
-        var budget = partBudget
-        for (version, bytes) in changesets {
-            for part in ChangesetPart.parts(of: bytes, serverVersion: version, maximumSize: partBudget) {
-                if part.bytes.count > budget {
-                    messages.append([])
-                    budget = partBudget
-                }
-                messages[messages.count - 1].append(part)
-                budget -= part.bytes.count
-            }
-        }
-        return messages
     }
 
     private func send(_ message: SyncMessage) async throws(SessionError) {
