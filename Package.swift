@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
         .library(name: "RealmSync", targets: ["RealmSync"]),
         .library(name: "RealmSyncServer", targets: ["RealmSyncServer"]),
+        .library(name: "RealmTools", targets: ["RealmTools"]),
         .executable(name: "realm", targets: ["realm"]),
     ],
     dependencies: [
@@ -120,11 +121,24 @@ let package = Package(
             ]
         ),
 
+        // What the `realm` tool does to any Realm file, read with the schema
+        // it stores: schema, query, export and import, file maintenance,
+        // and the web data browser (Docs/Tools.md).
+        .target(
+            name: "RealmTools",
+            dependencies: [
+                "RealmObjects", "RealmQuery", "RealmCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // The demo and command-line tool.
         .executableTarget(
             name: "realm",
             dependencies: [
-                "RealmObjects", "RealmSync", "RealmSyncServer",
+                "RealmTools", "RealmObjects", "RealmSync", "RealmSyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -172,6 +186,17 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "WSClient", package: "swift-websocket"),
+            ]
+        ),
+        // The `realm` tool, run as a user runs it, and its web browser in
+        // headless Chromium.
+        .testTarget(
+            name: "RealmToolsTests",
+            dependencies: [
+                "RealmTools", "RealmObjects", "RealmCore", "realm",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
     ]

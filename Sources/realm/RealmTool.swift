@@ -1,8 +1,11 @@
 // The `realm` command-line tool. `realm demo` runs the seeds' "Getting
 // started" sample end to end on ./default.realm and says what happens at
 // each step, and `realm demo sync` a sync server with two devices that
-// edit offline and converge; `realm verify FILE` checks a Realm file for damage;
-// `realm server` runs the sync server, and `realm login` logs a user in.
+// edit offline and converge. The commands in Commands/ work on any Realm
+// file, read with the schema it stores (RealmTools, Docs/Tools.md):
+// schema, query, export, import, compact, verify, copy, encrypt, decrypt
+// and browse. `realm server` runs the sync server, and `realm login` logs
+// a user in.
 
 import ArgumentParser
 import Dispatch
@@ -14,7 +17,12 @@ struct RealmTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "realm",
         abstract: "Realm's object database for Swift, stored in SQLite.",
-        subcommands: [Demo.self, Verify.self, ServerCommand.self, LoginCommand.self])
+        discussion: "See Docs/Tools.md for examples of every command.",
+        subcommands: [
+            Demo.self, SchemaCommand.self, QueryCommand.self, ExportCommand.self, ImportCommand.self,
+            CompactCommand.self, VerifyCommand.self, CopyCommand.self, EncryptCommand.self, DecryptCommand.self,
+            BrowseCommand.self, ServerCommand.self, LoginCommand.self,
+        ])
 }
 
 // Define your models like regular Swift classes.
@@ -91,31 +99,5 @@ struct LocalDemo: ParsableCommand {
         realm.refresh()
         print("after refresh: age \(myDog.age), puppies: \(puppies.count)")
         print("dogs in the file: \(realm.objects(Dog.self).map(\.name))")
-    }
-}
-
-struct Verify: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Check a Realm file for damage: SQLite's integrity check, then the catalog's checks.",
-        discussion: "Exits with 0 when the file is sound, 1 when it is damaged (each problem printed on a line), 2 when it cannot be opened.")
-
-    @Argument(help: "The Realm file to check.")
-    var file: String
-
-    func run() throws {
-        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: file), readOnly: true)
-        let problems: [String]
-        do {
-            problems = try Realm.verificationProblems(configuration: configuration)
-        } catch {
-            FileHandle.standardError.write(Data("realm verify: \(error.localizedDescription)\n".utf8))
-            throw ExitCode(2)
-        }
-        guard problems.isEmpty else {
-            print("\(file): damaged, \(problems.count) problem\(problems.count == 1 ? "" : "s") found")
-            for problem in problems { print("- \(problem)") }
-            throw ExitCode(1)
-        }
-        print("\(file): ok")
     }
 }

@@ -1,0 +1,361 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RealmCore
+import ServiceLifecycle
+import Synchronization
+
+/// The web data browser `realm browse` runs: a Hummingbird server on
+/// loopback that shows a Realm file's classes and objects, filters them
+/// with the predicate language, follows links, edits values in write
+/// transactions, and updates open pages when the file changes.
+///
+/// Security, since the data may be private and the browser may hold other
+/// sites' pages:
+/// - it binds to 127.0.0.1 unless told otherwise;
+/// - every request must carry the random session token of the printed URL;
+/// - every write is a POST carrying a second random token that only pages
+///   it served hold (CSRF), from the same origin when the browser says;
+/// - everything from the file or the request is escaped, and a content
+///   security policy allows only the page's own script;
+/// - no part of a URL is used as a path: the only file is the one given.
+public final class DataBrowser: Sendable {
+    public struct Configuration: Sendable {
+        public var path: String
+        public var encryptionKey: Data?
+        public var readOnly: Bool
+        public var host: String
+        /// 0 picks a free port.
+        public var port: Int
+
+        public init(path: String, encryptionKey: Data? = nil, readOnly: Bool = false, host: String = "127.0.0.1", port: Int = 0) {
+            self.path = path
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.host = host
+            self.port = port
+        }
+    }
+
+    let configuration: Configuration
+    let store: BrowserStore
+    /// Required on every request (in the URL).
+    let token: String
+    /// Required on every write (in the form).
+    let csrf: String
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        store = BrowserStore(configuration: configuration)
+        token = Self.randomToken()
+        csrf = Self.randomToken()
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Runs until SIGINT or SIGTERM; `onListening` gets the URL to open.
+    public func run(onListening: @escaping @Sendable (String) -> Void) async throws {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: TokenMiddleware(token: token))
+        routes(on: router)
+        let host = configuration.host
+        let token = self.token
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "realm-browse"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                onListening("http://\(shownHost):\(port)/?token=\(token)")
+            })
+        try await application.runService()
+    }
+
+    // MARK: Routes
+
+    private func routes(on router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in
+            self.page { pages throws(ToolError) in try pages.classList() }
+        }
+        router.get("/class/:name") { request, context in
+            let query = request.uri.queryParameters
+            let classRequest = BrowserPages.ClassRequest(
+                className: context.parameters.get("name") ?? "",
+                filter: query.get("filter") ?? "",
+                sort: query.get("sort").flatMap { $0.isEmpty ? nil : $0 },
+                descending: query.get("desc") == "1",
+                page: query.get("page").flatMap(Int.init) ?? 1)
+            return self.page { pages throws(ToolError) in try pages.classPage(classRequest) }
+        }
+        router.get("/object/:name/:key") { _, context in
+            let (name, key) = Self.objectParameters(context)
+            return self.page { pages throws(ToolError) in try pages.objectPage(className: name, key: key) }
+        }
+        router.get("/list/:name/:key/:property") { _, context in
+            let (name, key) = Self.objectParameters(context)
+            let property = context.parameters.get("property") ?? ""
+            return self.page(fragment: true) { pages throws(ToolError) in
+                try pages.listFragment(className: name, key: key, propertyName: property)
+            }
+        }
+        router.get("/backlinks/:name/:key/:property") { _, context in
+            let (name, key) = Self.objectParameters(context)
+            let property = context.parameters.get("property") ?? ""
+            return self.page(fragment: true) { pages throws(ToolError) in
+                try pages.backlinksFragment(className: name, key: key, propertyName: property)
+            }
+        }
+        router.get("/events") { _, _ in self.events() }
+        router.post("/object/:name/:key/set") { request, context in
+            let (name, key) = Self.objectParameters(context)
+            let form = try await self.writeForm(request)
+            return self.write(redirect: "/object/\(HTML.percentEncode(name))/\(key.rawValue)",
+                              failurePage: { pages, message throws(ToolError) in try pages.objectPage(className: name, key: key, error: message) }
+            ) { file throws(ToolError) in
+                let stored = try file.storedClass(named: name)
+                let propertyName = form["property"] ?? ""
+                let index = try stored.propertyIndex(named: propertyName)
+                let input: String? = form["null"] == "1" ? nil : (form["value"] ?? "")
+                try ObjectWriter(file: file).write(.text(input), property: index, of: key, in: stored, creating: false)
+                return nil
+            }
+        }
+        router.post("/object/:name/:key/delete") { request, context in
+            let (name, key) = Self.objectParameters(context)
+            _ = try await self.writeForm(request)
+            return self.write(redirect: "/class/\(HTML.percentEncode(name))",
+                              failurePage: { pages, message throws(ToolError) in try pages.objectPage(className: name, key: key, error: message) }
+            ) { file throws(ToolError) in
+                let stored = try file.storedClass(named: name)
+                do throws(RealmError) {
+                    try file.transaction.deleteObject(key, in: stored.handle)
+                } catch {
+                    throw ToolError(error.message)
+                }
+                return nil
+            }
+        }
+        router.post("/class/:name/create") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            let form = try await self.writeForm(request)
+            return self.write(redirect: "/class/\(HTML.percentEncode(name))",
+                              failurePage: { pages, message throws(ToolError) in
+                                  try pages.classPage(.init(className: name, filter: "", sort: nil, descending: false, page: 1))
+                                      .replacingOccurrences(of: "<main id=\"content\">", with: "<main id=\"content\"><p class=\"error\" id=\"error\">\(HTML.escape(message))</p>")
+                              }
+            ) { file throws(ToolError) in
+                let stored = try file.storedClass(named: name)
+                var columns: [Int: Value] = [:]
+                let writer = ObjectWriter(file: file)
+                if let index = stored.primaryKeyIndex {
+                    do throws(ValueError) {
+                        columns[index] = try writer.columnValue(.text(form["primaryKey"] ?? ""), for: stored.objectSchema.properties[index])
+                    } catch {
+                        throw ToolError("primary key '\(stored.objectSchema.properties[index].name)': \(error.message)")
+                    }
+                }
+                let key = try writer.create(stored, columns: columns)
+                return "/object/\(HTML.percentEncode(name))/\(key.rawValue)"
+            }
+        }
+    }
+
+    private static func objectParameters(_ context: BasicRequestContext) -> (String, ObjectKey) {
+        (context.parameters.get("name") ?? "", ObjectKey(context.parameters.get("key").flatMap(Int64.init) ?? -1))
+    }
+
+    // MARK: Responses
+
+    /// Renders a page (or fragment) from the newest version of the file.
+    private func page(fragment: Bool = false, _ render: (BrowserPages) throws(ToolError) -> String) -> Response {
+        let nonce = Self.randomToken()
+        let outcome = store.withFile { file throws(ToolError) in
+            try file.refresh()
+            return try render(BrowserPages(file: file, token: token, csrf: csrf, nonce: nonce))
+        }
+        switch outcome {
+        case .success(let html):
+            return Self.html(html, nonce: nonce)
+        case .failure(let error):
+            let body = fragment
+                ? "<p class=\"error\">\(HTML.escape(error.message))</p>"
+                : BrowserPages.errorPage(title: "Cannot show this page", message: error.message)
+            return Self.html(body, status: .notFound, nonce: nonce)
+        }
+    }
+
+    /// Checks a write's form: the CSRF token, and the origin when the
+    /// browser names one.
+    private func writeForm(_ request: Request) async throws -> [String: String] {
+        if let origin = request.headers[.origin], origin != "null" {
+            let host = request.head.authority ?? ""
+            guard origin == "http://\(host)" else { throw HTTPError(.forbidden, message: "A write must come from the browser's own pages.") }
+        }
+        if request.headers[.init("Sec-Fetch-Site")!].map({ $0 != "same-origin" && $0 != "none" }) == true {
+            throw HTTPError(.forbidden, message: "A write must come from the browser's own pages.")
+        }
+        let body = try await request.body.collect(upTo: 1 << 24)
+        let form = HTML.formFields(String(buffer: body))
+        guard let given = form["csrf"], constantTimeEqual(given, csrf) else {
+            throw HTTPError(.forbidden, message: "The form's CSRF token is missing or wrong; reload the page.")
+        }
+        return form
+    }
+
+    /// Runs a change in one write transaction; on success redirects (to
+    /// what `body` returns, or `redirect`), on failure shows the page with
+    /// the error, having written nothing.
+    private func write(redirect: String, failurePage: (BrowserPages, String) throws(ToolError) -> String,
+                       _ body: (RealmFile) throws(ToolError) -> String?) -> Response {
+        let nonce = Self.randomToken()
+        let outcome = store.withFile { file throws(ToolError) -> Result<String, ToolError> in
+            try file.refresh()
+            do {
+                let target = try file.write { () throws -> String? in try body(file) }
+                return .success(target ?? redirect)
+            } catch let error as ToolError {
+                try file.refresh()
+                return .failure(error)
+            } catch let error as RealmError {
+                try file.refresh()
+                return .failure(ToolError(error.message))
+            } catch {
+                try file.refresh()
+                return .failure(ToolError("\(error)"))
+            }
+        }
+        switch outcome {
+        case .success(.success(let target)):
+            let separator = target.contains("?") ? "&" : "?"
+            return Response(status: .seeOther, headers: [.location: target + separator + "token=" + token])
+        case .success(.failure(let refusal)):
+            let pages = store.withFile { file throws(ToolError) in
+                try failurePage(BrowserPages(file: file, token: token, csrf: csrf, nonce: nonce), refusal.message)
+            }
+            switch pages {
+            case .success(let html): return Self.html(html, status: .unprocessableContent, nonce: nonce)
+            case .failure(let error): return Self.html(BrowserPages.errorPage(title: "Not saved", message: refusal.message + "\n" + error.message),
+                                                       status: .unprocessableContent, nonce: nonce)
+            }
+        case .failure(let error):
+            return Self.html(BrowserPages.errorPage(title: "Not saved", message: error.message), status: .unprocessableContent, nonce: nonce)
+        }
+    }
+
+    /// A stream of server-sent events, one per commit to the file (by any
+    /// process), carrying the new version.
+    private func events() -> Response {
+        let (stream, continuation) = AsyncStream.makeStream(of: UInt64.self, bufferingPolicy: .bufferingNewest(1))
+        let listener = store.addCommitListener { version in continuation.yield(version) }
+        let store = self.store
+        continuation.onTermination = { _ in if let listener { store.removeCommitListener(listener) } }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: ": following \(self.configuration.path)\n\n"))
+                // Ends with the server: a graceful shutdown must not wait
+                // for pages that never close.
+                try await withGracefulShutdownHandler {
+                    for await version in stream {
+                        try await writer.write(ByteBuffer(string: "data: \(version)\n\n"))
+                    }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    static func html(_ html: String, status: HTTPResponse.Status = .ok, nonce: String) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'unsafe-inline'; "
+                    + "connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+                .xContentTypeOptions: "nosniff",
+                .init("Referrer-Policy")!: "no-referrer",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// Refuses every request without the session token.
+struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let given = request.uri.queryParameters.get("token"), constantTimeEqual(given, token) else {
+            return Response(
+                status: .forbidden,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "Forbidden: open the URL `realm browse` printed, with its token.\n")))
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Compares secrets in time independent of where they differ.
+func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    guard x.count == y.count else { return false }
+    var difference: UInt8 = 0
+    for index in x.indices { difference |= x[index] ^ y[index] }
+    return difference == 0
+}
+
+/// The browser's one Realm file, used by one request at a time; or why it
+/// could not be opened, which every page then shows.
+final class BrowserStore: @unchecked Sendable {
+    // @unchecked: `file` is used only under `lock`.
+    private let lock = NSLock()
+    private let file: Result<RealmFile, ToolError>
+
+    init(configuration: DataBrowser.Configuration) {
+        do throws(ToolError) {
+            file = .success(try RealmFile(path: configuration.path, encryptionKey: configuration.encryptionKey,
+                                          readOnly: configuration.readOnly))
+        } catch {
+            file = .failure(error)
+        }
+    }
+
+    /// Why the file cannot be browsed, if it cannot.
+    var openError: ToolError? {
+        if case .failure(let error) = file { return error }
+        return nil
+    }
+
+    func withFile<T>(_ body: (RealmFile) throws(ToolError) -> T) -> Result<T, ToolError> {
+        lock.lock()
+        defer { lock.unlock() }
+        switch file {
+        case .success(let file):
+            do {
+                return .success(try body(file))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(ToolError("This file cannot be browsed. \(error.message)"))
+        }
+    }
+
+    func addCommitListener(_ listener: @escaping @Sendable (UInt64) -> Void) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .success(let file) = file else { return nil }
+        return file.addCommitListener(listener)
+    }
+
+    func removeCommitListener(_ identifier: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .success(let file) = file { file.removeCommitListener(identifier) }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// Reads objects of a stored class and turns their values into text: JSON
+/// for exports and the browser, cells for tables and CSV.
+///
+/// Links are written as the target's primary key; to an embedded object, as
+/// the object itself; to an object of a class without a primary key, as
+/// `{"$key": N}`, its object key in this file. Dates are ISO 8601 (UTC),
+/// data base64, object ids hex, decimals strings (to keep every digit),
+/// lists arrays, and linking objects are left out (they are computed).
+final class ObjectReader {
+    let file: RealmFile
+
+    init(file: RealmFile) {
+        self.file = file
+    }
+
+    private var transaction: Transaction { file.transaction }
+
+    /// The values of every property of an object, in schema order; lists
+    /// and linking objects read as null (read them with ``listValues``).
+    func values(of element: ObjectCursor.Element, in storedClass: StoredClass) throws(ToolError) -> [Value] {
+        if let batch = element.batch {
+            return storedClass.objectSchema.properties.indices.map { index in
+                storedClass.objectSchema.properties[index].isColumn ? batch.value(row: element.row, property: index) : .null
+            }
+        }
+        return try values(of: element.key, in: storedClass)
+    }
+
+    func values(of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) -> [Value] {
+        do {
+            return try transaction.values(of: key, in: storedClass.handle)
+        } catch {
+            throw ToolError(error, while: "reading an object of '\(storedClass.name)'")
+        }
+    }
+
+    /// The elements of a list property.
+    func listValues(_ property: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) -> [Value] {
+        do {
+            let list = try transaction.list(property, of: key, in: storedClass.handle)
+            return try transaction.values(of: list)
+        } catch {
+            throw ToolError(error, while: "reading list '\(storedClass.name).\(storedClass.objectSchema.properties[property].name)'")
+        }
+    }
+
+    /// The keys of the objects whose `origin` links point at `key`.
+    func linkingObjects(_ property: Property, to key: ObjectKey) throws(ToolError) -> (StoredClass, [ObjectKey]) {
+        let source = try file.storedClass(named: property.objectClassName ?? "")
+        let origin = try source.propertyIndex(named: property.linkOriginPropertyName ?? "")
+        do {
+            return (source, try transaction.linkingObjects(to: key, from: source.handle, property: origin))
+        } catch {
+            throw ToolError(error, while: "reading linking objects '\(property.name)'")
+        }
+    }
+
+    /// The class a link property points to.
+    func target(of property: Property) throws(ToolError) -> StoredClass {
+        try file.storedClass(named: property.objectClassName ?? "")
+    }
+
+    // MARK: JSON
+
+    /// Writes an object as a JSON object of its value properties.
+    func writeJSON(key: ObjectKey, values: [Value], of storedClass: StoredClass, into json: inout JSONWriter, depth: Int = 0) throws(ToolError) {
+        json.raw(UInt8(ascii: "{"))
+        var first = true
+        for index in storedClass.valueProperties {
+            let property = storedClass.objectSchema.properties[index]
+            if !first { json.raw(UInt8(ascii: ",")) }
+            first = false
+            json.string(property.name)
+            json.raw(UInt8(ascii: ":"))
+            if property.isList {
+                json.raw(UInt8(ascii: "["))
+                for (position, element) in try listValues(index, of: key, in: storedClass).enumerated() {
+                    if position > 0 { json.raw(UInt8(ascii: ",")) }
+                    try writeJSON(element, of: property, into: &json, depth: depth)
+                }
+                json.raw(UInt8(ascii: "]"))
+            } else {
+                try writeJSON(values[index], of: property, into: &json, depth: depth)
+            }
+        }
+        json.raw(UInt8(ascii: "}"))
+    }
+
+    /// Writes one value (a list's element, or a property's value).
+    func writeJSON(_ value: Value, of property: Property, into json: inout JSONWriter, depth: Int) throws(ToolError) {
+        switch value {
+        case .null: json.raw("null")
+        case .bool(let flag): json.raw(flag ? "true" : "false")
+        case .int(let number): json.int(number)
+        case .float(let number): json.float(number)
+        case .double(let number): json.double(number)
+        case .string(let text): json.string(text)
+        case .data(let bytes): json.string(bytes.base64EncodedString())
+        case .date(let date): json.string(ISO8601.string(from: date))
+        case .objectId(let id): json.string(id.stringValue)
+        case .uuid(let id): json.string(id.uuidString)
+        case .decimal(let number): json.string(number.description)
+        case .object(let target):
+            let targetClass = try self.target(of: property)
+            if targetClass.objectSchema.isEmbedded {
+                guard depth < 100 else { throw ToolError("embedded objects of '\(targetClass.name)' nested more than 100 deep") }
+                try writeJSON(key: target, values: values(of: target, in: targetClass), of: targetClass, into: &json, depth: depth + 1)
+            } else if let primaryKey = targetClass.primaryKeyIndex {
+                try writeJSON(primaryKeyValue(of: target, in: targetClass, index: primaryKey),
+                              of: targetClass.objectSchema.properties[primaryKey], into: &json, depth: depth)
+            } else {
+                json.raw("{\"$key\":")
+                json.int(target.rawValue)
+                json.raw(UInt8(ascii: "}"))
+            }
+        }
+    }
+
+    private func primaryKeyValue(of key: ObjectKey, in storedClass: StoredClass, index: Int) throws(ToolError) -> Value {
+        do {
+            return try transaction.value(of: key, property: index, in: storedClass.handle)
+        } catch {
+            throw ToolError(error, while: "reading the primary key of an object of '\(storedClass.name)'")
+        }
+    }
+
+    // MARK: Text
+
+    /// A value as a CSV field: text for scalars (nil for null), the
+    /// target's primary key for a link, JSON for lists and embedded objects.
+    func csvText(key: ObjectKey, values: [Value], property index: Int, of storedClass: StoredClass) throws(ToolError) -> String? {
+        let property = storedClass.objectSchema.properties[index]
+        var isEmbedded = false
+        if property.type == .object { isEmbedded = try target(of: property).objectSchema.isEmbedded }
+        if property.isList || (isEmbedded && !values[index].isNull) {
+            var json = JSONWriter()
+            if property.isList {
+                json.raw(UInt8(ascii: "["))
+                for (position, element) in try listValues(index, of: key, in: storedClass).enumerated() {
+                    if position > 0 { json.raw(UInt8(ascii: ",")) }
+                    try writeJSON(element, of: property, into: &json, depth: 0)
+                }
+                json.raw(UInt8(ascii: "]"))
+            } else {
+                try writeJSON(values[index], of: property, into: &json, depth: 0)
+            }
+            return String(decoding: json.bytes, as: UTF8.self)
+        }
+        return try scalarText(values[index], of: property, linkStyle: .json)
+    }
+
+    enum LinkStyle {
+        /// `{"$key":N}` for a target without a primary key (CSV, which
+        /// reads it back).
+        case json
+        /// `Dog#12`, for people.
+        case short
+    }
+
+    /// A scalar value as text, nil for null.
+    func scalarText(_ value: Value, of property: Property, linkStyle: LinkStyle) throws(ToolError) -> String? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .float(let number): return number.description
+        case .double(let number): return number.description
+        case .string(let text): return text
+        case .data(let bytes): return bytes.base64EncodedString()
+        case .date(let date): return ISO8601.string(from: date)
+        case .objectId(let id): return id.stringValue
+        case .uuid(let id): return id.uuidString
+        case .decimal(let number): return number.description
+        case .object(let target):
+            let targetClass = try self.target(of: property)
+            if let primaryKey = targetClass.primaryKeyIndex, !targetClass.objectSchema.isEmbedded {
+                return try scalarText(primaryKeyValue(of: target, in: targetClass, index: primaryKey),
+                                      of: targetClass.objectSchema.properties[primaryKey], linkStyle: linkStyle)
+            }
+            switch linkStyle {
+            case .json: return "{\"$key\":\(target.rawValue)}"
+            case .short: return "\(targetClass.name)#\(target.rawValue)"
+            }
+        }
+    }
+
+    /// A short description of a property's value for a table cell: lists
+    /// by their size and first elements, embedded objects as JSON.
+    func tableText(key: ObjectKey, values: [Value], property index: Int, of storedClass: StoredClass) throws(ToolError) -> String {
+        let property = storedClass.objectSchema.properties[index]
+        if property.isList {
+            let elements = try listValues(index, of: key, in: storedClass)
+            let shown = try elements.prefix(3).map { element throws(ToolError) in
+                try scalarText(element, of: property, linkStyle: .short) ?? "null"
+            }
+            return "[" + shown.joined(separator: ", ") + (elements.count > 3 ? ", … \(elements.count) in all" : "") + "]"
+        }
+        if property.type == .object, !values[index].isNull, try target(of: property).objectSchema.isEmbedded {
+            var json = JSONWriter()
+            try writeJSON(values[index], of: property, into: &json, depth: 0)
+            return String(decoding: json.bytes, as: UTF8.self)
+        }
+        return try scalarText(values[index], of: property, linkStyle: .short) ?? "null"
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import RealmCore
+
+/// Writes input values into objects of a Realm file, inside a write
+/// transaction the caller holds: what `realm import` and the browser's
+/// edits share.
+///
+/// Input is JSON (a value per property, as `realm export` writes it) or
+/// text (a CSV field, a form field: scalars as text, lists and embedded
+/// objects as JSON text, null as nil).
+final class ObjectWriter {
+    /// A property's input.
+    enum Input {
+        case json(JSONValue)
+        case text(String?)
+    }
+
+    let file: RealmFile
+
+    init(file: RealmFile) {
+        self.file = file
+    }
+
+    private var transaction: Transaction { file.transaction }
+
+    // MARK: Values
+
+    /// The JSON of an input, parsing text for lists and embedded objects.
+    private func json(_ input: Input, for property: Property) throws(ValueError) -> JSONValue {
+        switch input {
+        case .json(let value): return value
+        case .text(nil): return .null
+        case .text(let text?):
+            do {
+                return try JSONStreamReader.parse(text, name: "the value")
+            } catch {
+                throw ValueError("expected JSON for \(property.typeDescription): \(error.message)")
+            }
+        }
+    }
+
+    /// Whether a property's values are written after its object exists:
+    /// lists, and links to embedded objects (which are made through their
+    /// parent).
+    func isDeferred(_ property: Property) throws(ToolError) -> Bool {
+        if property.isList { return true }
+        if property.type == .object { return try file.storedClass(named: property.objectClassName ?? "").objectSchema.isEmbedded }
+        return false
+    }
+
+    /// A column value (a scalar, or a link to a top-level object).
+    func columnValue(_ input: Input, for property: Property) throws(ValueError) -> Value {
+        if property.type == .object { return try link(json(input, forLink: property), to: property) }
+        switch input {
+        case .json(let value): return try ValueParser.scalar(value, type: property.type, optional: property.isOptional)
+        case .text(nil):
+            // A CSV field or form field left empty: null, or the empty
+            // string for a required string.
+            if property.type == .string && !property.isOptional { return .string("") }
+            guard property.isOptional else { throw ValueError("a value is required") }
+            return .null
+        case .text(let text?):
+            return try ValueParser.scalar(text: text, type: property.type)
+        }
+    }
+
+    /// A link's input: text is a primary key (or `{"$key":N}`).
+    private func json(_ input: Input, forLink property: Property) throws(ValueError) -> JSONValue {
+        switch input {
+        case .json(let value): return value
+        case .text(nil): return .null
+        case .text(let text?):
+            if text.hasPrefix("{") { return try json(input, for: property) }
+            return .string(text)
+        }
+    }
+
+    /// The object a link input names: by the target's primary key, or
+    /// `{"$key": N}` for a class without one.
+    func link(_ json: JSONValue, to property: Property) throws(ValueError) -> Value {
+        if json == .null { return .null }
+        let target: StoredClass
+        do {
+            target = try file.storedClass(named: property.objectClassName ?? "")
+        } catch {
+            throw ValueError(error.message)
+        }
+        do {
+            if let key = json[member: "$key"] {
+                guard case .number(let text) = key, let raw = Int64(text) else { throw ValueError("\"$key\" must be an integer") }
+                guard try transaction.objectExists(ObjectKey(raw), in: target.handle) else {
+                    throw ValueError("no \(target.name) has the key \(raw)")
+                }
+                return .object(ObjectKey(raw))
+            }
+            guard let primaryKey = target.primaryKeyIndex else {
+                throw ValueError("\(target.name) has no primary key: link to its objects with {\"$key\": N}")
+            }
+            let keyProperty = target.objectSchema.properties[primaryKey]
+            var keyValue = try ValueParser.scalar(json, type: keyProperty.type, optional: false)
+            if case .string(let text) = json, keyProperty.type != .string {
+                keyValue = try ValueParser.scalar(text: text, type: keyProperty.type)
+            }
+            guard let found = try transaction.object(withPrimaryKey: keyValue, in: target.handle) else {
+                throw ValueError("no \(target.name) has the primary key \(json.literal)")
+            }
+            return .object(found)
+        } catch let error as ValueError {
+            throw error
+        } catch {
+            throw ValueError("\(error)")
+        }
+    }
+
+    // MARK: Objects
+
+    /// Creates an object of `storedClass` with the given column values
+    /// (others take their defaults) and returns its key.
+    func create(_ storedClass: StoredClass, columns: [Int: Value]) throws(ToolError) -> ObjectKey {
+        let properties = storedClass.objectSchema.properties
+        var named: [String: Value] = [:]
+        for (index, value) in columns { named[properties[index].name] = value }
+        do {
+            return try transaction.createObject(ofClass: storedClass.name, values: named)
+        } catch {
+            throw ToolError(error.message)
+        }
+    }
+
+    /// Sets a column property.
+    func set(_ value: Value, property index: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) {
+        do {
+            try transaction.setValue(value, of: key, property: index, in: storedClass.handle)
+        } catch {
+            throw ToolError(error.message)
+        }
+    }
+
+    /// Writes a deferred property (a list, or an embedded object) of an
+    /// existing object, replacing what it held.
+    func setDeferred(_ input: Input, property index: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) {
+        let property = storedClass.objectSchema.properties[index]
+        let value: JSONValue
+        do {
+            value = try json(input, for: property)
+        } catch {
+            throw ToolError(error.message)
+        }
+        do {
+            if property.isList {
+                guard case .array(let elements) = value else {
+                    if value == .null { throw ToolError("expected an array for \(property.typeDescription), found null") }
+                    throw ToolError("expected an array for \(property.typeDescription), found \(value.kind)")
+                }
+                let list = try transaction.list(index, of: key, in: storedClass.handle)
+                try transaction.removeAll(from: list)
+                let embedded = try property.type == .object && file.storedClass(named: property.objectClassName ?? "").objectSchema.isEmbedded
+                for (position, element) in elements.enumerated() {
+                    do {
+                        if embedded {
+                            let target = try file.storedClass(named: property.objectClassName ?? "")
+                            let child = try transaction.appendEmbeddedObject(to: list, values: [])
+                            try fill(child, of: target, from: element, creating: true)
+                        } else if property.type == .object {
+                            try transaction.append(link(element, to: property), to: list)
+                        } else {
+                            try transaction.append(ValueParser.scalar(element, type: property.type, optional: property.isOptional), to: list)
+                        }
+                    } catch let error as ValueError {
+                        throw ToolError("element \(position): \(error.message)")
+                    }
+                }
+            } else {
+                // An embedded object.
+                let target = try file.storedClass(named: property.objectClassName ?? "")
+                if value == .null {
+                    try transaction.setValue(.null, of: key, property: index, in: storedClass.handle)
+                } else {
+                    let child = try transaction.createEmbeddedObject(in: storedClass.handle, owner: key, property: index, values: [])
+                    try fill(child, of: target, from: value, creating: true)
+                }
+            }
+        } catch let error as ToolError {
+            throw error
+        } catch let error as ValueError {
+            throw ToolError(error.message)
+        } catch let error as RealmError {
+            throw ToolError(error.message)
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+
+    /// Sets the properties an input object names on an object, checking
+    /// that each exists; `only` limits which are written (the importer's
+    /// two passes).
+    func fill(_ key: ObjectKey, of storedClass: StoredClass, from json: JSONValue, creating: Bool,
+              only: ((Property) throws(ToolError) -> Bool)? = nil) throws(ToolError) {
+        guard case .object(let members) = json else {
+            throw ToolError("expected an object of '\(storedClass.name)', found \(json.kind)")
+        }
+        for (name, value) in members {
+            let index = try storedClass.propertyIndex(named: name)
+            let property = storedClass.objectSchema.properties[index]
+            if let only, try !only(property) { continue }
+            try write(.json(value), property: index, of: key, in: storedClass, creating: creating)
+        }
+    }
+
+    /// Writes one property from input, naming it in any error.
+    func write(_ input: Input, property index: Int, of key: ObjectKey, in storedClass: StoredClass, creating: Bool) throws(ToolError) {
+        let property = storedClass.objectSchema.properties[index]
+        do throws(ToolError) {
+            guard property.type != .linkingObjects else {
+                throw ToolError("is computed from links and cannot be set")
+            }
+            if property.isPrimaryKey && !creating {
+                return  // the object was found by it; it does not change
+            }
+            if try isDeferred(property) {
+                try setDeferred(input, property: index, of: key, in: storedClass)
+            } else {
+                let value: Value
+                do {
+                    value = try columnValue(input, for: property)
+                } catch {
+                    throw ToolError(error.message)
+                }
+                try set(value, property: index, of: key, in: storedClass)
+            }
+        } catch {
+            throw ToolError("property '\(storedClass.name).\(property.name)': \(error.message)")
+        }
+    }
+}
