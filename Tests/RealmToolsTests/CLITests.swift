@@ -210,8 +210,10 @@ struct CLITests {
             }
             let compacted = try await realm(["compact", file.path])
             #expect(compacted.status == 0, "\(compacted.stderr)")
-            #expect(compacted.stdout.isEmpty)
-            #expect(compacted.stderr.contains("compacted \(file.path): "))
+            #expect(compacted.stderr.isEmpty)
+            #expect(compacted.stdout.contains("compacted \(file.path): "))
+            let sizes = compacted.stdout.split(separator: ":").last?.split(separator: "→").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            #expect(sizes?.count == 2 && sizes?[0] != sizes?[1], "\(compacted.stdout)")
             let verified = try await realm(["verify", file.path])
             #expect(verified.status == 0)
             #expect(verified.stdout == "\(file.path): ok\n")

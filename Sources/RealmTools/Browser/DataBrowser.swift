@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import RealmCore
 import ServiceLifecycle
@@ -20,14 +21,20 @@ import Synchronization
 ///   security policy allows only the page's own script;
 /// - no part of a URL is used as a path: the only file is the one given.
 public final class DataBrowser: Sendable {
+    /// What to serve, and where.
     public struct Configuration: Sendable {
+        /// The Realm file.
         public var path: String
+        /// Its 64-byte key, when it is encrypted.
         public var encryptionKey: Data?
+        /// Whether the pages only show the data (no forms, writes refused).
         public var readOnly: Bool
+        /// The address to listen on; loopback unless told otherwise.
         public var host: String
-        /// 0 picks a free port.
+        /// The port; 0 picks a free one.
         public var port: Int
 
+        /// A configuration; by default writable, on a free port of 127.0.0.1.
         public init(path: String, encryptionKey: Data? = nil, readOnly: Bool = false, host: String = "127.0.0.1", port: Int = 0) {
             self.path = path
             self.encryptionKey = encryptionKey
@@ -44,6 +51,8 @@ public final class DataBrowser: Sendable {
     /// Required on every write (in the form).
     let csrf: String
 
+    /// A browser of the configured file, with fresh random tokens. A file
+    /// that cannot be opened is not an error here: every page says why.
     public init(configuration: Configuration) {
         self.configuration = configuration
         store = BrowserStore(configuration: configuration)
@@ -63,6 +72,10 @@ public final class DataBrowser: Sendable {
         routes(on: router)
         let host = configuration.host
         let token = self.token
+        // The URL is the tool's output; the server's own notices would
+        // only bury it.
+        var logger = Logger(label: "realm-browse")
+        logger.logLevel = .warning
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "realm-browse"),
@@ -70,7 +83,8 @@ public final class DataBrowser: Sendable {
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 onListening("http://\(shownHost):\(port)/?token=\(token)")
-            })
+            },
+            logger: logger)
         try await application.runService()
     }
 
@@ -81,13 +95,14 @@ public final class DataBrowser: Sendable {
             self.page { pages throws(ToolError) in try pages.classList() }
         }
         router.get("/class/:name") { request, context in
-            let query = request.uri.queryParameters
+            // Decoded as a form: a GET form writes spaces as '+'.
+            let query = HTML.formFields(request.uri.query ?? "")
             let classRequest = BrowserPages.ClassRequest(
                 className: context.parameters.get("name") ?? "",
-                filter: query.get("filter") ?? "",
-                sort: query.get("sort").flatMap { $0.isEmpty ? nil : $0 },
-                descending: query.get("desc") == "1",
-                page: query.get("page").flatMap(Int.init) ?? 1)
+                filter: query["filter"] ?? "",
+                sort: query["sort"].flatMap { $0.isEmpty ? nil : $0 },
+                descending: query["desc"] == "1",
+                page: query["page"].flatMap { Int($0) } ?? 1)
             return self.page { pages throws(ToolError) in try pages.classPage(classRequest) }
         }
         router.get("/object/:name/:key") { _, context in
@@ -180,10 +195,11 @@ public final class DataBrowser: Sendable {
         case .success(let html):
             return Self.html(html, nonce: nonce)
         case .failure(let error):
+            let unreadable = store.openError != nil
             let body = fragment
                 ? "<p class=\"error\">\(HTML.escape(error.message))</p>"
-                : BrowserPages.errorPage(title: "Cannot show this page", message: error.message)
-            return Self.html(body, status: .notFound, nonce: nonce)
+                : BrowserPages.errorPage(title: unreadable ? "Cannot browse this file" : "Cannot show this page", message: error.message)
+            return Self.html(body, status: unreadable ? .unprocessableContent : .notFound, nonce: nonce)
         }
     }
 

@@ -8,10 +8,12 @@ public struct ToolError: Error, CustomStringConvertible, Sendable {
     /// The line to print.
     public let message: String
 
+    /// An error with the line to print.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The line to print.
     public var description: String { message }
 
     /// A storage error, prefixed with what was being done.

@@ -7,9 +7,13 @@ import Glibc
 /// place on a terminal, a plain line every tenth of the way otherwise (a
 /// log or a pipe must not fill with carriage returns), nothing when quiet.
 public final class ProgressReporter {
-    public enum Style: Sendable {
+    /// How progress is shown.
+    enum Style: Sendable {
+        /// Redrawn in place, on a terminal.
         case bar
+        /// A line each tenth of the way, in a pipe or a log.
         case lines
+        /// Not at all.
         case quiet
     }
 
@@ -62,6 +66,26 @@ public final class ProgressReporter {
         case .lines:
             emit(summary + "\n")
         }
+    }
+
+    /// Runs work whose progress cannot be measured (SQLite's VACUUM reports
+    /// none): on a terminal, a line saying it is still going, with the
+    /// time spent, redrawn each half second; otherwise nothing.
+    public static func whileWorking<T, Failure: Error>(_ label: String, quiet: Bool, _ work: () throws(Failure) -> T) throws(Failure) -> T {
+        guard !quiet, isatty(STDERR_FILENO) == 1 else { return try work() }
+        let start = Date()
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "realm.progress"))
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+        timer.setEventHandler {
+            let seconds = Int(Date().timeIntervalSince(start))
+            FileHandle.standardError.write(Data("\r\(label)… \(seconds) s".utf8))
+        }
+        timer.resume()
+        defer {
+            timer.cancel()
+            FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        }
+        return try work()
     }
 
     /// Ends the report without a summary (the work failed, and its error

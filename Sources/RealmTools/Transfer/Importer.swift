@@ -12,7 +12,9 @@ import RealmCore
 public enum Importer {
     /// What an import did.
     public struct Summary: Sendable, Equatable {
+        /// Objects created.
         public var created = 0
+        /// Existing objects changed (with `update`).
         public var updated = 0
     }
 
@@ -68,7 +70,7 @@ public enum Importer {
             progress.abandon()
             throw ToolError("\(file.path): the import was not committed: \(error)")
         }
-        progress.finish("imported \(summary.created + summary.updated) objects of '\(className)' (\(summary.created) created, \(summary.updated) updated)")
+        progress.finish("imported \(summary.created + summary.updated) object\(summary.created + summary.updated == 1 ? "" : "s") of '\(className)' (\(summary.created) created, \(summary.updated) updated)")
         return summary
     }
 

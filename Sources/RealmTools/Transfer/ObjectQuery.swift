@@ -7,9 +7,12 @@ import RealmQuery
 public struct ObjectQuery: Sendable {
     /// A sort key path, ascending or descending.
     public struct Sort: Sendable, Equatable {
+        /// A property, or a key path through to-one links.
         public var keyPath: String
+        /// Whether smaller values come first.
         public var ascending: Bool
 
+        /// A sort by `keyPath`.
         public init(keyPath: String, ascending: Bool = true) {
             self.keyPath = keyPath
             self.ascending = ascending
@@ -30,15 +33,18 @@ public struct ObjectQuery: Sendable {
         }
     }
 
+    /// The class whose objects are wanted.
     public var className: String
     /// A predicate in Realm's query language, or nil for every object.
     public var predicate: String?
+    /// Sort keys, the most significant first; none for the class's order.
     public var sort: [Sort]
     /// At most this many objects, or nil for all.
     public var limit: Int?
     /// How many matches to pass over first (a page's start).
     public var offset = 0
 
+    /// A query of `className`'s objects.
     public init(className: String, predicate: String? = nil, sort: [Sort] = [], limit: Int? = nil) {
         self.className = className
         self.predicate = predicate

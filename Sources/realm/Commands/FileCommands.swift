@@ -21,10 +21,11 @@ struct CompactCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors("compact") {
-            let progress = ProgressReporter(label: "compact", unit: "bytes", total: 0, quiet: quiet)
-            progress.update(0)
-            let (before, after) = try FileMaintenance.compact(options.file, encryptionKey: options.key())
-            progress.finish("compacted \(options.file): \(ByteCount(before)) → \(ByteCount(after))")
+            let key = try options.key()
+            let (before, after) = try ProgressReporter.whileWorking("compacting \(options.file)", quiet: quiet) { () throws(ToolError) in
+                try FileMaintenance.compact(options.file, encryptionKey: key)
+            }
+            if !quiet { print("compacted \(options.file): \(ByteCount(before)) → \(ByteCount(after))") }
         }
     }
 }
@@ -56,7 +57,10 @@ struct CopyCommand: ParsableCommand {
     func run() throws {
         try reportingErrors("copy") {
             let destinationKey = try destinationKeyFile.map { path throws(ToolError) in try KeyFile.read(path) }
-            try FileMaintenance.copy(options.file, encryptionKey: options.key(), to: destination, destinationKey: destinationKey)
+            let key = try options.key()
+            try ProgressReporter.whileWorking("copying \(options.file)", quiet: quiet) { () throws(ToolError) in
+                try FileMaintenance.copy(options.file, encryptionKey: key, to: destination, destinationKey: destinationKey)
+            }
             if !quiet { print("copied \(options.file) to \(destination) (\(ByteCount(FileMaintenance.size(of: destination))))") }
         }
     }
@@ -88,7 +92,9 @@ struct EncryptCommand: ParsableCommand {
     func run() throws {
         try reportingErrors("encrypt") {
             let key = try KeyFile.read(keyFile)
-            try FileMaintenance.rekey(file, from: nil, to: key)
+            try ProgressReporter.whileWorking("encrypting \(file)", quiet: quiet) { () throws(ToolError) in
+                try FileMaintenance.rekey(file, from: nil, to: key)
+            }
             if !quiet { print("encrypted \(file)") }
         }
     }
@@ -118,7 +124,9 @@ struct DecryptCommand: ParsableCommand {
     func run() throws {
         try reportingErrors("decrypt") {
             let key = try KeyFile.read(keyFile)
-            try FileMaintenance.rekey(file, from: key, to: nil)
+            try ProgressReporter.whileWorking("decrypting \(file)", quiet: quiet) { () throws(ToolError) in
+                try FileMaintenance.rekey(file, from: key, to: nil)
+            }
             if !quiet { print("decrypted \(file)") }
         }
     }

@@ -137,7 +137,8 @@ struct ToolRun {
     var status: Int32
     var stdout: String
     var stderr: String
-    /// The child's peak resident memory, in kilobytes.
+    /// The child's peak resident memory (VmHWM), in kilobytes, as last read
+    /// before it ended.
     var peakKilobytes: Int
 }
 
@@ -151,8 +152,8 @@ func realm(_ arguments: [String]) async throws -> ToolRun {
     }
 }
 
-/// Spawns the child with posix_spawn and reaps it with wait4, which gives
-/// that child's own peak memory (Foundation's Process does not).
+/// Spawns the child with posix_spawn, and follows its peak memory until it
+/// ends (Foundation's Process does not tell it).
 private func runToEnd(_ executable: URL, _ arguments: [String]) throws -> ToolRun {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("realm-out-\(UUID().uuidString)")
     let err = FileManager.default.temporaryDirectory.appendingPathComponent("realm-err-\(UUID().uuidString)")
@@ -171,12 +172,25 @@ private func runToEnd(_ executable: URL, _ arguments: [String]) throws -> ToolRu
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    // The peak is read from /proc while the child runs: wait4's ru_maxrss
+    // would include this process's own memory, which a child spawned with
+    // vfork semantics inherits as its high-water mark.
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    var peak = 0
+    while true {
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid { break }
+        if reaped < 0 && errno != EINTR { throw POSIXError(.ECHILD) }
+        if let report = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+           let line = report.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+            peak = max(peak, kilobytes)
+        }
+        usleep(10_000)
+    }
     let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     return ToolRun(status: exitStatus,
                    stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                    stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "",
-                   peakKilobytes: Int(usage.ru_maxrss))
+                   peakKilobytes: peak)
 }
