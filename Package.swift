@@ -194,8 +194,9 @@ let package = Package(
         .testTarget(
             name: "RealmToolsTests",
             dependencies: [
-                "RealmTools", "RealmObjects", "RealmCore", "realm",
+                "RealmTools", "RealmObjects", "RealmCore", "RealmSyncEngine", "realm",
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,5 +1,7 @@
 import Foundation
+import RealmCore
 import RealmObjects
+import RealmSyncEngine
 import Testing
 
 /// The `realm` tool run as a user runs it: the built executable on real
@@ -276,6 +278,35 @@ struct CLITests {
                                          "--output", directory.appendingPathComponent("pets.csv").path, "--quiet"])
             #expect(quiet.status == 0)
             #expect(quiet.stderr.isEmpty)
+
+            // On a terminal: a bar redrawn in place, erased before the
+            // summary.
+            let terminal = try await realmOnTerminal(["import", file.path, "ToolPet", output.path, "--update"])
+            #expect(terminal.status == 0, "\(terminal.stdout)")
+            #expect(terminal.stdout.contains("\rimport ["), "\(terminal.stdout)")
+            #expect(terminal.stdout.contains("] 100%") || terminal.stdout.contains("%"), "\(terminal.stdout)")
+            #expect(terminal.stdout.contains("\r\u{1B}[2Kimported 2000 objects of 'ToolPet' (0 created, 2000 updated)"), "\(terminal.stdout)")
+        }
+    }
+
+    @Test("a synced Realm is read but never changed: a change would not be recorded for sync")
+    func syncedRealm() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("synced.realm")
+            try makeSampleRealm(file)
+            do {
+                let coordinator = try Coordinator.open(.file(file.path))
+                try ChangesetRecorder.install(on: coordinator)
+            }
+            let query = try await realm(["query", file.path, "ToolPet", "--format", "csv"])
+            #expect(query.status == 0)
+            let input = directory.appendingPathComponent("pets.json")
+            try Data("[{\"id\": 40}]".utf8).write(to: input)
+            let refused = try await realm(["import", file.path, "ToolPet", input.path])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("is a synced Realm: a change made here would not be recorded for sync"), "\(refused.stderr)")
+            let after = try await realm(["query", file.path, "ToolPet", "--format", "csv"])
+            #expect(after.stdout == query.stdout)
         }
     }
 

@@ -33,7 +33,7 @@ struct BrowserPages {
         <style>\(Self.style)</style></head>
         <body data-token="\(HTML.escape(token))">
         <header><a href="\(url("/"))"><b>Realm browser</b></a> <span class="path" title="\(HTML.escape(file.path))">\(HTML.escape(URL(fileURLWithPath: file.path).lastPathComponent))</span>
-        \(file.isReadOnly ? "<span class=\"badge\">read-only</span>" : "")
+        \(file.isSynced ? "<span class=\"badge\">synced: read-only</span>" : file.isReadOnly ? "<span class=\"badge\">read-only</span>" : "")
         <span class="live" id="live" title="The page follows changes to the file">version <span id="version">\(file.version)</span></span></header>
         <main id="content">\(content)</main>
         <script nonce="\(nonce)">\(Self.script)</script>

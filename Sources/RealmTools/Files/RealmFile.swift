@@ -12,8 +12,15 @@ import RealmQuery
 public final class RealmFile {
     /// The file's path, as given.
     public let path: String
-    /// Whether writes are refused.
-    public let isReadOnly: Bool
+    /// Whether writes are refused: the file was opened read-only, or it is
+    /// a synced Realm (see ``isSynced``).
+    public var isReadOnly: Bool { isOpenedReadOnly || isSynced }
+    private let isOpenedReadOnly: Bool
+    /// Whether the file is a synced Realm (a client's or the sync server's).
+    /// A tool may read it but not change it: a change made here would not
+    /// be recorded as a changeset, so the server and the other devices
+    /// would never see it, and the replicas would no longer converge.
+    public let isSynced: Bool
     let coordinator: Coordinator
     /// The transaction every read and write goes through.
     public let transaction: Transaction
@@ -26,7 +33,7 @@ public final class RealmFile {
     ///   read.
     public init(path: String, encryptionKey: Data? = nil, readOnly: Bool = false) throws(ToolError) {
         self.path = path
-        self.isReadOnly = readOnly
+        self.isOpenedReadOnly = readOnly
         // The storage engine creates a missing file; a tool must not.
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -38,6 +45,11 @@ public final class RealmFile {
                 location: .file(path), isReadOnly: readOnly, encryptionKey: encryptionKey))
             transaction = try coordinator.makeTransaction()
             _ = try transaction.refresh()
+            let probe = try Connection(path: path, readOnly: true, encryptionKey: encryptionKey)
+            // The tables sync keeps beside the data: a client's
+            // (RealmSyncEngine's SyncTables) or the server's (ServerRealm).
+            isSynced = try probe.scalarUncached(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('sync_state', 'server_history')") ?? 0 > 0
         } catch {
             throw ToolError(Self.explain(error, path: path, encrypted: encryptionKey != nil))
         }
@@ -118,7 +130,11 @@ public final class RealmFile {
     /// Runs `body` in a write transaction and commits it; nothing of it is
     /// kept when it throws.
     public func write<Result>(_ body: () throws -> Result) throws -> Result {
-        guard !isReadOnly else { throw ToolError("\(path) is open read-only") }
+        guard !isSynced else {
+            throw ToolError("\(path) is a synced Realm: a change made here would not be recorded for sync and would never reach "
+                            + "the server or other devices; change it through the sync client")
+        }
+        guard !isOpenedReadOnly else { throw ToolError("\(path) is open read-only") }
         return try transaction.write(body)
     }
 

@@ -38,11 +38,11 @@ final class BrowseProcess: @unchecked Sendable {
                 continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
             }
         }
-        guard let range = line.range(of: " at http") else {
+        guard let range = line.range(of: "http://") else {
             browse.stop()
             throw BrowseError(message: "realm browse printed '\(line)'")
         }
-        browse.url = String(line[line.index(after: range.lowerBound)...]).trimmingCharacters(in: .whitespaces)
+        browse.url = String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
         return browse
     }
 

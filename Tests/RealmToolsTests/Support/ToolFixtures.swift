@@ -144,8 +144,19 @@ struct ToolRun {
 
 /// Runs `realm` with `arguments` to its end, on a dispatch thread.
 func realm(_ arguments: [String]) async throws -> ToolRun {
-    let executable = try realmExecutable()
-    return try await withCheckedThrowingContinuation { continuation in
+    try await run(realmExecutable(), arguments)
+}
+
+/// Runs `realm` with `arguments` on a terminal (a pseudo-terminal made by
+/// util-linux's `script`), as a user at a terminal runs it.
+func realmOnTerminal(_ arguments: [String]) async throws -> ToolRun {
+    let command = try ([realmExecutable().path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+    return try await run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command.joined(separator: " "), "/dev/null"])
+}
+
+/// Runs an executable to its end, on a dispatch thread.
+func run(_ executable: URL, _ arguments: [String]) async throws -> ToolRun {
+    try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
             continuation.resume(with: Result { try runToEnd(executable, arguments) })
         }
