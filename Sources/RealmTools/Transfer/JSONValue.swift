@@ -1,5 +1,7 @@
 /// A JSON value read from an import file. Numbers keep their text, so that
-/// a 64-bit integer or a decimal is read without going through `Double`.
+/// a 64-bit integer or a decimal is read without going through `Double`,
+/// and members their order (RealmSyncWire's `JSONValue`, made for the
+/// wire's free-form fields, keeps neither).
 enum JSONValue: Equatable {
     case null
     case bool(Bool)

@@ -80,23 +80,10 @@ struct EncryptCommand: ParsableCommand {
               realm encrypt default.realm --key-file realm.key
             """)
 
-    @Argument(help: "The plain Realm file.")
-    var file: String
-
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The key to encrypt with.", valueName: "path"))
-    var keyFile: String
-
-    @Flag(help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var options: RekeyOptions
 
     func run() throws {
-        try reportingErrors("encrypt") {
-            let key = try KeyFile.read(keyFile)
-            try ProgressReporter.whileWorking("encrypting \(file)", quiet: quiet) { () throws(ToolError) in
-                try FileMaintenance.rekey(file, from: nil, to: key)
-            }
-            if !quiet { print("encrypted \(file)") }
-        }
+        try options.rekey("encrypt", encrypting: true)
     }
 }
 
@@ -112,22 +99,33 @@ struct DecryptCommand: ParsableCommand {
               realm decrypt default.realm --key-file realm.key
             """)
 
-    @Argument(help: "The encrypted Realm file.")
+    @OptionGroup var options: RekeyOptions
+
+    func run() throws {
+        try options.rekey("decrypt", encrypting: false)
+    }
+}
+
+/// What `encrypt` and `decrypt` take, and the work they share.
+struct RekeyOptions: ParsableArguments {
+    @Argument(help: "The Realm file.")
     var file: String
 
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The key it is encrypted with.", valueName: "path"))
+    @Option(name: .customLong("key-file"), help: ArgumentHelp("The key: 64 bytes, or 128 hex digits.", valueName: "path"))
     var keyFile: String
 
     @Flag(help: "Print nothing on success.")
     var quiet = false
 
-    func run() throws {
-        try reportingErrors("decrypt") {
+    /// Replaces the file by a copy under the key (encrypting) or under no
+    /// key (decrypting).
+    func rekey(_ command: String, encrypting: Bool) throws {
+        try reportingErrors(command) {
             let key = try KeyFile.read(keyFile)
-            try ProgressReporter.whileWorking("decrypting \(file)", quiet: quiet) { () throws(ToolError) in
-                try FileMaintenance.rekey(file, from: key, to: nil)
+            try ProgressReporter.whileWorking("\(command)ing \(file)", quiet: quiet) { () throws(ToolError) in
+                try FileMaintenance.rekey(file, from: encrypting ? nil : key, to: encrypting ? key : nil)
             }
-            if !quiet { print("decrypted \(file)") }
+            if !quiet { print("\(command)ed \(file)") }
         }
     }
 }
