@@ -175,6 +175,23 @@ struct BrowserTests {
             #expect(crossSite == 403)
             let names = try await realm(["query", file.path, "ToolPet", "name == 'pwned'", "--format", "csv"])
             #expect(names.stdout.split(separator: "\n").count == 1, "only the header")
+            // Names outside ASCII, percent-encoded in the URL.
+            let accented = directory.appendingPathComponent("accented.realm")
+            do {
+                let schema = Schema([ObjectSchema(name: "Café", properties: [Property(name: "crème", type: .string)])])
+                let coordinator = try Coordinator.open(.file(accented.path, schema: schema))
+                let transaction = try coordinator.makeTransaction()
+                let cafe = try transaction.classHandle(named: "Café")
+                try transaction.write { try transaction.createObject(in: cafe, values: [.string("brûlée")]) }
+            }
+            let accentedBrowse = try await BrowseProcess.start([accented.path])
+            defer { accentedBrowse.stop() }
+            let (cafeStatus, cafePage) = try await accentedBrowse.request("/class/Caf%C3%A9?token=\(accentedBrowse.token)")
+            #expect(cafeStatus == 200)
+            #expect(cafePage.contains("brûlée"))
+            let (objectStatus, objectPage) = try await accentedBrowse.request("/object/Caf%C3%A9/1?token=\(accentedBrowse.token)")
+            #expect(objectStatus == 200)
+            #expect(objectPage.contains("crème"))
             // Paths do not reach the file system.
             let (traversal, _) = try await browse.request("/class/..%2F..%2Fetc%2Fpasswd?token=\(browse.token)")
             #expect(traversal == 404)

@@ -65,7 +65,7 @@ struct CLITests {
             let owners = try await realm(["query", file.path, "ToolOwner", "--sort", "id"])
             #expect(owners.stdout.contains("[1, 3]"))
             #expect(owners.stdout.contains("ToolNote#"))
-            #expect(owners.stdout.contains("{\"city\":\"Oslo\",\"zip\":null}"))
+            #expect(owners.stdout.contains("{\"city\":\"Oslo\",\"zip\":null,\"neighbor\":\"bob\"}"))
         }
     }
 
@@ -99,6 +99,14 @@ struct CLITests {
             #expect(run.status == 1)
             #expect(run.stderr.contains("not a Realm file"), "\(run.stderr)")
             #expect(try String(contentsOf: text, encoding: .utf8) == "hello, not a database")
+            // An empty file, which the storage engine would make a Realm of,
+            // is left as it is.
+            let empty = directory.appendingPathComponent("empty.realm")
+            FileManager.default.createFile(atPath: empty.path, contents: nil)
+            let emptyRun = try await realm(["import", empty.path, "ToolPet", text.path])
+            #expect(emptyRun.stderr.contains("not a Realm file (it is empty)"), "\(emptyRun.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("empty.realm") } == ["empty.realm"])
+            #expect(try Data(contentsOf: empty).isEmpty)
             // A missing file is not created by looking at it.
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing.realm").path))
         }
@@ -129,6 +137,9 @@ struct CLITests {
             let ann = try #require(parsed["ToolOwner"]?.first { $0["id"] as? String == "ann" })
             #expect(ann["pets"] as? [Int] == [1, 3])
             #expect((ann["address"] as? [String: Any])?["city"] as? String == "Oslo")
+            #expect((ann["address"] as? [String: Any])?["neighbor"] as? String == "bob")
+            let ancient = try #require(parsed["ToolPet"]?.first { $0["id"] as? Int == 3 })
+            #expect(ancient["born"] as? Double == -100_000_000_000)
             #expect(ann["friend"] as? String == "bob")
             #expect((ann["note"] as? [String: Int])?["$key"] != nil)
             let fido = try #require(parsed["ToolPet"]?.first { $0["id"] as? Int == 2 })
@@ -186,14 +197,27 @@ struct CLITests {
             #expect(rex.stdout.contains("\"name\":\"Rex the Second\""))
             #expect(rex.stdout.contains("\"score\":0.25"), "other properties are kept")
 
-            // Links to objects later in the same file.
+            // Dates are checked against the calendar.
+            let february = directory.appendingPathComponent("february.json")
+            try Data("[{\"id\": 50, \"born\": \"2024-02-30T00:00:00Z\"}]".utf8).write(to: february)
+            let badDate = try await realm(["import", file.path, "ToolPet", february.path])
+            #expect(badDate.stderr.contains("property 'ToolPet.born': expected an ISO 8601 date"), "\(badDate.stderr)")
+
+            // Links are set in a second reading: a pipe cannot be read twice.
+            let piped = try await realm(["import", file.path, "ToolOwner", "/dev/stdin", "--format", "json"])
+            #expect(piped.stderr.contains("give a regular file, not a pipe"), "\(piped.stderr)")
+
+            // Links to objects later in the same file, also from embedded objects.
             let forward = directory.appendingPathComponent("forward.json")
-            try Data("[{\"id\": \"dan\", \"friend\": \"eve\"}, {\"id\": \"eve\", \"friend\": \"dan\"}]".utf8).write(to: forward)
+            try Data("""
+                [{"id": "dan", "friend": "eve", "address": {"city": "Bergen", "neighbor": "eve"}},
+                 {"id": "eve", "friend": "dan"}]
+                """.utf8).write(to: forward)
             let linked = try await realm(["import", file.path, "ToolOwner", forward.path, "--quiet"])
             #expect(linked.status == 0, "\(linked.stderr)")
             #expect(linked.stderr.isEmpty)
             let dan = try await realm(["query", file.path, "ToolOwner", "friend.friend.id == 'dan'", "--format", "csv"])
-            #expect(dan.stdout.contains("dan,\"\",[],,eve,"), "\(dan.stdout)")
+            #expect(dan.stdout.contains("dan,\"\",[],\"{\"\"city\"\":\"\"Bergen\"\",\"\"zip\"\":null,\"\"neighbor\"\":\"\"eve\"\"}\",eve,"), "\(dan.stdout)")
         }
     }
 
@@ -242,8 +266,11 @@ struct CLITests {
             let verifiedEncrypted = try await realm(["verify", file.path, "--key-file", keyFile.path])
             #expect(verifiedEncrypted.status == 0, "\(verifiedEncrypted.stdout) \(verifiedEncrypted.stderr)")
 
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             let decrypted = try await realm(["decrypt", file.path, "--key-file", keyFile.path])
             #expect(decrypted.status == 0, "\(decrypted.stderr)")
+            // The plain file is as private as the encrypted one was.
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
             let plainHeader = try FileHandle(forReadingFrom: file).readData(ofLength: 16)
             #expect(plainHeader == Data("SQLite format 3\0".utf8))
             let after = try await realm(["export", file.path, "--format", "json"])

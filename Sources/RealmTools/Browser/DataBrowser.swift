@@ -98,7 +98,7 @@ public final class DataBrowser: Sendable {
             // Decoded as a form: a GET form writes spaces as '+'.
             let query = HTML.formFields(request.uri.query ?? "")
             let classRequest = BrowserPages.ClassRequest(
-                className: context.parameters.get("name") ?? "",
+                className: Self.parameter("name", of: context),
                 filter: query["filter"] ?? "",
                 sort: query["sort"].flatMap { $0.isEmpty ? nil : $0 },
                 descending: query["desc"] == "1",
@@ -111,14 +111,14 @@ public final class DataBrowser: Sendable {
         }
         router.get("/list/:name/:key/:property") { _, context in
             let (name, key) = Self.objectParameters(context)
-            let property = context.parameters.get("property") ?? ""
+            let property = Self.parameter("property", of: context)
             return self.page(fragment: true) { pages throws(ToolError) in
                 try pages.listFragment(className: name, key: key, propertyName: property)
             }
         }
         router.get("/backlinks/:name/:key/:property") { _, context in
             let (name, key) = Self.objectParameters(context)
-            let property = context.parameters.get("property") ?? ""
+            let property = Self.parameter("property", of: context)
             return self.page(fragment: true) { pages throws(ToolError) in
                 try pages.backlinksFragment(className: name, key: key, propertyName: property)
             }
@@ -154,7 +154,7 @@ public final class DataBrowser: Sendable {
             }
         }
         router.post("/class/:name/create") { request, context in
-            let name = context.parameters.get("name") ?? ""
+            let name = Self.parameter("name", of: context)
             let form = try await self.writeForm(request)
             return self.write(redirect: "/class/\(HTML.percentEncode(name))",
                               failurePage: { pages, message throws(ToolError) in
@@ -179,7 +179,14 @@ public final class DataBrowser: Sendable {
     }
 
     private static func objectParameters(_ context: BasicRequestContext) -> (String, ObjectKey) {
-        (context.parameters.get("name") ?? "", ObjectKey(context.parameters.get("key").flatMap(Int64.init) ?? -1))
+        (parameter("name", of: context), ObjectKey(context.parameters.get("key").flatMap(Int64.init) ?? -1))
+    }
+
+    /// A path parameter, percent-decoded (the router hands them out as
+    /// they are in the path); an undecodable one reads as no name, which
+    /// no class has.
+    private static func parameter(_ name: String, of context: BasicRequestContext) -> String {
+        context.parameters.get(name)?.removingPercentEncoding ?? ""
     }
 
     // MARK: Responses

@@ -37,8 +37,10 @@ public enum FileMaintenance {
     }
 
     /// Writes a compacted copy of the Realm to `destination`, which must
-    /// not exist, encrypted with `destinationKey` or plain.
-    public static func copy(_ path: String, encryptionKey: Data?, to destination: String, destinationKey: Data?) throws(ToolError) {
+    /// not exist, encrypted with `destinationKey` or plain; returns the
+    /// version copied.
+    @discardableResult
+    public static func copy(_ path: String, encryptionKey: Data?, to destination: String, destinationKey: Data?) throws(ToolError) -> UInt64 {
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw ToolError("\(destination): the file exists; a copy never overwrites one")
         }
@@ -48,33 +50,59 @@ public enum FileMaintenance {
         } catch {
             throw ToolError(error, while: "\(destination)")
         }
+        return file.version
     }
 
     /// Replaces the file with a copy under another key: `from` is the key
     /// it has (nil when plain), `to` the key it gets (nil to decrypt).
+    ///
+    /// The original stays whole until the copy, checked to open with its
+    /// key, replaces it with one `rename`: its log is first checkpointed
+    /// into it (a stale log must not outlive it), and the work is given up
+    /// if another process committed meanwhile. The copy keeps the
+    /// original's permissions.
     public static func rekey(_ path: String, from oldKey: Data?, to newKey: Data?) throws(ToolError) {
+        _ = try RealmFile(path: path, encryptionKey: oldKey, readOnly: true)  // a Realm, and the key fits
         try requireUnused(path)
         let temporary = path + ".rekey-\(getpid())"
         _ = try? AuxiliaryFiles.deleteFiles(for: temporary)
-        try copy(path, encryptionKey: oldKey, to: temporary, destinationKey: newKey)
+        let copied = try copy(path, encryptionKey: oldKey, to: temporary, destinationKey: newKey)
         do throws(ToolError) {
-            // The copy must open with its new key before the original goes.
             _ = try RealmFile(path: temporary, encryptionKey: newKey, readOnly: true)
             for companion in AuxiliaryFiles.paths(for: temporary).dropFirst() {
                 try? FileManager.default.removeItem(atPath: companion)
             }
-            do {
-                try AuxiliaryFiles.deleteFiles(for: path)
-            } catch {
-                throw ToolError(error, while: path)
+            try requireUnused(path)
+            guard try RealmFile(path: path, encryptionKey: oldKey, readOnly: true).version == copied else {
+                throw ToolError("\(path) changed while it was being copied; nothing was replaced, run the command again")
+            }
+            if let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] {
+                try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
+            }
+            try checkpoint(path, encryptionKey: oldKey)
+            for companion in [path + "-wal", path + "-shm", path + ".note"] {
+                try? FileManager.default.removeItem(atPath: companion)
             }
             guard rename(temporary, path) == 0 else {
-                throw ToolError("\(path): the file was replaced by its copy \(temporary), which could not be renamed: \(String(cString: strerror(errno)))")
+                throw ToolError("\(path): its copy \(temporary) could not replace it: \(String(cString: strerror(errno)))")
             }
         } catch {
-            if FileManager.default.fileExists(atPath: path) { _ = try? AuxiliaryFiles.deleteFiles(for: temporary) }
+            _ = try? AuxiliaryFiles.deleteFiles(for: temporary)
             throw error
         }
+    }
+
+    /// Moves everything in the file's write-ahead log into the file and
+    /// empties the log, so that deleting the log loses nothing.
+    private static func checkpoint(_ path: String, encryptionKey: Data?) throws(ToolError) {
+        do {
+            let connection = try Connection(path: path, readOnly: false, encryptionKey: encryptionKey)
+            try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            throw ToolError(error, while: "\(path): checkpointing its log")
+        }
+        let log = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+        guard log == 0 else { throw ToolError("\(path): its log could not be emptied; nothing was replaced") }
     }
 
     /// Throws when another process has the Realm open.

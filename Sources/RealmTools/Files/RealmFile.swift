@@ -25,6 +25,9 @@ public final class RealmFile {
     /// The transaction every read and write goes through.
     public let transaction: Transaction
     private var classes: [String: StoredClass] = [:]
+    /// The schema `classes` were read from: another process may change it
+    /// (a migration) while a browser keeps the file open.
+    private var classesSchema: Schema?
 
     /// Opens the Realm file at `path`.
     ///
@@ -41,18 +44,36 @@ public final class RealmFile {
         }
         guard !isDirectory.boolValue else { throw ToolError("\(path): is a directory, not a Realm file") }
         do {
-            coordinator = try Coordinator.open(Coordinator.Configuration(
-                location: .file(path), isReadOnly: readOnly, encryptionKey: encryptionKey))
-            transaction = try coordinator.makeTransaction()
-            _ = try transaction.refresh()
+            // The storage engine makes an empty file, or a SQLite database
+            // without a catalog, into a Realm; a tool only reads what is
+            // already one.
             let probe = try Connection(path: path, readOnly: true, encryptionKey: encryptionKey)
+            guard try probe.scalarUncached("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'realm_metadata'") ?? 0 > 0 else {
+                throw ToolError("\(path): not a Realm file (\(Self.isEmptyFile(path) ? "it is empty" : "a database without a Realm's catalog"))")
+            }
             // The tables sync keeps beside the data: a client's
             // (RealmSyncEngine's SyncTables) or the server's (ServerRealm).
             isSynced = try probe.scalarUncached(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('sync_state', 'server_history')") ?? 0 > 0
+        } catch let error as ToolError {
+            throw error
+        } catch let error as RealmError {
+            throw ToolError(Self.explain(error, path: path, encrypted: encryptionKey != nil))
+        } catch {
+            throw ToolError("\(path): \(error)")
+        }
+        do {
+            coordinator = try Coordinator.open(Coordinator.Configuration(
+                location: .file(path), isReadOnly: readOnly, encryptionKey: encryptionKey))
+            transaction = try coordinator.makeTransaction()
+            _ = try transaction.refresh()
         } catch {
             throw ToolError(Self.explain(error, path: path, encrypted: encryptionKey != nil))
         }
+    }
+
+    private static func isEmptyFile(_ path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) == 0
     }
 
     private static func explain(_ error: RealmError, path: String, encrypted: Bool) -> String {
@@ -78,11 +99,16 @@ public final class RealmFile {
     /// Moves to the newest version of the file; returns whether it changed.
     @discardableResult
     public func refresh() throws(ToolError) -> Bool {
+        let changed: Bool
         do {
-            return try transaction.refresh()
+            changed = try transaction.refresh()
         } catch {
             throw ToolError(error, while: "\(path): reading the newest version")
         }
+        if changed && schema != classesSchema {
+            classes.removeAll()
+        }
+        return changed
     }
 
     /// Calls `listener` after every commit to the file, by this process or
@@ -114,6 +140,7 @@ public final class RealmFile {
             throw ToolError(error, while: "\(path): class '\(name)'")
         }
         let stored = StoredClass(objectSchema: objectSchema, handle: handle)
+        if classes.isEmpty { classesSchema = schema }
         classes[name] = stored
         return stored
     }
@@ -136,11 +163,6 @@ public final class RealmFile {
         }
         guard !isOpenedReadOnly else { throw ToolError("\(path) is open read-only") }
         return try transaction.write(body)
-    }
-
-    /// Forgets cached class handles, whose schema may have changed.
-    func forgetClasses() {
-        classes.removeAll()
     }
 }
 

@@ -8,10 +8,18 @@ import Glibc
 /// because a formatter per value would dominate an export's time, and
 /// precise to the microsecond so that an export read back and exported
 /// again gives the same text.
+///
+/// Dates outside the years 1 to 9999, which ISO 8601's four-digit years do
+/// not hold, are written as seconds since 1970 instead (see
+/// ``ObjectReader``), and read back as such.
 enum ISO8601 {
-    static func string(from date: Date) -> String {
+    /// The seconds since 1970 of 0001-01-01 and of 10000-01-01.
+    static let range = -62_135_596_800.0 ..< 253_402_300_800.0
+
+    /// The date as text, or nil outside ``range``.
+    static func string(from date: Date) -> String? {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite else { return interval > 0 ? "+Infinity" : "-Infinity" }
+        guard range.contains(interval) else { return nil }
         var seconds = interval.rounded(.down)
         var micros = Int64(((interval - seconds) * 1_000_000).rounded())
         if micros >= 1_000_000 {
@@ -42,7 +50,7 @@ enum ISO8601 {
     static func date(from text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.take("-"), let month = scanner.number(2), scanner.take("-"),
-              let day = scanner.number(2), (1...12).contains(month), (1...31).contains(day) else { return nil }
+              let day = scanner.number(2), year >= 1, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day) else { return nil }
         var hour = 0, minute = 0, second = 0
         var fraction = 0.0
         var offset = 0
@@ -82,6 +90,14 @@ enum ISO8601 {
         parts.tm_sec = Int32(second)
         let seconds = timegm(&parts)
         return Date(timeIntervalSince1970: Double(seconds - offset) + (fraction * 1_000_000).rounded() / 1_000_000)
+    }
+
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private struct Scanner {

@@ -7,7 +7,8 @@ import RealmQuery
 ///
 /// Links are written as the target's primary key; to an embedded object, as
 /// the object itself; to an object of a class without a primary key, as
-/// `{"$key": N}`, its object key in this file. Dates are ISO 8601 (UTC),
+/// `{"$key": N}`, its object key in this file; to an object whose optional
+/// primary key is nil, as `{"$primaryKey": null}`. Dates are ISO 8601 (UTC),
 /// data base64, object ids hex, decimals strings (to keep every digit),
 /// lists arrays, and linking objects are left out (they are computed).
 final class ObjectReader {
@@ -100,7 +101,8 @@ final class ObjectReader {
         case .double(let number): json.double(number)
         case .string(let text): json.string(text)
         case .data(let bytes): json.string(bytes.base64EncodedString())
-        case .date(let date): json.string(ISO8601.string(from: date))
+        case .date(let date):
+            if let text = ISO8601.string(from: date) { json.string(text) } else { json.double(date.timeIntervalSince1970) }
         case .objectId(let id): json.string(id.stringValue)
         case .uuid(let id): json.string(id.uuidString)
         case .decimal(let number): json.string(number.description)
@@ -110,8 +112,13 @@ final class ObjectReader {
                 guard depth < 100 else { throw ToolError("embedded objects of '\(targetClass.name)' nested more than 100 deep") }
                 try writeJSON(key: target, values: values(of: target, in: targetClass), of: targetClass, into: &json, depth: depth + 1)
             } else if let primaryKey = targetClass.primaryKeyIndex {
-                try writeJSON(primaryKeyValue(of: target, in: targetClass, index: primaryKey),
-                              of: targetClass.objectSchema.properties[primaryKey], into: &json, depth: depth)
+                let keyValue = try primaryKeyValue(of: target, in: targetClass, index: primaryKey)
+                if keyValue.isNull {
+                    // A bare null would read back as no link.
+                    json.raw("{\"$primaryKey\":null}")
+                } else {
+                    try writeJSON(keyValue, of: targetClass.objectSchema.properties[primaryKey], into: &json, depth: depth)
+                }
             } else {
                 json.raw("{\"$key\":")
                 json.int(target.rawValue)
@@ -171,15 +178,18 @@ final class ObjectReader {
         case .double(let number): return number.description
         case .string(let text): return text
         case .data(let bytes): return bytes.base64EncodedString()
-        case .date(let date): return ISO8601.string(from: date)
+        case .date(let date): return ISO8601.string(from: date) ?? date.timeIntervalSince1970.description
         case .objectId(let id): return id.stringValue
         case .uuid(let id): return id.uuidString
         case .decimal(let number): return number.description
         case .object(let target):
             let targetClass = try self.target(of: property)
             if let primaryKey = targetClass.primaryKeyIndex, !targetClass.objectSchema.isEmbedded {
-                return try scalarText(primaryKeyValue(of: target, in: targetClass, index: primaryKey),
-                                      of: targetClass.objectSchema.properties[primaryKey], linkStyle: linkStyle)
+                let keyValue = try primaryKeyValue(of: target, in: targetClass, index: primaryKey)
+                if keyValue.isNull {
+                    return linkStyle == .json ? "{\"$primaryKey\":null}" : "\(targetClass.name)(nil)"
+                }
+                return try scalarText(keyValue, of: targetClass.objectSchema.properties[primaryKey], linkStyle: linkStyle)
             }
             switch linkStyle {
             case .json: return "{\"$key\":\(target.rawValue)}"

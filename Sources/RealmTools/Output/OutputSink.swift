@@ -6,6 +6,8 @@ import Foundation
 public final class OutputSink {
     private let handle: FileHandle
     private let closesHandle: Bool
+    /// The file ``newFile(atPath:)`` made, removed by ``discard()``.
+    private let path: String?
     private var buffer: [UInt8] = []
     private static let flushThreshold = 1 << 16
 
@@ -24,48 +26,58 @@ public final class OutputSink {
               let handle = FileHandle(forWritingAtPath: path) else {
             throw ToolError("\(path): cannot create the file")
         }
-        return OutputSink(handle: handle, closesHandle: true)
+        return OutputSink(handle: handle, closesHandle: true, path: path)
     }
 
-    private init(handle: FileHandle, closesHandle: Bool) {
+    private init(handle: FileHandle, closesHandle: Bool, path: String? = nil) {
         self.handle = handle
         self.closesHandle = closesHandle
+        self.path = path
         buffer.reserveCapacity(Self.flushThreshold + 4096)
     }
 
     /// Appends text.
-    public func write(_ text: String) {
+    ///
+    /// - Throws: ``ToolError`` when the output cannot be written (a full
+    ///   disk, a closed pipe).
+    public func write(_ text: String) throws(ToolError) {
         buffer.append(contentsOf: text.utf8)
-        flushIfFull()
-    }
-
-    /// Appends bytes.
-    func write(bytes: some Sequence<UInt8>) {
-        buffer.append(contentsOf: bytes)
-        flushIfFull()
+        try flushIfFull()
     }
 
     /// Appends a JSON writer's bytes and empties it.
-    func write(_ json: inout JSONWriter) {
+    func write(_ json: inout JSONWriter) throws(ToolError) {
         buffer.append(contentsOf: json.bytes)
         json.bytes.removeAll(keepingCapacity: true)
-        flushIfFull()
+        try flushIfFull()
     }
 
-    private func flushIfFull() {
-        if buffer.count >= Self.flushThreshold { flush() }
+    private func flushIfFull() throws(ToolError) {
+        if buffer.count >= Self.flushThreshold { try flush() }
     }
 
     /// Writes what is buffered.
-    public func flush() {
+    public func flush() throws(ToolError) {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw ToolError("\(path ?? "standard output"): cannot write: \(error.localizedDescription)")
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes what is buffered and closes a file made by ``newFile(atPath:)``.
-    public func close() {
-        flush()
+    public func close() throws(ToolError) {
+        try flush()
         if closesHandle { try? handle.close() }
+    }
+
+    /// Closes and removes a file made by ``newFile(atPath:)`` whose
+    /// content is incomplete (the export failed).
+    public func discard() {
+        buffer.removeAll()
+        if closesHandle { try? handle.close() }
+        if let path { try? FileManager.default.removeItem(atPath: path) }
     }
 }

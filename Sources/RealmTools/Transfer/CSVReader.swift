@@ -17,10 +17,24 @@ final class CSVReader {
 
     var bytesRead: Int { input.bytesConsumed }
 
+    /// Whether records have one field, so that an empty line is a record
+    /// (a null) rather than a blank line between records.
+    var hasOneField = false
+
     /// The next record and its first line, or nil at the end of the file.
     func nextRecord() throws(ToolError) -> (fields: [String?], line: Int)? {
-        // Blank lines between records are skipped.
-        while input.peek() == 0x0A || input.peek() == 0x0D { input.advance() }
+        // Blank lines between records are skipped, unless a record is one
+        // field, which is empty when null.
+        if hasOneField {
+            if input.peek() == 0x0D { input.advance() }
+            if input.peek() == 0x0A {
+                let line = input.line
+                input.advance()
+                return ([nil], line)
+            }
+        } else {
+            while input.peek() == 0x0A || input.peek() == 0x0D { input.advance() }
+        }
         guard input.peek() != nil else { return nil }
         let line = input.line
         var fields: [String?] = []

@@ -22,20 +22,20 @@ public enum Exporter {
         var written = 0
         switch format {
         case .json:
-            sink.write("[")
+            try sink.write("[")
             var json = JSONWriter()
             try query.forEachMatch(in: file) { element, storedClass throws(ToolError) in
                 json.raw(written == 0 ? "\n" : ",\n")
                 try reader.writeJSON(key: element.key, values: reader.values(of: element, in: storedClass), of: storedClass, into: &json)
-                sink.write(&json)
+                try sink.write(&json)
                 written += 1
                 progress?.update(written)
             }
-            sink.write(written == 0 ? "]\n" : "\n]\n")
+            try sink.write(written == 0 ? "]\n" : "\n]\n")
         case .csv:
             let storedClass = try file.storedClass(named: query.className)
             let properties = storedClass.objectSchema.properties
-            sink.write(storedClass.valueProperties.map { CSVField.encode(properties[$0].name) }.joined(separator: ",") + "\n")
+            try sink.write(storedClass.valueProperties.map { CSVField.encode(properties[$0].name) }.joined(separator: ",") + "\n")
             try query.forEachMatch(in: file) { element, storedClass throws(ToolError) in
                 let values = try reader.values(of: element, in: storedClass)
                 var fields: [String] = []
@@ -43,7 +43,7 @@ public enum Exporter {
                 for index in storedClass.valueProperties {
                     fields.append(CSVField.encode(try reader.csvText(key: element.key, values: values, property: index, of: storedClass)))
                 }
-                sink.write(fields.joined(separator: ",") + "\n")
+                try sink.write(fields.joined(separator: ",") + "\n")
                 written += 1
                 progress?.update(written)
             }
@@ -61,9 +61,9 @@ public enum Exporter {
                 written += 1
                 progress?.update(written)
             }
-            TableLayout.write(rows, to: sink)
+            try TableLayout.write(rows, to: sink)
         }
-        sink.flush()
+        try sink.flush()
         return written
     }
 
@@ -73,27 +73,27 @@ public enum Exporter {
                                   progress: ProgressReporter? = nil) throws(ToolError) -> Int {
         let names = classNames ?? file.schema.objectSchemas.filter { !$0.isEmbedded }.map(\.name).sorted()
         var written = 0
-        sink.write("{")
+        try sink.write("{")
         for (position, name) in names.enumerated() {
             var json = JSONWriter()
             json.raw(position == 0 ? "\n" : ",\n")
             json.string(name)
             json.raw(":[")
-            sink.write(&json)
+            try sink.write(&json)
             let reader = ObjectReader(file: file)
             var first = true
             try ObjectQuery(className: name).forEachMatch(in: file) { element, storedClass throws(ToolError) in
                 json.raw(first ? "\n" : ",\n")
                 first = false
                 try reader.writeJSON(key: element.key, values: reader.values(of: element, in: storedClass), of: storedClass, into: &json)
-                sink.write(&json)
+                try sink.write(&json)
                 written += 1
                 progress?.update(written)
             }
-            sink.write(first ? "]" : "\n]")
+            try sink.write(first ? "]" : "\n]")
         }
-        sink.write(names.isEmpty ? "}\n" : "\n}\n")
-        sink.flush()
+        try sink.write(names.isEmpty ? "}\n" : "\n}\n")
+        try sink.flush()
         return written
     }
 }
@@ -103,7 +103,7 @@ public enum Exporter {
 enum TableLayout {
     static let maximumWidth = 48
 
-    static func write(_ rows: [[String]], to sink: OutputSink) {
+    static func write(_ rows: [[String]], to sink: OutputSink) throws(ToolError) {
         let cells = rows.map { row in row.map(fit) }
         guard let header = cells.first else { return }
         var widths = header.map(\.count)
@@ -115,9 +115,9 @@ enum TableLayout {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ") + "\n"
         }
-        sink.write(line(header))
-        sink.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n")
-        for row in cells.dropFirst() { sink.write(line(row)) }
+        try sink.write(line(header))
+        try sink.write(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n")
+        for row in cells.dropFirst() { try sink.write(line(row)) }
     }
 
     private static func fit(_ text: String) -> String {

@@ -1,14 +1,18 @@
 import Foundation
 import RealmCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads objects of one class from a JSON or CSV file into a Realm file, in
 /// one write transaction: all of them, or (on the first error, which names
 /// the line and property) none.
 ///
 /// The input is read twice when the class has links, streaming both times:
-/// first every object is created or updated without its links, then the
-/// links are set, so that objects may link to objects later in the file
-/// (a class linking to itself, say).
+/// first every object is created or updated without its links (and without
+/// the embedded objects that hold links), then the links are set, so that
+/// objects may link to objects later in the file (a class linking to
+/// itself, say).
 public enum Importer {
     /// What an import did.
     public struct Summary: Sendable, Equatable {
@@ -32,11 +36,18 @@ public enum Importer {
         guard format != .table else { throw ToolError("import reads json or csv, not table") }
         let writer = ObjectWriter(file: file)
         var linkProperties = Set<Int>()
-        for (index, property) in storedClass.objectSchema.properties.enumerated() where try isLink(property, in: file) {
+        for (index, property) in storedClass.objectSchema.properties.enumerated() where try holdsLinks(property, in: file) {
             linkProperties.insert(index)
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
         let passes = linkProperties.isEmpty ? 1 : 2
+        if passes == 2 {
+            // The second pass reads the input again: a pipe would be empty.
+            var status = stat()
+            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                throw ToolError("\(path): '\(className)' has links, which are set in a second reading of the input; give a regular file, not a pipe")
+            }
+        }
         let progress = ProgressReporter(label: "import", unit: "bytes", total: size * passes, quiet: quiet)
         var summary = Summary()
         do {
@@ -54,6 +65,7 @@ public enum Importer {
                 let second = try RecordSource(path: path, format: format, storedClass: storedClass)
                 var position = 0
                 while let record = try second.next() {
+                    guard position < keys.count else { throw ToolError("\(path) changed while it was being imported") }
                     progress.update(size + second.bytesRead)
                     try located(record, path: path) { () throws(ToolError) in
                         for (index, input) in record.members where linkProperties.contains(index) {
@@ -62,6 +74,7 @@ public enum Importer {
                     }
                     position += 1
                 }
+                guard position == keys.count else { throw ToolError("\(path) changed while it was being imported") }
             }
         } catch let error as ToolError {
             progress.abandon()
@@ -82,11 +95,18 @@ public enum Importer {
         }
     }
 
-    /// Whether a property links to top-level objects (set in the second
-    /// pass).
-    private static func isLink(_ property: Property, in file: RealmFile) throws(ToolError) -> Bool {
-        guard property.type == .object else { return false }
-        return try !file.storedClass(named: property.objectClassName ?? "").objectSchema.isEmbedded
+    /// Whether a property's values may link to top-level objects, which
+    /// the second pass sets once every object of the input exists: links,
+    /// and embedded objects whose class (or a class embedded in it) has
+    /// links.
+    private static func holdsLinks(_ property: Property, in file: RealmFile, depth: Int = 0) throws(ToolError) -> Bool {
+        guard property.type == .object, depth < 32 else { return false }
+        let target = try file.storedClass(named: property.objectClassName ?? "")
+        guard target.objectSchema.isEmbedded else { return true }
+        for nested in target.objectSchema.properties where try holdsLinks(nested, in: file, depth: depth + 1) {
+            return true
+        }
+        return false
     }
 
     /// Runs `body`, prefixing its error with the file and line.
@@ -189,6 +209,7 @@ final class RecordSource {
                     throw ToolError("\(path), line \(line): \(error.message)")
                 }
             }
+            csv.hasOneField = header.count == 1
             reader = .csv(csv, header: header)
         default:
             reader = .json(try JSONStreamReader(path: path))

@@ -97,6 +97,13 @@ final class ObjectWriter {
                 throw ValueError("\(target.name) has no primary key: link to its objects with {\"$key\": N}")
             }
             let keyProperty = target.objectSchema.properties[primaryKey]
+            if let explicit = json[member: "$primaryKey"] {
+                guard explicit == .null, keyProperty.isOptional else { throw ValueError("\"$primaryKey\" names a nil primary key, and only that") }
+                guard let found = try transaction.object(withPrimaryKey: .null, in: target.handle) else {
+                    throw ValueError("no \(target.name) has a nil primary key")
+                }
+                return .object(found)
+            }
             var keyValue = try ValueParser.scalar(json, type: keyProperty.type, optional: false)
             if case .string(let text) = json, keyProperty.type != .string {
                 keyValue = try ValueParser.scalar(text: text, type: keyProperty.type)

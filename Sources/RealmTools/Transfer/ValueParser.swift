@@ -26,7 +26,7 @@ enum ValueParser {
             switch type {
             case .int, .float, .double, .decimal: return try scalar(text: text, type: type)
             case .date:
-                guard let seconds = Double(text) else { break }
+                guard let seconds = floatingPoint(text) else { break }
                 return .date(Date(timeIntervalSince1970: seconds))
             default: break
             }
@@ -60,6 +60,9 @@ enum ValueParser {
             if let bytes = Data(base64Encoded: text) { return .data(bytes) }
         case .date:
             if let date = ISO8601.date(from: text) { return .date(date) }
+            // Seconds since 1970: how a date outside the years 1 to 9999
+            // is written.
+            if let seconds = floatingPoint(text) { return .date(Date(timeIntervalSince1970: seconds)) }
         case .objectId:
             if let id = ObjectId(string: text) { return .objectId(id) }
         case .uuid:
@@ -90,7 +93,7 @@ enum ValueParser {
         case .float, .double: "a number"
         case .string: "a string"
         case .data: "base64 data"
-        case .date: "an ISO 8601 date (2024-01-31T12:00:00Z)"
+        case .date: "an ISO 8601 date (2024-01-31T12:00:00Z) or seconds since 1970"
         case .objectId: "an object id (24 hex digits)"
         case .uuid: "a UUID"
         case .decimal: "a decimal number"

@@ -55,12 +55,19 @@ struct ExportCommand: ParsableCommand {
             // output it would mix with the data in a terminal.
             let progress = ProgressReporter(label: "export", unit: "objects", total: total, quiet: quiet || output == nil)
             let sink = try output.map { path throws(ToolError) in try OutputSink.newFile(atPath: path) } ?? .standardOutput()
-            defer { sink.close() }
             let written: Int
-            if let className, format == .csv || format == .json {
-                written = try Exporter.write(ObjectQuery(className: className), of: file, format: format, to: sink, progress: progress)
-            } else {
-                written = try Exporter.exportJSON(of: file, classNames: nil, to: sink, progress: progress)
+            do throws(ToolError) {
+                if let className {
+                    written = try Exporter.write(ObjectQuery(className: className), of: file, format: format, to: sink, progress: progress)
+                } else {
+                    written = try Exporter.exportJSON(of: file, classNames: nil, to: sink, progress: progress)
+                }
+                try sink.close()
+            } catch {
+                // Half a file must not pass for an export.
+                progress.abandon()
+                sink.discard()
+                throw error
             }
             progress.finish("exported \(written) objects\(output.map { " to \($0)" } ?? "")")
         }

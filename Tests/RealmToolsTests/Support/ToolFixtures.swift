@@ -39,6 +39,7 @@ final class ToolPet: Object {
 final class ToolAddress: EmbeddedObject {
     @Persisted var city = ""
     @Persisted var zip: String?
+    @Persisted var neighbor: ToolOwner?
 }
 
 final class ToolNote: Object {
@@ -79,7 +80,9 @@ func makeSampleRealm(_ url: URL, key: Data? = nil) throws {
                 pet.flag = index % 2 == 0
                 pet.score = Double(index) + 0.25
                 pet.ratio = Float(index) / 4
-                pet.born = Date(timeIntervalSince1970: 1_700_000_000.123456 + Double(index) * 86_400)
+                // The last pet was born before year 1, which ISO 8601's
+                // four-digit years cannot write.
+                pet.born = Date(timeIntervalSince1970: index == 2 ? -100_000_000_000 : 1_700_000_000.123456 + Double(index) * 86_400)
                 pet.photo = index == 0 ? nil : Data([0, 1, 2, UInt8(index)])
                 pet.tag = ObjectId(string: "65a1b2c3d4e5f60718293a4\(index)")!
                 pet.uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5\(index)")!
@@ -107,6 +110,7 @@ func makeSampleRealm(_ url: URL, key: Data? = nil) throws {
             bob.friend = ann
             realm.add(bob)
             ann.friend = bob
+            ann.address!.neighbor = bob
         }
     }
 }
