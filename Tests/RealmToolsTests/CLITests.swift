@@ -151,6 +151,48 @@ struct CLITests {
         }
     }
 
+    @Test("a whole file's export imports into another file in one go, links to objects without primary keys included")
+    func wholeFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let source = directory.appendingPathComponent("source.realm")
+            try makeSampleRealm(source)
+            // Gaps in the notes' keys: the copy's keys will differ.
+            try autoreleasepool {
+                let realm = try Realm(configuration: configuration(source))
+                try realm.write {
+                    for index in 0..<5 { realm.create(ToolNote.self, value: ["text": "gap \(index)"]) }
+                }
+                try realm.write {
+                    realm.delete(realm.objects(ToolNote.self).filter("text BEGINSWITH 'gap'"))
+                    let late = realm.create(ToolNote.self, value: ["text": "late"])
+                    realm.object(ofType: ToolOwner.self, forPrimaryKey: "bob")!.note = late
+                }
+            }
+            let everything = directory.appendingPathComponent("everything.json")
+            let exported = try await realm(["export", source.path, "--format", "json", "--output", everything.path, "--quiet"])
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let text = try String(contentsOf: everything, encoding: .utf8)
+            #expect(text.contains("{\"$key\":7,\"text\":\"late\"}"), "\(text)")
+
+            let copy = directory.appendingPathComponent("copy.realm")
+            try makeEmptyRealm(copy)
+            let imported = try await realm(["import", copy.path, everything.path])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stderr.contains("imported 7 objects of every class (7 created, 0 updated)"), "\(imported.stderr)")
+            let bob = try await realm(["query", copy.path, "ToolOwner", "note.text == 'late'", "--format", "csv"])
+            #expect(bob.stdout.contains("\nbob,Bob,"), "\(bob.stdout)")
+            let ann = try await realm(["query", copy.path, "ToolOwner", "note.text == 'no primary key' AND address.neighbor.id == 'bob'", "--format", "csv"])
+            #expect(ann.stdout.contains("\nann,Ann,"), "\(ann.stdout)")
+            // Apart from the new keys, the copy exports as the original.
+            let again = try await realm(["export", copy.path, "--format", "json"])
+            #expect(again.stdout.replacingOccurrences(of: "\"$key\":2", with: "\"$key\":7") == text)
+
+            // A class's export is not a whole file's, and the other way round.
+            let wrongShape = try await realm(["import", copy.path, "ToolPet", everything.path])
+            #expect(wrongShape.stderr.contains("holds every class"), "\(wrongShape.stderr)")
+        }
+    }
+
     @Test("import is all or nothing, and its errors name the line and property")
     func importErrors() async throws {
         try await withTemporaryDirectory { directory in

@@ -189,6 +189,10 @@ public struct StoredClass {
     /// The class's name.
     public var name: String { objectSchema.name }
 
+    /// Whether links to its objects name their object key (`"$key"` in an
+    /// export): a top-level class without a primary key.
+    var isKeyedByObjectKey: Bool { primaryKeyIndex == nil && !objectSchema.isEmbedded }
+
     /// The property named `name`.
     ///
     /// - Throws: ``ToolError`` naming the class and its properties.

@@ -67,10 +67,17 @@ final class ObjectReader {
 
     // MARK: JSON
 
-    /// Writes an object as a JSON object of its value properties.
+    /// Writes an object as a JSON object of its value properties; an object
+    /// of a top-level class without a primary key starts with its key
+    /// (`"$key": N`), which links to it name.
     func writeJSON(key: ObjectKey, values: [Value], of storedClass: StoredClass, into json: inout JSONWriter, depth: Int = 0) throws(ToolError) {
         json.raw(UInt8(ascii: "{"))
         var first = true
+        if storedClass.isKeyedByObjectKey {
+            json.raw("\"$key\":")
+            json.int(key.rawValue)
+            first = false
+        }
         for index in storedClass.valueProperties {
             let property = storedClass.objectSchema.properties[index]
             if !first { json.raw(UInt8(ascii: ",")) }

@@ -35,11 +35,12 @@ public enum Exporter {
         case .csv:
             let storedClass = try file.storedClass(named: query.className)
             let properties = storedClass.objectSchema.properties
-            try sink.write(storedClass.valueProperties.map { CSVField.encode(properties[$0].name) }.joined(separator: ",") + "\n")
+            let names = (storedClass.isKeyedByObjectKey ? [RecordSource.keyMember] : []) + storedClass.valueProperties.map { properties[$0].name }
+            try sink.write(names.map(CSVField.encode).joined(separator: ",") + "\n")
             try query.forEachMatch(in: file) { element, storedClass throws(ToolError) in
                 let values = try reader.values(of: element, in: storedClass)
-                var fields: [String] = []
-                fields.reserveCapacity(storedClass.valueProperties.count)
+                var fields: [String] = storedClass.isKeyedByObjectKey ? [String(element.key.rawValue)] : []
+                fields.reserveCapacity(storedClass.valueProperties.count + 1)
                 for index in storedClass.valueProperties {
                     fields.append(CSVField.encode(try reader.csvText(key: element.key, values: values, property: index, of: storedClass)))
                 }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Reads a JSON array of values from a file one element at a time, so that
-/// importing a file of any size holds one object in memory, and says on
-/// which line each element starts, so that an error can name it.
+/// Reads a JSON array of objects (or an object of such arrays by class)
+/// from a file one element at a time, so that importing a file of any size
+/// holds one object in memory, and says on which line each element starts,
+/// so that an error can name it.
 final class JSONStreamReader {
     private let input: ChunkedInput
     private let path: String
@@ -31,48 +32,110 @@ final class JSONStreamReader {
     /// Bytes consumed so far, for progress.
     var bytesRead: Int { input.bytesConsumed }
 
-    private var started = false
-    private var finished = false
+    /// What the file holds.
+    enum Layout {
+        /// An array of objects, as `realm export --class` writes.
+        case array
+        /// An object with an array of objects per class, as `realm export`
+        /// writes for a whole file.
+        case classes
+    }
 
-    /// The next element of the top-level array and the line it starts on,
-    /// or nil after the last.
-    func nextElement() throws(ToolError) -> (value: JSONValue, line: Int)? {
-        if finished { return nil }
-        if !started {
-            skipWhitespace()
-            guard input.peek() == UInt8(ascii: "[") else {
-                throw error("the file must hold a JSON array of objects (as `realm export --class` writes)")
-            }
+    private var layout: Layout?
+    /// Whether an array of objects is being read, and whether it has
+    /// handed out an element yet.
+    private var arrayOpen = false
+    private var arrayStarted = false
+    private var classesRead = 0
+
+    /// Reads the start of the file and says what it holds.
+    func begin() throws(ToolError) -> Layout {
+        if let layout { return layout }
+        skipWhitespace()
+        switch input.peek() {
+        case UInt8(ascii: "["):
             input.advance()
-            started = true
-            skipWhitespace()
-            if input.peek() == UInt8(ascii: "]") {
+            layout = .array
+            arrayOpen = true
+        case UInt8(ascii: "{"):
+            input.advance()
+            layout = .classes
+        default:
+            throw error("the file must hold a JSON array of objects (as `realm export --class` writes), or an object of such arrays by class (as `realm export` writes)")
+        }
+        return layout!
+    }
+
+    /// In a file of classes, the name of the next class, whose objects
+    /// ``nextElement()`` then hands out; nil after the last.
+    func nextClass() throws(ToolError) -> String? {
+        guard try begin() == .classes, !arrayOpen else { return nil }
+        skipWhitespace()
+        if classesRead > 0 {
+            switch input.peek() {
+            case UInt8(ascii: ","): input.advance()
+            case UInt8(ascii: "}"):
                 input.advance()
                 try finish()
                 return nil
+            default: throw error("expected ',' or '}' after a class's array")
             }
-        } else {
             skipWhitespace()
+        } else if input.peek() == UInt8(ascii: "}") {
+            input.advance()
+            try finish()
+            return nil
+        }
+        guard input.peek() == UInt8(ascii: "\"") else { throw error("expected a class name in quotes") }
+        let name = try string()
+        skipWhitespace()
+        guard input.peek() == UInt8(ascii: ":") else { throw error("expected ':' after \"\(name)\"") }
+        input.advance()
+        skipWhitespace()
+        guard input.peek() == UInt8(ascii: "[") else { throw error("expected an array of '\(name)' objects") }
+        input.advance()
+        arrayOpen = true
+        arrayStarted = false
+        classesRead += 1
+        return name
+    }
+
+    /// The next element of the current array and the line it starts on,
+    /// or nil after its last.
+    func nextElement() throws(ToolError) -> (value: JSONValue, line: Int)? {
+        _ = try begin()
+        guard arrayOpen else { return nil }
+        skipWhitespace()
+        if arrayStarted {
             switch input.peek() {
             case UInt8(ascii: ","):
                 input.advance()
             case UInt8(ascii: "]"):
                 input.advance()
-                try finish()
+                try closeArray()
                 return nil
             default:
                 throw error("expected ',' or ']' after an element of the array")
             }
+        } else if input.peek() == UInt8(ascii: "]") {
+            input.advance()
+            try closeArray()
+            return nil
         }
+        arrayStarted = true
         skipWhitespace()
         let line = input.line
         return (try value(depth: 0), line)
     }
 
+    private func closeArray() throws(ToolError) {
+        arrayOpen = false
+        if layout == .array { try finish() }
+    }
+
     private func finish() throws(ToolError) {
-        finished = true
         skipWhitespace()
-        guard input.peek() == nil else { throw error("unexpected text after the array") }
+        guard input.peek() == nil else { throw error("unexpected text after the end") }
     }
 
     private func error(_ message: String) -> ToolError {

@@ -16,6 +16,11 @@ final class ObjectWriter {
     }
 
     let file: RealmFile
+    /// For the classes without a primary key whose objects an import made:
+    /// the key each had in the exported file (`"$key"`) to the key it has
+    /// now. A link's `{"$key": N}` to such a class is looked up here;
+    /// to another class, it names the object with key N in this file.
+    var keyMap: [String: [Int64: ObjectKey]] = [:]
 
     init(file: RealmFile) {
         self.file = file
@@ -88,6 +93,10 @@ final class ObjectWriter {
         do {
             if let key = json[member: "$key"] {
                 guard case .number(let text) = key, let raw = Int64(text) else { throw ValueError("\"$key\" must be an integer") }
+                if let imported = keyMap[target.name] {
+                    guard let mapped = imported[raw] else { throw ValueError("no \(target.name) of the input has the \"$key\" \(raw)") }
+                    return .object(mapped)
+                }
                 guard try transaction.objectExists(ObjectKey(raw), in: target.handle) else {
                     throw ValueError("no \(target.name) has the key \(raw)")
                 }
