@@ -34,7 +34,7 @@ struct RealmFileTests {
             _ = try Exporter.write(ObjectQuery(className: "ToolNote"), of: file, format: .json, to: sink)
             try sink.close()
             let exported = try String(contentsOfFile: output, encoding: .utf8)
-            #expect(exported == "[\n{\"mood\":0,\"text\":\"no primary key\"}\n]\n")
+            #expect(exported == "[\n{\"$key\":1,\"mood\":0,\"text\":\"no primary key\"}\n]\n")
         }
     }
 }

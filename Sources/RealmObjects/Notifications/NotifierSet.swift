@@ -12,6 +12,10 @@ import Synchronization
 /// into one notification.
 final class NotifierSet {
     private unowned let state: RealmState
+    /// The Realm's thread or queue, kept here for tokens released on other
+    /// threads: such a release may race with the Realm's own end, so it
+    /// must not read `state`.
+    private let confinement: RealmState.Confinement
     /// Kept for unsubscribing when the Realm (and this set) goes away.
     private let coordinator: Coordinator
     private var realmObservers: [Int: (Realm.Notification, Realm) -> Void] = [:]
@@ -36,6 +40,7 @@ final class NotifierSet {
 
     init(state: RealmState) {
         self.state = state
+        self.confinement = state.confinement
         self.coordinator = state.coordinator
         if case .queue = state.confinement {
             worker = nil
@@ -92,7 +97,7 @@ final class NotifierSet {
         return NotificationToken {
             // Tokens may be released on any thread; registrations belong to
             // the Realm's thread (or queue), so only drop them there.
-            guard let set = box.value, set.state.isOnOwningThread() else { return }
+            guard let set = box.value, set.confinement.isCurrent else { return }
             set.realmObservers[id] = nil
             set.realmObserverTokens[id] = nil
             set.collectionNotifiers[id] = nil

@@ -321,6 +321,14 @@ final class RealmState {
         case thread(pthread_t)
         case queue(QueueMarker, DispatchQueue)
 
+        /// Whether the calling code runs on this thread or queue.
+        var isCurrent: Bool {
+            switch self {
+            case .thread(let thread): pthread_equal(thread, pthread_self()) != 0
+            case .queue(let marker, _): DispatchQueue.getSpecific(key: QueueMarker.key) === marker
+            }
+        }
+
         var description: String {
             switch self {
             case .thread(let thread): "thread \(thread)"
@@ -427,10 +435,7 @@ final class RealmState {
 
     @inline(__always)
     func isOnOwningThread() -> Bool {
-        switch confinement {
-        case .thread(let thread): pthread_equal(thread, pthread_self()) != 0
-        case .queue(let marker, _): DispatchQueue.getSpecific(key: QueueMarker.key) === marker
-        }
+        confinement.isCurrent
     }
 
     private var dynamicInfos: [String: ClassInfo] = [:]
