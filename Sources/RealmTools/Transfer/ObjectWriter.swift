@@ -176,13 +176,15 @@ final class ObjectWriter {
                         if embedded {
                             let target = try file.storedClass(named: property.objectClassName ?? "")
                             let child = try transaction.appendEmbeddedObject(to: list, values: [])
-                            try fill(child, of: target, from: element, creating: true)
+                            try fill(child, of: target, from: element)
                         } else if property.type == .object {
                             try transaction.append(link(element, to: property), to: list)
                         } else {
                             try transaction.append(ValueParser.scalar(element, type: property.type, optional: property.isOptional), to: list)
                         }
                     } catch let error as ValueError {
+                        throw ToolError("element \(position): \(error.message)")
+                    } catch let error as ToolError {
                         throw ToolError("element \(position): \(error.message)")
                     }
                 }
@@ -193,7 +195,7 @@ final class ObjectWriter {
                     try transaction.setValue(.null, of: key, property: index, in: storedClass.handle)
                 } else {
                     let child = try transaction.createEmbeddedObject(in: storedClass.handle, owner: key, property: index, values: [])
-                    try fill(child, of: target, from: value, creating: true)
+                    try fill(child, of: target, from: value)
                 }
             }
         } catch let error as ToolError {
@@ -207,19 +209,15 @@ final class ObjectWriter {
         }
     }
 
-    /// Sets the properties an input object names on an object, checking
-    /// that each exists; `only` limits which are written (the importer's
-    /// two passes).
-    func fill(_ key: ObjectKey, of storedClass: StoredClass, from json: JSONValue, creating: Bool,
-              only: ((Property) throws(ToolError) -> Bool)? = nil) throws(ToolError) {
+    /// Sets the properties an input object names on a new embedded
+    /// object, checking that each exists.
+    func fill(_ key: ObjectKey, of storedClass: StoredClass, from json: JSONValue) throws(ToolError) {
         guard case .object(let members) = json else {
             throw ToolError("expected an object of '\(storedClass.name)', found \(json.kind)")
         }
         for (name, value) in members {
             let index = try storedClass.propertyIndex(named: name)
-            let property = storedClass.objectSchema.properties[index]
-            if let only, try !only(property) { continue }
-            try write(.json(value), property: index, of: key, in: storedClass, creating: creating)
+            try write(.json(value), property: index, of: key, in: storedClass, creating: true)
         }
     }
 
