@@ -92,7 +92,7 @@ public final class DataBrowser: Sendable {
 
     private func routes(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in
-            self.page { pages throws(ToolError) in try pages.classList() }
+            await self.page { pages throws(ToolError) in try pages.classList() }
         }
         router.get("/class/:name") { request, context in
             // Decoded as a form: a GET form writes spaces as '+'.
@@ -103,23 +103,23 @@ public final class DataBrowser: Sendable {
                 sort: query["sort"].flatMap { $0.isEmpty ? nil : $0 },
                 descending: query["desc"] == "1",
                 page: query["page"].flatMap { Int($0) } ?? 1)
-            return self.page { pages throws(ToolError) in try pages.classPage(classRequest) }
+            return await self.page { pages throws(ToolError) in try pages.classPage(classRequest) }
         }
         router.get("/object/:name/:key") { _, context in
             let (name, key) = Self.objectParameters(context)
-            return self.page { pages throws(ToolError) in try pages.objectPage(className: name, key: key) }
+            return await self.page { pages throws(ToolError) in try pages.objectPage(className: name, key: key) }
         }
         router.get("/list/:name/:key/:property") { _, context in
             let (name, key) = Self.objectParameters(context)
             let property = Self.parameter("property", of: context)
-            return self.page(fragment: true) { pages throws(ToolError) in
+            return await self.page(fragment: true) { pages throws(ToolError) in
                 try pages.listFragment(className: name, key: key, propertyName: property)
             }
         }
         router.get("/backlinks/:name/:key/:property") { _, context in
             let (name, key) = Self.objectParameters(context)
             let property = Self.parameter("property", of: context)
-            return self.page(fragment: true) { pages throws(ToolError) in
+            return await self.page(fragment: true) { pages throws(ToolError) in
                 try pages.backlinksFragment(className: name, key: key, propertyName: property)
             }
         }
@@ -127,7 +127,7 @@ public final class DataBrowser: Sendable {
         router.post("/object/:name/:key/set") { request, context in
             let (name, key) = Self.objectParameters(context)
             let form = try await self.writeForm(request)
-            return self.write(redirect: "/object/\(HTML.percentEncode(name))/\(key.rawValue)",
+            return await self.write(redirect: "/object/\(HTML.percentEncode(name))/\(key.rawValue)",
                               failurePage: { pages, message throws(ToolError) in try pages.objectPage(className: name, key: key, error: message) }
             ) { file throws(ToolError) in
                 let stored = try file.storedClass(named: name)
@@ -141,7 +141,7 @@ public final class DataBrowser: Sendable {
         router.post("/object/:name/:key/delete") { request, context in
             let (name, key) = Self.objectParameters(context)
             _ = try await self.writeForm(request)
-            return self.write(redirect: "/class/\(HTML.percentEncode(name))",
+            return await self.write(redirect: "/class/\(HTML.percentEncode(name))",
                               failurePage: { pages, message throws(ToolError) in try pages.objectPage(className: name, key: key, error: message) }
             ) { file throws(ToolError) in
                 let stored = try file.storedClass(named: name)
@@ -156,7 +156,7 @@ public final class DataBrowser: Sendable {
         router.post("/class/:name/create") { request, context in
             let name = Self.parameter("name", of: context)
             let form = try await self.writeForm(request)
-            return self.write(redirect: "/class/\(HTML.percentEncode(name))",
+            return await self.write(redirect: "/class/\(HTML.percentEncode(name))",
                               failurePage: { pages, message throws(ToolError) in
                                   try pages.classPage(.init(className: name, filter: "", sort: nil, descending: false, page: 1))
                                       .replacingOccurrences(of: "<main id=\"content\">", with: "<main id=\"content\"><p class=\"error\" id=\"error\">\(HTML.escape(message))</p>")
@@ -191,8 +191,13 @@ public final class DataBrowser: Sendable {
 
     // MARK: Responses
 
-    /// Renders a page (or fragment) from the newest version of the file.
-    private func page(fragment: Bool = false, _ render: (BrowserPages) throws(ToolError) -> String) -> Response {
+    /// Renders a page (or fragment) from the newest version of the file,
+    /// on the store's thread.
+    private func page(fragment: Bool = false, _ render: @escaping @Sendable (BrowserPages) throws(ToolError) -> String) async -> Response {
+        await store.offload { self.renderPage(fragment: fragment, render) }
+    }
+
+    private func renderPage(fragment: Bool, _ render: (BrowserPages) throws(ToolError) -> String) -> Response {
         let nonce = Self.randomToken()
         let outcome = store.withFile { file throws(ToolError) in
             try file.refresh()
@@ -231,8 +236,13 @@ public final class DataBrowser: Sendable {
     /// Runs a change in one write transaction; on success redirects (to
     /// what `body` returns, or `redirect`), on failure shows the page with
     /// the error, having written nothing.
-    private func write(redirect: String, failurePage: (BrowserPages, String) throws(ToolError) -> String,
-                       _ body: (RealmFile) throws(ToolError) -> String?) -> Response {
+    private func write(redirect: String, failurePage: @escaping @Sendable (BrowserPages, String) throws(ToolError) -> String,
+                       _ body: @escaping @Sendable (RealmFile) throws(ToolError) -> String?) async -> Response {
+        await store.offload { self.performWrite(redirect: redirect, failurePage: failurePage, body) }
+    }
+
+    private func performWrite(redirect: String, failurePage: (BrowserPages, String) throws(ToolError) -> String,
+                              _ body: (RealmFile) throws(ToolError) -> String?) -> Response {
         let nonce = Self.randomToken()
         let outcome = store.withFile { file throws(ToolError) -> Result<String, ToolError> in
             try file.refresh()
@@ -337,6 +347,10 @@ func constantTimeEqual(_ a: String, _ b: String) -> Bool {
 final class BrowserStore: @unchecked Sendable {
     // @unchecked: `file` is used only under `lock`.
     private let lock = NSLock()
+    /// Where requests use the file: a slow query, or a wait for another
+    /// process's write lock, must not hold a thread of Swift's small
+    /// concurrency pool, which the server's other requests need.
+    private let queue = DispatchQueue(label: "realm.browse.file")
     private let file: Result<RealmFile, ToolError>
 
     init(configuration: DataBrowser.Configuration) {
@@ -352,6 +366,13 @@ final class BrowserStore: @unchecked Sendable {
     var openError: ToolError? {
         if case .failure(let error) = file { return error }
         return nil
+    }
+
+    /// Runs `work` on the store's own thread.
+    func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
     }
 
     func withFile<T>(_ body: (RealmFile) throws(ToolError) -> T) -> Result<T, ToolError> {
