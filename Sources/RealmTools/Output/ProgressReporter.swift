@@ -71,6 +71,7 @@ public final class ProgressReporter {
     /// Runs work whose progress cannot be measured (SQLite's VACUUM reports
     /// none): on a terminal, a line saying it is still going, with the
     /// time spent, redrawn each half second; otherwise nothing.
+    @discardableResult
     public static func whileWorking<T, Failure: Error>(_ label: String, quiet: Bool, _ work: () throws(Failure) -> T) throws(Failure) -> T {
         guard !quiet, isatty(STDERR_FILENO) == 1 else { return try work() }
         let start = Date()

@@ -39,12 +39,13 @@ public enum Exporter {
             try sink.write(names.map(CSVField.encode).joined(separator: ",") + "\n")
             try query.forEachMatch(in: file) { element, storedClass throws(ToolError) in
                 let values = try reader.values(of: element, in: storedClass)
-                var fields: [String] = storedClass.isKeyedByObjectKey ? [String(element.key.rawValue)] : []
-                fields.reserveCapacity(storedClass.valueProperties.count + 1)
-                for index in storedClass.valueProperties {
-                    fields.append(CSVField.encode(try reader.csvText(key: element.key, values: values, property: index, of: storedClass)))
+                // One line, written as it is made: no array of fields.
+                var line = storedClass.isKeyedByObjectKey ? String(element.key.rawValue) : ""
+                for (position, index) in storedClass.valueProperties.enumerated() {
+                    if position > 0 || storedClass.isKeyedByObjectKey { line += "," }
+                    line += CSVField.encode(try reader.csvText(key: element.key, values: values, property: index, of: storedClass))
                 }
-                try sink.write(fields.joined(separator: ",") + "\n")
+                try sink.write(line + "\n")
                 written += 1
                 progress?.update(written)
             }

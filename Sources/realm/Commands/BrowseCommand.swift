@@ -33,13 +33,7 @@ struct BrowseCommand: AsyncParsableCommand {
     var readOnly = false
 
     func run() async throws {
-        let key: Data?
-        do {
-            key = try options.key()
-        } catch {
-            FileHandle.standardError.write(Data("realm browse: \(error.message)\n".utf8))
-            throw ExitCode(1)
-        }
+        let key = try options.key(for: "browse", failingWith: 1)
         let browser = DataBrowser(configuration: .init(path: options.file, encryptionKey: key, readOnly: readOnly, host: host, port: port))
         try await browser.run { url in
             // Written at once: a program reading the URL from a pipe must

@@ -15,6 +15,18 @@ struct FileOptions: ParsableArguments {
         try keyFile.map { path throws(ToolError) in try KeyFile.read(path) }
     }
 
+    /// The key, or the key file's error as one line and `status` for a
+    /// command that reports its own failures (not through
+    /// ``reportingErrors(_:_:)``).
+    func key(for command: String, failingWith status: Int32) throws -> Data? {
+        do {
+            return try key()
+        } catch {
+            FileHandle.standardError.write(Data("realm \(command): \(error.message)\n".utf8))
+            throw ExitCode(status)
+        }
+    }
+
     func open(readOnly: Bool) throws(ToolError) -> RealmFile {
         try RealmFile(path: file, encryptionKey: key(), readOnly: readOnly)
     }

@@ -17,13 +17,8 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var options: FileOptions
 
     func run() throws {
-        let key: Data?
-        do {
-            key = try options.key()
-        } catch {
-            FileHandle.standardError.write(Data("realm verify: \(error.message)\n".utf8))
-            throw ExitCode(2)
-        }
+        // A key file that cannot be read means the file cannot be opened.
+        let key = try options.key(for: "verify", failingWith: 2)
         let file = options.file
         let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: file), encryptionKey: key, readOnly: true)
         let problems: [String]
