@@ -1,7 +1,7 @@
 // realm-benchmark: this project against GRDB and the raw SQLite C API on
 // the workloads of SPEC §8, in one process, interleaved. See README.md.
 //
-//   swift run -c release --package-path Benchmarks realm-benchmark [--quick] [--output DIR] [--filter SUBSTRING]
+//   swift run -c release --package-path Benchmarks realm-benchmark [--quick] [--output DIR] [--filter NAME]
 
 import ArgumentParser
 import BenchmarkSupport
@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
     @Option(help: "Where to write benchmark-<timestamp>.json and .svg (default: Benchmarks/Results).")
     var output: String?
 
-    @Option(help: "Run only the workloads whose name contains this.")
+    @Option(help: "Run only the workload of this name, or else the workloads whose name contains it.")
     var filter: String?
 
     @Option(help: "Measured rounds per workload (default: 5, or 3 with --quick).")
@@ -56,7 +56,10 @@ struct Run: ParsableCommand {
                                     scratchRoot: scratchRoot)
         var workloads = Workload.all(sizes: sizes, repetitions: repetitions, peakMemory: peakMemory)
         if let filter {
-            workloads = workloads.filter { $0.name.contains(filter) }
+            // An exact name selects one workload even where it is part of
+            // another's (indexed-string-lookup, unindexed-string-lookup).
+            let exact = workloads.filter { $0.name == filter }
+            workloads = exact.isEmpty ? workloads.filter { $0.name.contains(filter) } : exact
             guard !workloads.isEmpty else { throw ValidationError("No workload name contains '\(filter)'.") }
         }
 
