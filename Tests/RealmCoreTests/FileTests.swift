@@ -150,6 +150,40 @@ import Testing
         #expect(error.message.contains(path))
     }
 
+    /// Since format 3 a commit records its version in its history row
+    /// alone; the version survives reopening, and a file of format 2 keeps
+    /// its metadata current for the libraries that read only that.
+    @Test func theCommitVersionIsTheNewestHistoryRow() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path()
+        func stored() throws -> (metadata: Int64?, history: Int64?) {
+            let connection = try Connection(path: path, readOnly: true)
+            return (try connection.scalar("SELECT version FROM realm_metadata"),
+                    try connection.scalar("SELECT max(version) FROM realm_history"))
+        }
+        func commit(_ count: Int) throws -> UInt64 {
+            let coordinator = try openCoordinator(directory)
+            let transaction = try coordinator.makeTransaction()
+            let dogs = try transaction.classHandle(named: "Dog")
+            let opened = try transaction.version
+            for index in 0..<count {
+                try transaction.write { _ = try transaction.createObject(in: dogs, values: [.string("dog \(index)"), .int(Int64(index))]) }
+            }
+            #expect(try transaction.version == opened + UInt64(count))
+            return try transaction.version
+        }
+        let first = try commit(3)
+        let formatThree = try stored()
+        #expect(formatThree.history == Int64(first))
+        #expect(try #require(formatThree.metadata) < Int64(first))
+        #expect(try commit(1) == first + 1)
+
+        try runSQLite(path, "UPDATE realm_metadata SET format_version = 2")
+        #expect(try commit(2) == first + 3)
+        let formatTwo = try stored()
+        #expect(formatTwo.metadata == Int64(first + 3) && formatTwo.history == Int64(first + 3))
+    }
+
     @Test func aNewerFormatIsRefused() throws {
         let directory = TemporaryDirectory()
         let path = try makeRealmFile(directory)

@@ -2,13 +2,15 @@
 /// naming of the tables that hold objects and lists.
 ///
 /// ```
-/// realm_metadata    one row: format version, schema version, commit version,
-///                   catalog generation
+/// realm_metadata    one row: format version, schema version, commit version
+///                   (before format 3: kept current; since: the version of a
+///                   file with no history yet), catalog generation
 /// realm_classes     one row per class: table name, embedded flag, Swift type
 ///                   name, the next object key to hand out, and whether the
 ///                   class is keyed by its primary key (format 2)
 /// realm_properties  one row per property, in declaration order
-/// realm_history     one row per recent commit: its compressed change set
+/// realm_history     one row per recent commit: its compressed change set;
+///                   the newest row is the commit version (format 3)
 /// class_<Class>     one row per object: _key, then one column per scalar or
 ///                   to-one link property; in a class keyed by its primary
 ///                   key, _key is the primary key and it has no column of
@@ -20,9 +22,15 @@ package enum FileLayout {
     ///
     /// Version 2 added `realm_classes.keyed_by_primary_key`. Version 1 files
     /// are read and written as they are: their classes keep a separate key.
-    static let formatVersion: Int64 = 2
+    ///
+    /// Version 3 stopped updating `realm_metadata.version` at each commit:
+    /// the history row every commit inserts carries the version already, and
+    /// the second write cost each commit a page of the log (its write, its
+    /// checksum and its share of the sync to disk). Files of earlier formats
+    /// keep their metadata current, for the libraries that read only it.
+    static let formatVersion: Int64 = 3
     /// The layout versions this code reads and writes.
-    static let readableFormatVersions: ClosedRange<Int64> = 1...2
+    static let readableFormatVersions: ClosedRange<Int64> = 1...3
 
     /// How many commits of change-set history the file keeps for other
     /// processes; one further behind computes its changes from scratch.
@@ -67,6 +75,16 @@ package enum FileLayout {
             changes BLOB NOT NULL
         );
         """
+
+    /// The file's commit version, in every format: the newer of the
+    /// metadata's (a file with no history yet, or of a format before 3) and
+    /// the history's newest row (the last entry of its `INTEGER PRIMARY
+    /// KEY`, one descent of the b-tree). Trimming keeps the newest
+    /// ``historyLength`` rows, so a file that has a history never loses it.
+    static let versionExpression = "max(version, ifnull((SELECT max(version) FROM realm_history), 0))"
+
+    /// The commit version alone (``versionExpression``).
+    static let selectVersion = "SELECT \(versionExpression) FROM realm_metadata WHERE id = 1"
 
     static let fixedTableNames: Set<String> = ["realm_metadata", "realm_classes", "realm_properties", "realm_history"]
 

@@ -101,7 +101,7 @@ public final class Coordinator: Sendable {
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
             let catalog = try Catalog.load(from: connection)
-            let version = try connection.scalar("SELECT version FROM realm_metadata WHERE id = 1") ?? 0
+            let version = try connection.scalar(FileLayout.selectVersion) ?? 0
             self.state = Mutex(State(
                 catalog: catalog,
                 idleConnections: [PooledConnection(connection)],
@@ -345,7 +345,7 @@ public final class Coordinator: Sendable {
         guard let connection = try? checkoutConnection() else { return nil }
         defer { returnConnection(connection) }
         guard (try? connection.execute("BEGIN")) != nil else { return nil }
-        let version = (try? connection.scalar("SELECT version FROM realm_metadata WHERE id = 1")).flatMap { $0 }
+        let version = (try? connection.scalar(FileLayout.selectVersion)).flatMap { $0 }
         try? connection.execute("COMMIT")
         return version
     }

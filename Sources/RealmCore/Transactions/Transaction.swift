@@ -210,7 +210,7 @@ public final class Transaction {
     /// (the first read is what fixes SQLite's snapshot), reloading the
     /// catalog when the schema changed.
     private func readMetadata() throws(RealmError) -> UInt64 {
-        let statement = try connection.cachedStatement("SELECT version, catalog_generation FROM realm_metadata WHERE id = 1")
+        let statement = try connection.cachedStatement(Self.selectMetadata)
         defer { statement.reset() }
         guard try statement.step() else {
             throw RealmError(.corruptFile, "The Realm file at '\(coordinator.path)' has no metadata row.")
@@ -226,6 +226,8 @@ public final class Transaction {
         }
         return version
     }
+
+    private static let selectMetadata = "SELECT \(FileLayout.versionExpression), catalog_generation FROM realm_metadata WHERE id = 1"
 
     // MARK: Writing
 
@@ -300,9 +302,13 @@ public final class Transaction {
                 statement.bind(catalog.tables[classIndex].name, at: 2)
                 try statement.run()
             }
-            let metadata = try connection.cachedStatement("UPDATE realm_metadata SET version = ? WHERE id = 1")
-            metadata.bind(Int64(bitPattern: newVersion), at: 1)
-            try metadata.run()
+            // Since format 3 the history's row is the version
+            // (`FileLayout.versionExpression`).
+            if catalog.formatVersion < 3 {
+                let metadata = try connection.cachedStatement("UPDATE realm_metadata SET version = ? WHERE id = 1")
+                metadata.bind(Int64(bitPattern: newVersion), at: 1)
+                try metadata.run()
+            }
             let history = try connection.cachedStatement("INSERT INTO realm_history (version, changes) VALUES (?, ?)")
             history.bind(Int64(bitPattern: newVersion), at: 1)
             let encoded = ChangeSetEncoding.encode(changeSet)
