@@ -148,4 +148,20 @@ import Testing
         #expect(abs(first.timestamp.timeIntervalSinceNow) < 5)
         #expect(ObjectId(string: "000000000000000000000001")! < ObjectId(string: "000000000000000000000100")!)
     }
+
+    /// Strings are equal by code points, as Realm and SQLite compare them,
+    /// not by Swift's canonical equivalence; small (inline) and native
+    /// strings, and strings built in different ways, compare by content.
+    @Test func stringsAreEqualByCodePoints() {
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)
+        #expect(Value.string(precomposed) != Value.string(decomposed))
+        let long = String(repeating: "stringCol == %@ ", count: 4)
+        let built = (0..<4).map { _ in "stringCol == %@ " }.joined()
+        #expect(Value.string(long) == Value.string(built))
+        #expect(Value.string("short") == Value.string(String("a short".dropFirst(2))))
+        #expect(Value.string(long) != Value.string(long + "x"))
+        #expect(Value.string("") == Value.string(String()))
+        #expect(Value.string(long.uppercased()) != Value.string(long))
+    }
 }

@@ -25,7 +25,12 @@ public final class RowBatch {
          exhausted: inout Bool) throws(RealmError) {
         var keys: [ObjectKey] = []
         keys.reserveCapacity(limit)
-        var values = ContiguousArray<Value>(repeating: .null, count: limit * width)
+        // Filled in place: `init(repeating:count:)` costs as much as a
+        // lookup's row for the batch of one row that `first` reads.
+        var values = ContiguousArray<Value>(unsafeUninitializedCapacity: limit * width) { buffer, initialized in
+            buffer.initialize(repeating: .null)
+            initialized = buffer.count
+        }
         var finished = false
         try values.withUnsafeMutableBufferPointer { (buffer) throws(RealmError) in
             var start = 0
