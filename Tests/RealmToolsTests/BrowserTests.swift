@@ -80,7 +80,9 @@ struct BrowserTests {
                 try await chromium.waitUntil("document.querySelector('.pages')?.textContent.includes('page 2 of 3')")
                 #expect(try await chromium.evaluate("document.querySelectorAll('table.objects tbody tr').length") as? Int == 50)
                 try await chromium.evaluate("[...document.querySelectorAll('a.sort')].find(a => a.textContent.startsWith('text')).click()")
-                try await chromium.waitUntil("location.search.includes('sort=text')")
+                // The new page's address is current as soon as it starts
+                // loading: wait for its table too.
+                try await chromium.waitUntil("location.search.includes('sort=text') && document.querySelector('table.objects tbody tr td:nth-child(2)') !== null")
                 let firstText = try await chromium.evaluate("document.querySelector('table.objects tbody tr td:nth-child(2)').textContent") as? String
                 #expect(firstText == "no primary key")
 
@@ -90,15 +92,15 @@ struct BrowserTests {
                 try await chromium.waitUntil("document.querySelectorAll('table.objects .items li').length === 2")
                 try await screenshot(chromium, "browser-class.png")
                 try await chromium.evaluate("document.querySelector('a.open').click()")
-                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolOwner/')")
+                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolOwner/') && document.querySelector('tr[data-property=pets] details') !== null")
                 try await chromium.evaluate("document.querySelector('tr[data-property=pets] details').open = true")
                 try await chromium.waitUntil("document.querySelectorAll('tr[data-property=pets] .items li').length === 2")
                 try await chromium.evaluate("document.querySelector('tr[data-property=friend] a.link').click()")
-                try await chromium.waitUntil("document.querySelector('h1')?.textContent.includes('ToolOwner #') && document.body.innerText.includes('Bob')")
+                try await chromium.waitUntil("document.querySelector('h1')?.textContent.includes('ToolOwner #') && document.body.innerText.includes('Bob') && document.querySelector('tr[data-property=pets] details') !== null")
                 try await chromium.evaluate("document.querySelector('tr[data-property=pets] details').open = true")
                 try await chromium.waitUntil("document.querySelectorAll('tr[data-property=pets] .items a.link').length === 1")
                 try await chromium.evaluate("document.querySelector('tr[data-property=pets] .items a.link').click()")
-                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolPet/')")
+                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolPet/') && document.querySelector('tr[data-property=owners] details') !== null")
                 try await chromium.evaluate("document.querySelector('tr[data-property=owners] details').open = true")
                 try await chromium.waitUntil("document.querySelectorAll('tr[data-property=owners] .items li').length === 1")
 
