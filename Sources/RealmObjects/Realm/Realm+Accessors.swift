@@ -132,6 +132,9 @@ extension Realm {
             return object._key
         }
         precondition(!(object is EmbeddedObject), "Embedded objects are created through their parent.")
+        // A loop of `list.append(Item())` adds one flat object per element.
+        state.register(Swift.type(of: object))
+        if try addIfFlat(object) { return object._key }
         try ObjectWriter(realm: self).add(object, update: .error)
         return object._key
     }

@@ -39,14 +39,22 @@ extension Realm {
         // Registering may add the class to the file; it must not be undone
         // with the add if the add fails.
         state.register(Swift.type(of: object))
-        if update == .error, object._realm == nil, object._unmanagedOverrides == nil {
-            let info = object._classInfo
-            if info.isFlat, let handle = state.handleIfStored(info.className) {
-                try addFlat(object, info: info, handle: handle)
-                return
-            }
-        }
+        if update == .error, try addIfFlat(object) { return }
         try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update) }
+    }
+
+    /// Adds a new object of a flat class (see ``addFlat(_:info:handle:)``)
+    /// and returns true; returns false, having done nothing, for any other
+    /// object: managed, set by name (which includes an `init(value:)` that
+    /// failed), or of a class with links, lists or embedded objects.
+    ///
+    /// - Precondition: the object's class is registered.
+    func addIfFlat(_ object: Object) throws -> Bool {
+        guard object._realm == nil, object._unmanagedOverrides == nil else { return false }
+        let info = object._classInfo
+        guard info.isFlat, let handle = state.handleIfStored(info.className) else { return false }
+        try addFlat(object, info: info, handle: handle)
+        return true
     }
 
     /// Adds an unmanaged object whose properties are all plain values: one
