@@ -82,6 +82,10 @@ open class Object: CustomStringConvertible {
     final var _rowBatchReference: Unmanaged<RowBatch>?
     @exclusivity(unchecked)
     final var _row = 0
+    /// Where `_cachedSlot` starts looking for the next property's slot
+    /// (see `SlotTable.slot(for:startingAt:)`); used by managed objects.
+    @exclusivity(unchecked)
+    final var _slotHint = 0
     /// Values set by name (``subscript(_:)``, `init(value:)`) on an
     /// unmanaged object, by property index, with `NSNull` for nil; they take
     /// precedence over the `@Persisted` storage, which cannot be reached by
@@ -110,6 +114,12 @@ open class Object: CustomStringConvertible {
     @usableFromInline
     final func _cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot {
         if let slots = _slots {
+            // A managed object is confined to its Realm's thread, so it can
+            // keep where its last property was found; an unmanaged one may
+            // be read by several threads at once, and writes nothing.
+            if _state != nil {
+                return slots._withUnsafeGuaranteedRef { $0.slot(for: keyPath, startingAt: &_slotHint) } ?? .ignored
+            }
             return slots._withUnsafeGuaranteedRef { $0.slot(for: keyPath) } ?? .ignored
         }
         // The instance reflection makes of its class, whose `init` may use
@@ -290,7 +300,9 @@ open class Object: CustomStringConvertible {
     final var _classInfo: ClassInfo {
         if let info = _cachedClassInfo { return info }
         let info: ClassInfo
-        if let dynamic = self as? DynamicObject, let realm = _realm {
+        // The Realm first: a new, unmanaged object (one per add) then
+        // skips the dynamic cast.
+        if let realm = _realm, let dynamic = self as? DynamicObject {
             info = realm.state.dynamicInfo(dynamic.dynamicClassName)
         } else {
             info = ClassInfo.of(Swift.type(of: self))

@@ -53,6 +53,30 @@ final class SlotTable: @unchecked Sendable {
         return nil
     }
 
+    /// The slot remembered for `keyPath`, scanning from position `start`
+    /// and wrapping around; `start` becomes the position after the one
+    /// found. A caller that reads a class's properties in the order they
+    /// were first read (a loop reading each object's properties) finds
+    /// each one at the first comparison, where a scan from the start costs
+    /// one comparison per property before it.
+    @inline(__always)
+    func slot(for keyPath: AnyKeyPath, startingAt start: inout Int) -> PersistedSlot? {
+        let identity = ObjectIdentifier(keyPath)
+        let published = count.load(ordering: .acquiring)
+        var index = start < published ? start : 0
+        var remaining = published
+        while remaining > 0 {
+            if entries[index].identity == identity {
+                start = index &+ 1
+                return entries[index].slot
+            }
+            index &+= 1
+            if index == published { index = 0 }
+            remaining &-= 1
+        }
+        return nil
+    }
+
     /// Remembers the slot of `keyPath` (`.ignored` for a property the
     /// schema leaves out), unless the table is full or has it already.
     func remember(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
