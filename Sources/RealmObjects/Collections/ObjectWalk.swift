@@ -7,9 +7,18 @@ import RealmCore
 /// cannot specialize for the caller's class would pay value-witness calls
 /// per element (`Optional.map`, casts). The iterators turn its objects into
 /// their element type.
+///
+/// A loop that lets each object go before asking for the next (`for dog in
+/// dogs { total += dog.age }`) gets one instance, rebound to each object in
+/// turn, rather than one allocated and freed per object. That is done only
+/// when nobody can tell: the walk holds the only reference to the instance
+/// (no strong, weak or unowned reference elsewhere), and its class keeps no
+/// state beside its `@Persisted` properties (`ClassInfo.isRebindable`).
 final class ObjectWalk {
     private let cursor: ObjectCursor
     private let factory: ObjectFactory
+    /// The object handed out last, while it may be rebound.
+    private var last: Object?
 
     init(cursor: ObjectCursor, factory: ObjectFactory) {
         self.cursor = cursor
@@ -28,7 +37,24 @@ final class ObjectWalk {
             realm.failedToRead(error, while: "read the next object of a collection")
             return nil
         }
-        guard let element else { return nil }
-        return factory.make(element)
+        guard let element else {
+            last = nil
+            return nil
+        }
+        guard factory.makesRebindableObjects else { return factory.make(element) }
+        if isKnownUniquelyReferenced(&last), let object = last, Self.hasNoOtherReferences(object) {
+            factory.rebind(object, to: element)
+            return object
+        }
+        let object = factory.make(element)
+        last = object
+        return object
+    }
+
+    /// Whether no weak or unowned reference to `object` exists (the runtime
+    /// counts one of each for the object itself).
+    @inline(__always)
+    private static func hasNoOtherReferences(_ object: Object) -> Bool {
+        _getWeakRetainCount(object) <= 1 && _getUnownedRetainCount(object) <= 1
     }
 }

@@ -49,6 +49,27 @@ struct ObjectFactory {
         return object
     }
 
+    /// Whether an instance this factory made may be rebound to another
+    /// object (``rebind(_:to:)``).
+    var makesRebindableObjects: Bool { stored.info.isRebindable }
+
+    /// Binds `object`, an instance this factory made that nobody else
+    /// holds, to the object of `element`, as if ``make(_:)-(ObjectCursor.Element)``
+    /// had made it: a loop that lets each object go then allocates none.
+    ///
+    /// - Precondition: ``makesRebindableObjects``.
+    func rebind(_ object: Object, to element: ObjectCursor.Element) {
+        object._key = element.key
+        // Consecutive objects share a batch: keeping it spares a retain
+        // and a release.
+        if object._rowBatch !== element.batch { object._rowBatch = element.batch }
+        object._row = element.row
+        object._madeAtChange = realm.transaction.changeCounter
+        object._invalidations = realm.state.invalidations
+        object._deletedThroughThisInstance = false
+        object._slotHint = 0
+    }
+
     /// The object with key `key`.
     func make(_ key: ObjectKey) -> Object {
         let object = stored.type.init()

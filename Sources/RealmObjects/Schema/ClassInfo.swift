@@ -34,6 +34,12 @@ final class ClassInfo: @unchecked Sendable {
     /// lists, embedded objects or `let` properties), so that adding an
     /// object is one INSERT.
     let isFlat: Bool
+    /// Whether the class is flat and keeps no state of its own beside its
+    /// `@Persisted` properties (no other stored property, ignored ones
+    /// included), so that a managed instance carries nothing but its
+    /// binding to a row: a loop may rebind an instance it handed out, once
+    /// nobody holds it, to the next object (see `ObjectWalk`).
+    let isRebindable: Bool
 
     struct PersistedField {
         let index: Int
@@ -80,6 +86,19 @@ final class ClassInfo: @unchecked Sendable {
         isFlat = referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && persistedFields.count == objectSchema.properties.count
             && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
+        isRebindable = isFlat && type != DynamicObject.self
+            && Self.storedFieldCount(of: type) == Self.storedFieldCount(of: Object.self) + persistedFields.count
+    }
+
+    /// The number of stored properties of `type`, its superclasses' included.
+    private static func storedFieldCount(of type: Object.Type) -> Int {
+        var count = 0
+        // `_EachFieldOptions.classType`, as in `fields(of:indexByName:bound:)`.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, _, _, _ in
+            count += 1
+            return true
+        }
+        return count
     }
 
     /// The storage offsets of the Realm properties, found once through the
