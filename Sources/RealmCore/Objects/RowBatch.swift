@@ -62,6 +62,36 @@ public final class RowBatch {
     public func value(row: Int, property: Int) -> Value {
         values[row &* width &+ property]
     }
+
+    // Typed reads: the payload of the value in place, without copying the
+    // `Value` out; nil when the value is of another case.
+
+    /// The integer of `property` in row `row`, if it holds one.
+    @inline(__always)
+    public func int64(row: Int, property: Int) -> Int64? {
+        values.withUnsafeBufferPointer { values in
+            if case .int(let int) = values[row &* width &+ property] { return int }
+            return nil
+        }
+    }
+
+    /// The double of `property` in row `row`, if it holds one.
+    @inline(__always)
+    public func double(row: Int, property: Int) -> Double? {
+        values.withUnsafeBufferPointer { values in
+            if case .double(let double) = values[row &* width &+ property] { return double }
+            return nil
+        }
+    }
+
+    /// The Boolean of `property` in row `row`, if it holds one.
+    @inline(__always)
+    public func bool(row: Int, property: Int) -> Bool? {
+        values.withUnsafeBufferPointer { values in
+            if case .bool(let bool) = values[row &* width &+ property] { return bool }
+            return nil
+        }
+    }
 }
 
 /// A column of a row query: which property it holds, and how to read it.

@@ -28,12 +28,23 @@ public protocol _Persistable {
     /// Converts untyped input (from a dictionary, array or JSON), or nil
     /// when it is not a value of this type.
     static func _convert(from any: Any) -> Self?
+    /// The value of property `property` of `object`, which is managed:
+    /// what `_fromValue` makes of `object._managedValue(property)`. Types
+    /// that a row holds as a plain number read it in place instead.
+    static func _fromManaged(_ object: Object, property: Int) -> Self
 }
 
 extension _Persistable {
     public static var _isOptional: Bool { false }
     public static var _objectType: Object.Type? { nil }
     public static var _readsRealm: Bool { false }
+
+    @inlinable
+    public static func _fromManaged(_ object: Object, property: Int) -> Self {
+        // Not loading the Realm where the conversion has no use for it
+        // spares the read a retain and a release.
+        _fromValue(object._managedValue(property), in: _readsRealm ? object._realm : nil)
+    }
 }
 
 // MARK: Scalars
@@ -44,6 +55,11 @@ extension Bool: _Persistable {
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Bool {
         if case .bool(let bool) = value { return bool }
         return false
+    }
+    @inlinable
+    public static func _fromManaged(_ object: Object, property: Int) -> Bool {
+        if let bool = object._managedBool(property) { return bool }
+        return _fromValue(object._managedValue(property), in: nil)
     }
     public func _toValue(in realm: Realm?) -> Value { .bool(self) }
 }
@@ -57,6 +73,11 @@ extension _PersistableInteger {
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
         if case .int(let int) = value { return Self(truncatingIfNeeded: int) }
         return 0
+    }
+    @inlinable
+    public static func _fromManaged(_ object: Object, property: Int) -> Self {
+        if let int = object._managedInt64(property) { return Self(truncatingIfNeeded: int) }
+        return _fromValue(object._managedValue(property), in: nil)
     }
     public func _toValue(in realm: Realm?) -> Value { .int(Int64(self)) }
 }
@@ -83,6 +104,11 @@ extension Double: _Persistable {
     public static func _fromValue(_ value: Value, in realm: Realm?) -> Double {
         if case .double(let double) = value { return double }
         return 0
+    }
+    @inlinable
+    public static func _fromManaged(_ object: Object, property: Int) -> Double {
+        if let double = object._managedDouble(property) { return double }
+        return _fromValue(object._managedValue(property), in: nil)
     }
     public func _toValue(in realm: Realm?) -> Value { .double(self) }
 }

@@ -77,11 +77,7 @@ public struct Persisted<Value: _Persistable> {
         get {
             let slot = object._cachedSlot(storageKeyPath)
             if slot.index >= 0 {
-                if object._isManaged {
-                    // Not loading the Realm where the conversion has no
-                    // use for it spares the read a retain and a release.
-                    return Value._fromValue(object._managedValue(slot.index), in: Value._readsRealm ? object._realm : nil)
-                }
+                if object._isManaged { return Value._fromManaged(object, property: slot.index) }
                 if object._isPlainUnmanaged {
                     return object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
                 }

@@ -226,14 +226,49 @@ extension Object {
     /// `_realm` and `_rowBatch` keep alive.
     @usableFromInline
     final func _managedValue(_ property: Int) -> Value {
-        if let batch = _rowBatchReference, let state = _state {
-            let isCurrent = state._withUnsafeGuaranteedRef { state in
-                state.isOnOwningThread() && _invalidations == state.invalidations
-                    && batch._withUnsafeGuaranteedRef { state.transaction.isCurrent($0.stamp) }
-            }
-            if isCurrent { return batch._withUnsafeGuaranteedRef { $0.value(row: _row, property: property) } }
+        if let batch = _currentRowBatch() {
+            return batch._withUnsafeGuaranteedRef { $0.value(row: _row, property: property) }
         }
         return _realm!.readValue(of: self, property: property)
+    }
+
+    /// The row batch the object's values can be read from: the one a
+    /// collection read it in, while that is current and the object is used
+    /// on its Realm's thread and not invalidated; nil otherwise (then read
+    /// through ``_managedValue(_:)``, which also stops with the precise
+    /// message on the wrong thread or an invalidated object).
+    @inline(__always)
+    private func _currentRowBatch() -> Unmanaged<RowBatch>? {
+        guard let batch = _rowBatchReference, let state = _state else { return nil }
+        let isCurrent = state._withUnsafeGuaranteedRef { state in
+            state.isOnOwningThread() && _invalidations == state.invalidations
+                && batch._withUnsafeGuaranteedRef { state.transaction.isCurrent($0.stamp) }
+        }
+        return isCurrent ? batch : nil
+    }
+
+    // The typed reads below spare the accessors of numbers the copy and
+    // conversion of a `Value`; nil sends the accessor to `_managedValue`.
+
+    /// Property `property` read in place, when it holds an integer.
+    @usableFromInline
+    final func _managedInt64(_ property: Int) -> Int64? {
+        guard let batch = _currentRowBatch() else { return nil }
+        return batch._withUnsafeGuaranteedRef { $0.int64(row: _row, property: property) }
+    }
+
+    /// Property `property` read in place, when it holds a double.
+    @usableFromInline
+    final func _managedDouble(_ property: Int) -> Double? {
+        guard let batch = _currentRowBatch() else { return nil }
+        return batch._withUnsafeGuaranteedRef { $0.double(row: _row, property: property) }
+    }
+
+    /// Property `property` read in place, when it holds a Boolean.
+    @usableFromInline
+    final func _managedBool(_ property: Int) -> Bool? {
+        guard let batch = _currentRowBatch() else { return nil }
+        return batch._withUnsafeGuaranteedRef { $0.bool(row: _row, property: property) }
     }
 }
 
