@@ -528,6 +528,41 @@ import Testing
 
 /// Delivery on a dispatch queue and through an asynchronous sequence.
 @Suite struct QueueNotificationTests {
+    /// A Realm confined to a queue whose last references go away on another
+    /// thread while its queue delivers a notification (as a service's store
+    /// does when it is released): the delivery keeps the Realm alive to its
+    /// end, and the Realm then goes away on the queue.
+    @Test func aRealmReleasedOffItsQueueDuringADelivery() throws {
+        let configuration = inMemoryConfiguration()
+        let writer = try Realm(configuration: configuration)
+        for round in 0..<20 {
+            let queue = DispatchQueue(label: "confined \(round)")
+            let delivering = DispatchSemaphore(value: 0)
+            let released = DispatchSemaphore(value: 0)
+            var confined: Realm? = try queue.sync { try Realm(configuration: configuration, queue: queue) }
+            var tokens: [NotificationToken]? = queue.sync {
+                [
+                    confined!.observe { notification, _ in
+                        guard notification == .didChange else { return }
+                        // The test thread lets go of the Realm now.
+                        delivering.signal()
+                        _ = released.wait(timeout: .now() + 30)
+                    },
+                    // Delivered after the Realm observers.
+                    confined!.objects(Dog.self).observe { _ in },
+                ]
+            }
+            try writer.write { writer.add(Dog(value: ["name": "dog \(round)", "age": round])) }
+            #expect(delivering.wait(timeout: .now() + 60) == .success)
+            tokens = nil
+            confined = nil
+            released.signal()
+            queue.sync {}
+            #expect(tokens == nil && confined == nil)
+        }
+        #expect(writer.objects(Dog.self).count == 20)
+    }
+
     @Test func observingOnAQueue() throws {
         let configuration = inMemoryConfiguration()
         let realm = try Realm(configuration: configuration)

@@ -12,6 +12,11 @@ import Synchronization
 /// into one notification.
 final class NotifierSet {
     private unowned let state: RealmState
+    /// `state` again, weakly, for deliveries scheduled on the Realm's queue
+    /// or run loop: the Realm's last reference may go away on another
+    /// thread meanwhile, and such a delivery must then find it gone rather
+    /// than read `state`.
+    private weak var liveState: RealmState?
     /// The Realm's thread or queue, kept here for tokens released on other
     /// threads: such a release may race with the Realm's own end, so it
     /// must not read `state`.
@@ -40,6 +45,7 @@ final class NotifierSet {
 
     init(state: RealmState) {
         self.state = state
+        self.liveState = state
         self.confinement = state.confinement
         self.coordinator = state.coordinator
         if case .queue = state.confinement {
@@ -137,6 +143,12 @@ final class NotifierSet {
     /// Runs from the thread's run loop after a commit: moves to the newest
     /// version (with autorefresh) and delivers.
     func deliverFromRunLoop() {
+        // Holding the state keeps it alive until the delivery ends.
+        guard let liveState else { return }
+        withExtendedLifetime(liveState) { deliverWhileAlive() }
+    }
+
+    private func deliverWhileAlive() {
         guard !state.transaction.isInWriteTransaction else { return }
         if state.autorefresh {
             let before = try? state.transaction.version
