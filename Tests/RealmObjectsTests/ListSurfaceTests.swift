@@ -10,6 +10,10 @@ final class Scores: Object {
     let dogs = List<Dog>()
 }
 
+final class Shelf: Object {
+    let books = List<Book>()
+}
+
 /// List as Realm Swift's tests use it: the range-replaceable and mutable
 /// collection surface, and the aggregates of lists of values, managed and
 /// unmanaged alike.
@@ -107,5 +111,31 @@ final class Scores: Object {
         #expect(realm.objects(Dog.self).count == 4)
         try realm.write { scores.dogs.removeFirst(); scores.dogs.removeLast() }
         #expect(scores.dogs.map(\.name) == ["c"])
+    }
+
+    /// A new object appended to a list is added with it: one made property
+    /// by property with one INSERT, one made from input by name through the
+    /// writer, which refuses input it could not take, naming the property,
+    /// and keeps nothing of the write.
+    @Test func appendingNewObjects() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Shelf.self, Book.self]))
+        let shelf = Shelf()
+        let two = Book()
+        two.id = 2
+        two.title = "Two"
+        try realm.write {
+            realm.add(shelf)
+            shelf.books.append(Book(value: ["id": 1, "title": "One"]))
+            shelf.books.append(two)
+        }
+        #expect(two.realm != nil)
+        #expect(shelf.books.map(\.title) == ["One", "Two"])
+        #expect(realm.objects(Book.self).count == 2)
+        let error = #expect(throws: Realm.Error.self) {
+            try realm.write { shelf.books.append(Book(value: ["id": 3, "title": 42])) }
+        }
+        #expect(error?.code == .wrongType)
+        #expect(error?.message.contains("Book.title") == true)
+        #expect(shelf.books.count == 2 && realm.objects(Book.self).count == 2)
     }
 }

@@ -41,7 +41,7 @@ final class ObjectWalk {
             last = nil
             return nil
         }
-        guard factory.makesRebindableObjects else { return factory.make(element) }
+        guard Self.mayRebind, factory.makesRebindableObjects else { return factory.make(element) }
         if isKnownUniquelyReferenced(&last), let object = last, Self.hasNoOtherReferences(object) {
             factory.rebind(object, to: element)
             return object
@@ -50,6 +50,16 @@ final class ObjectWalk {
         last = object
         return object
     }
+
+    /// Whether instances may be rebound at all. Where the Objective-C
+    /// runtime exists, it can hold references the Swift runtime does not
+    /// count (its weak tables, associated objects), so an instance is never
+    /// rebound there.
+    #if canImport(ObjectiveC)
+    private static var mayRebind: Bool { false }
+    #else
+    private static var mayRebind: Bool { true }
+    #endif
 
     /// Whether no weak or unowned reference to `object` exists (the runtime
     /// counts one of each for the object itself).

@@ -25,6 +25,15 @@ import RealmCore
 ///
 /// Every property must have a default value, because Realm discovers the
 /// schema by reflecting over an instance made with `init()`.
+///
+/// As in Realm, an instance is an accessor, not the object: two reads of
+/// the same object may give two instances (compare objects with `==`). A
+/// loop over a collection that keeps none of the objects it is handed (no
+/// strong, weak or unowned reference) may even get one instance rebound to
+/// each object in turn, when the class has no stored property besides its
+/// `@Persisted` ones; `init()` and `deinit` then run once for the loop, not
+/// once per object. A class with a stored property of its own (an
+/// ignored property) always gets an instance per object.
 open class Object: CustomStringConvertible {
     // Managed state; nil realm means unmanaged.
     //

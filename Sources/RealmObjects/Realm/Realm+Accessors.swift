@@ -133,8 +133,13 @@ extension Realm {
         }
         precondition(!(object is EmbeddedObject), "Embedded objects are created through their parent.")
         // A loop of `list.append(Item())` adds one flat object per element.
-        state.register(Swift.type(of: object))
-        if try addIfFlat(object) { return object._key }
+        // An object set by name (which includes an `init(value:)` that
+        // failed) goes to the writer, which reports the failure before it
+        // registers the class.
+        if object._unmanagedOverrides == nil {
+            state.register(Swift.type(of: object))
+            if try addIfFlat(object) { return object._key }
+        }
         try ObjectWriter(realm: self).add(object, update: .error)
         return object._key
     }
