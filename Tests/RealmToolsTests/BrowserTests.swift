@@ -29,7 +29,10 @@ struct BrowserTests {
     private func withBrowser(_ arguments: [String], _ body: (BrowseProcess, HeadlessChromium) async throws -> Void) async throws {
         let browse = try await BrowseProcess.start(arguments)
         defer { browse.stop() }
-        let chromium = try await HeadlessChromium.launch()
+        // Generous deadlines: with the whole suite running on two cores, a
+        // browser has taken more than 20 s to come up. They bound a wedged
+        // browser; they measure nothing.
+        let chromium = try await HeadlessChromium.launch(launchTimeout: 180, commandTimeout: 90)
         do {
             try await body(browse, chromium)
         } catch {

@@ -232,7 +232,7 @@ final class HeadlessChromium: Sendable {
     /// - Throws: ``HeadlessChromiumError/navigationFailed(url:reason:)`` for network errors
     ///   (nothing listening, DNS), ``HeadlessChromiumError/timedOut(_:)`` when the page does
     ///   not finish loading within `timeout` seconds.
-    func navigate(to url: String, timeout: Double = 30) async throws {
+    func navigate(to url: String, timeout: Double = 120) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         // Registered before the command is sent: the event can arrive before
         // the command's response.
@@ -293,7 +293,7 @@ final class HeadlessChromium: Sendable {
     /// navigation replaces the document) count as "not yet"; the last one is
     /// reported if the deadline passes.
     /// - Throws: ``HeadlessChromiumError/timedOut(_:)`` naming the condition after `timeout` seconds.
-    func waitUntil(_ javaScriptCondition: String, timeout: Double = 10) async throws {
+    func waitUntil(_ javaScriptCondition: String, timeout: Double = 60) async throws {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var lastValue = "nothing"
         while true {
