@@ -39,6 +39,7 @@ extension _Persistable {
     public static var _objectType: Object.Type? { nil }
     public static var _readsRealm: Bool { false }
 
+    /// The property read as a `Value` and converted (``_fromValue(_:in:)``).
     @inlinable
     public static func _fromManaged(_ object: Object, property: Int) -> Self {
         // Not loading the Realm where the conversion has no use for it
@@ -56,6 +57,7 @@ extension Bool: _Persistable {
         if case .bool(let bool) = value { return bool }
         return false
     }
+    /// The Boolean read in place in the object's row, when it holds one.
     @inlinable
     public static func _fromManaged(_ object: Object, property: Int) -> Bool {
         if let bool = object._managedBool(property) { return bool }
@@ -74,6 +76,7 @@ extension _PersistableInteger {
         if case .int(let int) = value { return Self(truncatingIfNeeded: int) }
         return 0
     }
+    /// The integer read in place in the object's row, when it holds one.
     @inlinable
     public static func _fromManaged(_ object: Object, property: Int) -> Self {
         if let int = object._managedInt64(property) { return Self(truncatingIfNeeded: int) }
@@ -105,6 +108,7 @@ extension Double: _Persistable {
         if case .double(let double) = value { return double }
         return 0
     }
+    /// The double read in place in the object's row, when it holds one.
     @inlinable
     public static func _fromManaged(_ object: Object, property: Int) -> Double {
         if let double = object._managedDouble(property) { return double }
