@@ -284,7 +284,7 @@ enum KeyPathNames {
         let value = probe[keyPath: keyPath]
         probe._accessRecorder = nil
         if recorded == nil, let reference = value as AnyObject?,
-           let match = info.references(of: probe).first(where: { $0.object === reference }) {
+           let match = info.layout.references(of: probe).first(where: { $0.object === reference }) {
             recorded = match.index
         }
         guard let index = recorded else {

@@ -173,15 +173,15 @@ enum DynamicAccess {
         if let override = object._override(index) {
             return override.flatMap(unwrapped)
         }
-        if let reference = info.reference(index, of: object) {
+        if let reference = info.layout.reference(index, of: object) {
             if let optional = reference as? RealmOptionalBase { return optional.unmanagedValue.flatMap(unwrapped) }
             return reference
         }
-        return info.unmanagedValues(of: object)[index].flatMap { $0 }.flatMap(unwrapped)
+        return info.layout.unmanagedValues(of: object)[index].flatMap { $0 }.flatMap(unwrapped)
     }
 
     private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
-        info.reference(index, of: object)
+        info.layout.reference(index, of: object)
     }
 
     /// An optional held in an existential, as `Any?` (nil for none).

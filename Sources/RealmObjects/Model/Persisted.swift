@@ -163,7 +163,7 @@ public struct Persisted<Value: _Persistable> {
             (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
         }
         guard let index = found else { return nil }
-        if let index, let offset = info.storageOffset(ofProperty: index) {
+        if let index, let offset = info.layout.storageOffset(ofProperty: index) {
             info.cacheSlot(PersistedSlot(index: index, offset: offset), for: keyPath)
         } else {
             info.cacheSlot(.ignored, for: keyPath)
@@ -183,6 +183,8 @@ protocol PersistedProperty {
     var unmanagedValue: _Persistable? { get }
     /// The unmanaged value of the storage at `pointer` (inside an object).
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable?
+    /// Sets the probe marker of the storage at `pointer` (inside an object).
+    static func setProbe(_ marked: Bool, at pointer: UnsafeMutableRawPointer)
     /// Where the unmanaged value lies inside the property wrapper.
     static var unmanagedValueOffset: Int { get }
     /// The unmanaged value at `pointer` (the wrapper's address plus
@@ -201,6 +203,10 @@ extension Persisted: PersistedProperty {
 
     static func unmanagedValue(at pointer: UnsafeRawPointer) -> _Persistable? {
         pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
+    }
+
+    static func setProbe(_ marked: Bool, at pointer: UnsafeMutableRawPointer) {
+        pointer.assumingMemoryBound(to: Self.self).pointee.isProbe = marked
     }
 
     static var unmanagedValueOffset: Int {

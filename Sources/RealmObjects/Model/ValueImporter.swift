@@ -145,7 +145,7 @@ enum ValueImporter {
     }
 
     private static func boundProperty(of object: Object, info: ClassInfo, index: Int) -> Any? {
-        info.reference(index, of: object)
+        info.layout.reference(index, of: object)
     }
 
     static func isNull(_ entry: Any) -> Bool {

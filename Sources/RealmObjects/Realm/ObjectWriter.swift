@@ -37,8 +37,8 @@ struct ObjectWriter {
 
     func snapshot(of object: Object, info: ClassInfo) -> Snapshot {
         var snapshot = Snapshot()
-        snapshot.scalars = info.unmanagedValues(of: object)
-        for (index, reference) in info.references(of: object) {
+        snapshot.scalars = info.layout.unmanagedValues(of: object)
+        for (index, reference) in info.layout.references(of: object) {
             if let list = reference as? ListFactory {
                 snapshot.lists[index] = list.unmanagedElements ?? []
             } else if let optional = reference as? RealmOptionalBase {

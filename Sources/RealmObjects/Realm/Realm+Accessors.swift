@@ -30,7 +30,7 @@ extension Realm {
     /// Switches the `let` properties of a (newly) managed object to the
     /// database.
     func bindProperties(of object: Object, info: ClassInfo, handle: ClassHandle) {
-        for (index, reference) in info.references(of: object) {
+        for (index, reference) in info.layout.references(of: object) {
             (reference as? ManagedProperty)?.bind(to: self, owner: object._key, ownerHandle: handle, property: index)
         }
     }

@@ -66,12 +66,7 @@ extension Realm {
         // so that a loop of adds allocates none.
         var row = state.takeRowBuffer()
         defer { state.returnRowBuffer(row) }
-        try withExtendedLifetime(object) {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            for field in info.persistedFields {
-                row.append(try field.type.storedValue(ofUnmanagedValueAt: base + field.valueOffset))
-            }
-        }
+        try info.layout.appendStoredValues(of: object, to: &row)
         let key: ObjectKey
         do {
             key = try transaction.createObject(in: handle, values: row)

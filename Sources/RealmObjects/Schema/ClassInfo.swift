@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import Foundation
 import RealmCore
 import Synchronization
@@ -24,11 +23,8 @@ final class ClassInfo: @unchecked Sendable {
     let boundProperties: [(label: String, index: Int)]
     /// The classes this class links to, directly or through linking objects.
     let linkedTypes: [Object.Type]
-    /// Where each `@Persisted` property's storage sits in an instance, in
-    /// schema order (so a flat class's row is their values in turn).
-    let persistedFields: [PersistedField]
-    /// Where each `let` property (list, optional, linking objects) sits.
-    let referenceFields: [ReferenceField]
+    /// Where each Realm property sits in an instance.
+    let layout: ModelLayout
     private let indexByName: [String: Int]
     /// Whether every property is a plain `@Persisted` value (no links,
     /// lists, embedded objects or `let` properties), so that adding an
@@ -40,20 +36,6 @@ final class ClassInfo: @unchecked Sendable {
     /// binding to a row: a loop may rebind an instance it handed out, once
     /// nobody holds it, to the next object (see `ObjectWalk`).
     let isRebindable: Bool
-
-    struct PersistedField {
-        let index: Int
-        /// The property wrapper's offset in the object.
-        let offset: Int
-        let type: any PersistedProperty.Type
-        /// The unmanaged value's offset in the object.
-        let valueOffset: Int
-    }
-
-    struct ReferenceField {
-        let index: Int
-        let offset: Int
-    }
 
     private let lock = NSLock()
     private var keyPathCache: [AnyKeyPath: Int?] = [:]
@@ -80,65 +62,12 @@ final class ClassInfo: @unchecked Sendable {
         var byName: [String: Int] = [:]
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
-        let (persisted, references) = Self.fields(of: type, indexByName: byName, bound: boundProperties)
-        (persistedFields, referenceFields) = (persisted.sorted { $0.index < $1.index }, references)
-        slots = SlotTable(capacity: 4 * max(persistedFields.count, 1))
-        isFlat = referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
-            && persistedFields.count == objectSchema.properties.count
+        layout = type == DynamicObject.self ? .dynamic : ModelLayout(of: type, indexByName: byName, bound: boundProperties)
+        slots = SlotTable(capacity: 4 * max(layout.persistedFields.count, 1))
+        isFlat = layout.referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
+            && layout.persistedFields.count == objectSchema.properties.count
             && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
-        isRebindable = isFlat && type != DynamicObject.self
-            && Self.storedFieldCount(of: type) == Self.storedFieldCount(of: Object.self) + persistedFields.count
-    }
-
-    /// The number of stored properties of `type`, its superclasses' included.
-    private static func storedFieldCount(of type: Object.Type) -> Int {
-        var count = 0
-        // `_EachFieldOptions.classType`, as in `fields(of:indexByName:bound:)`.
-        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, _, _, _ in
-            count += 1
-            return true
-        }
-        return count
-    }
-
-    /// The storage offsets of the Realm properties, found once through the
-    /// runtime's field metadata, so that copying an object into a Realm or
-    /// binding its lists needs no `Mirror` (which costs microseconds per
-    /// object).
-    private static func fields(of type: Object.Type, indexByName: [String: Int], bound: [(String, Int)])
-        -> ([PersistedField], [ReferenceField]) {
-        guard type != DynamicObject.self else { return ([], []) }
-        var persisted: [PersistedField] = []
-        var references: [ReferenceField] = []
-        let boundByLabel = Dictionary(bound.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-        // `_EachFieldOptions.classType` is a mutable static in the standard
-        // library, which Swift 6 refuses to read; its raw value is 1.
-        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
-            let label = String(cString: name)
-            if let persistedType = fieldType as? any PersistedProperty.Type {
-                if let index = indexByName[String(label.dropFirst())] {
-                    persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
-                                                    valueOffset: offset + persistedType.unmanagedValueOffset))
-                }
-            } else if let index = boundByLabel[label] {
-                references.append(ReferenceField(index: index, offset: offset))
-            }
-            return true
-        }
-        return (persisted, references)
-    }
-
-    /// The unmanaged value of every `@Persisted` property of an unmanaged
-    /// object, by schema index (overrides set by name included).
-    func unmanagedValues(of object: Object) -> [Int: _Persistable?] {
-        var values: [Int: _Persistable?] = [:]
-        withExtendedLifetime(object) {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            for field in persistedFields {
-                values[field.index] = object._override(field.index) ?? field.type.unmanagedValue(at: base + field.offset)
-            }
-        }
-        return values
+        isRebindable = isFlat && type != DynamicObject.self && layout.storesOnlyRealmProperties
     }
 
     /// The slot of the `@Persisted` property whose storage key path is
@@ -154,29 +83,6 @@ final class ClassInfo: @unchecked Sendable {
     /// the schema leaves out).
     func cacheSlot(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
         slots.remember(slot, for: keyPath)
-    }
-
-    /// The storage offset of the `@Persisted` property with schema index
-    /// `index`.
-    func storageOffset(ofProperty index: Int) -> Int? {
-        persistedFields.first { $0.index == index }?.offset
-    }
-
-    /// The object held by a `let` property (a `List`, `RealmOptional` or
-    /// `LinkingObjects`) of an instance.
-    func reference(_ index: Int, of object: Object) -> AnyObject? {
-        guard let field = referenceFields.first(where: { $0.index == index }) else { return nil }
-        return withExtendedLifetime(object) {
-            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: field.offset, as: AnyObject.self)
-        }
-    }
-
-    /// Every `let` property's object of an instance, with its schema index.
-    func references(of object: Object) -> [(index: Int, object: AnyObject)] {
-        withExtendedLifetime(object) {
-            let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            return referenceFields.map { ($0.index, base.load(fromByteOffset: $0.offset, as: AnyObject.self)) }
-        }
     }
 
     func propertyIndex(named name: String) -> Int? {
@@ -354,8 +260,12 @@ final class ClassInfo: @unchecked Sendable {
         let objectSchema = ObjectSchema(
             name: className, properties: properties, isEmbedded: objectType.isEmbedded,
             swiftTypeName: String(reflecting: objectType))
-        return ClassInfo(type: objectType, className: className, objectSchema: objectSchema, kinds: kinds,
-                         boundProperties: bound, linkedTypes: linked)
+        let info = ClassInfo(type: objectType, className: className, objectSchema: objectSchema, kinds: kinds,
+                             boundProperties: bound, linkedTypes: linked)
+        #if DEBUG
+        info.layout.verify(against: instance, of: objectSchema)
+        #endif
+        return info
     }
 }
 
