@@ -43,27 +43,56 @@ public struct Query: Sendable {
     }
 
     /// The class of the objects the query returns.
-    public var className: String { didSet { plans = PlanCache() } }
+    public var className: String {
+        get { storage.definition.className }
+        set { change { $0.className = newValue } }
+    }
     /// Where the objects come from: the whole class, a list, or linking
     /// objects.
-    public var source: Source { didSet { plans = PlanCache() } }
+    public var source: Source {
+        get { storage.definition.source }
+        set { change { $0.source = newValue } }
+    }
     /// Which objects match; `.truePredicate` for all of them.
-    public var predicate: Predicate { didSet { plans = PlanCache() } }
+    public var predicate: Predicate {
+        get { storage.definition.predicate.predicate }
+        set { change { $0.predicate = .built(newValue) } }
+    }
     /// The order of the results, first descriptor first; ties keep the
     /// source order. Empty for the source order.
-    public var sort: [SortDescriptor] { didSet { plans = PlanCache() } }
+    public var sort: [SortDescriptor] {
+        get { storage.definition.sort }
+        set { change { $0.sort = newValue } }
+    }
     /// Key paths whose values identify duplicates: of each group of objects
     /// with equal values, the first in the current order is kept.
-    public var distinct: [String] { didSet { plans = PlanCache() } }
+    public var distinct: [String] {
+        get { storage.definition.distinct }
+        set { change { $0.distinct = newValue } }
+    }
     /// Whether distinct applies before sorting (keeping the first object of
     /// each group in source order, then sorting what is left) rather than
     /// after it (keeping the first in sorted order), for a collection that
     /// called `distinct(by:)` before `sorted(by:)`.
-    public var distinctBeforeSort: Bool = false { didSet { plans = PlanCache() } }
-    package var evaluation: Evaluation = .automatic { didSet { plans = PlanCache() } }
-    /// The plan compiled for the schema last used, shared by copies of the
-    /// query and replaced when the query changes.
-    var plans = PlanCache()
+    public var distinctBeforeSort: Bool {
+        get { storage.definition.distinctBeforeSort }
+        set { change { $0.distinctBeforeSort = newValue } }
+    }
+    package var evaluation: Evaluation {
+        get { storage.definition.evaluation }
+        set { change { $0.evaluation = newValue } }
+    }
+
+    /// The definition and the plan compiled for the schema last used,
+    /// shared by copies of the query (so that a copy costs one retain) and
+    /// replaced when the query changes (which forgets the plan).
+    private(set) var storage: QueryStorage
+
+    private mutating func change(_ body: (inout QueryStorage.Definition) -> Void) {
+        var definition = storage.definition
+        body(&definition)
+        storage = QueryStorage(definition)
+    }
 
     /// Whether `other` selects and orders the same objects in the same way:
     /// the same class, source, predicate, sort and distinct (its cached
@@ -79,11 +108,23 @@ public struct Query: Sendable {
     /// group of equal `distinct` values. Does no work until run.
     public init(className: String, source: Source = .table, predicate: Predicate = .truePredicate,
                 sort: [SortDescriptor] = [], distinct: [String] = []) {
-        self.className = className
-        self.source = source
-        self.predicate = predicate
-        self.sort = sort
-        self.distinct = distinct
+        storage = QueryStorage(QueryStorage.Definition(
+            className: className, source: source, predicate: .built(predicate), sort: sort, distinct: distinct))
+    }
+
+    /// The query, whose predicate must be true, filtered by the predicate
+    /// `parsed` means with `arguments` and planned by `plan`.
+    ///
+    /// A filter per lookup (`objects(Dog.self).filter("name == %@",
+    /// name).first`) runs on a plan made from its format's template and
+    /// never reads its predicate, which would cost a tree of allocations to
+    /// build for each lookup: the predicate is built only if something asks
+    /// for it.
+    func filtered(by parsed: ParsedFormat, arguments: [QueryArgument], plan: QueryPlan, for catalog: AnyObject) -> Query {
+        var query = self
+        query.change { $0.predicate = .parsed(parsed, arguments: arguments) }
+        query.storage.store(plan, for: catalog)
+        return query
     }
 
     /// The query further filtered by `predicate` (both must match).

@@ -244,7 +244,7 @@ public struct Realm: Equatable {
         precondition(type != Object.self && type != EmbeddedObject.self && type != DynamicObject.self,
                      "Object type '\(type.className())' is not managed by the Realm: query a model class (a subclass of Object), or a class by name with dynamicObjects(_:).")
         precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
-        return Results(realm: self, query: Query(className: state.registeredName(of: type)))
+        return Results(realm: self, query: state.allObjectsQuery(of: type))
     }
 
     /// The object of a class with the given primary key, or nil.
@@ -351,8 +351,9 @@ final class RealmState {
     private var recentHandle: ClassHandle?
     /// What object factories need of the stored model classes, by class.
     private var storedClasses: [ObjectIdentifier: ObjectFactory.StoredClass] = [:]
-    /// The model class registered last, with its stored name.
-    private var recentModel: (type: ObjectIdentifier, name: String)?
+    /// The model class registered last, with its stored name and the query
+    /// for all its objects.
+    private var recentModel: (type: ObjectIdentifier, name: String, allObjects: Query)?
     /// The filters this Realm's thread wrote lately, parsed and planned.
     let filters = FilterMemo()
     /// How often ``Realm/invalidate()`` was called: objects and lists
@@ -505,8 +506,18 @@ final class RealmState {
         register(type)
         let name = ClassNames.name(of: type)
         // Registration waits for a write when the file lacks the class.
-        if registered.contains(identifier) { recentModel = (identifier, name) }
+        if registered.contains(identifier) { recentModel = (identifier, name, Query(className: name)) }
         return name
+    }
+
+    /// The query for all objects of the model class `type` (registering
+    /// it, see ``registeredName(of:)``). While the class is the one used
+    /// last, every call returns copies of one query, which share its plan:
+    /// `objects(Dog.self)` in a loop plans once and allocates no plan cache.
+    func allObjectsQuery(of type: Object.Type) -> Query {
+        let name = registeredName(of: type)
+        if let recentModel, recentModel.type == ObjectIdentifier(type) { return recentModel.allObjects }
+        return Query(className: name)
     }
 
     /// Makes sure a class used for the first time is known to the file:

@@ -74,10 +74,10 @@ package final class FilterMemo {
         if isWholeClass,
            let entry = entries.last(where: { $0.matches(query.className, format, arguments, catalog) }),
            let values = entry.parsed.constantValues(with: arguments) {
-            var filtered = query
-            filtered.predicate = entry.parsed.predicate(with: arguments)
-            filtered.plans.store(entry.template.plan(with: values), for: catalog)
-            return filtered
+            // Only a whole-class query gets here, so its predicate, true,
+            // takes nothing away from the format's.
+            return query.filtered(by: entry.parsed, arguments: arguments,
+                                  plan: entry.template.plan(with: values), for: catalog)
         }
         let (predicate, parsed) = try PredicateParser.parseReusably(format, arguments: arguments)
         let filtered = query.filtered(by: predicate)
