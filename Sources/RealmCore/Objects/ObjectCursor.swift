@@ -77,7 +77,7 @@ public final class ObjectCursor {
         while true {
             if let batch, batchPosition < batch.count {
                 defer { batchPosition &+= 1 }
-                return Element(key: batch.keys[batchPosition], batch: batch, row: batchPosition)
+                return Element(key: batch.key(at: batchPosition), batch: batch, row: batchPosition)
             }
             if keyPosition < keys.count {
                 defer { keyPosition &+= 1 }
@@ -99,7 +99,7 @@ public final class ObjectCursor {
         var exhausted = false
         do {
             if readsRows {
-                batch = try RowBatch(reading: statement, columns: columns, width: width, limit: batchSize,
+                batch = try RowBatch.read(from: statement, columns: columns, width: width, limit: batchSize,
                                      stamp: transaction.changeCounter, exhausted: &exhausted)
                 batchPosition = 0
             } else {
@@ -128,7 +128,7 @@ public final class ObjectCursor {
         guard let statement else { return }
         var remaining: [ObjectKey] = []
         if let batch, batchPosition < batch.count {
-            remaining.append(contentsOf: batch.keys[batchPosition...])
+            remaining.append(contentsOf: batch.keys(from: batchPosition))
         }
         if keyPosition < keys.count {
             remaining.append(contentsOf: keys[keyPosition...])

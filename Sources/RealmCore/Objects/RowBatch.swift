@@ -6,61 +6,87 @@
 /// ``Transaction/changeCounter`` when it was read (its ``stamp``) and is
 /// valid only while the counter still has that value. Readers compare the
 /// two and fall back to a lookup when they differ.
-public final class RowBatch {
-    /// The transaction's change counter when the rows were read.
-    public let stamp: UInt64
-    /// The number of properties of the class: the length of each row.
-    public let width: Int
-    /// The objects' keys, in the order read.
-    public let keys: [ObjectKey]
-    /// The rows, one after another, in property order; list and
-    /// linking-objects properties are `.null`.
-    private let values: ContiguousArray<Value>
+///
+/// One allocation holds the batch and its rows: each row is the object's
+/// key (as an `.int`) followed by its properties' values, in property
+/// order. A lookup reads a batch of one row, so a batch in three pieces
+/// (the object, an array of keys, an array of values) cost it two
+/// allocations more.
+public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
+    /// What a batch knows of its rows.
+    public struct Header {
+        /// The transaction's change counter when the rows were read.
+        let stamp: UInt64
+        /// The number of properties of the class.
+        let width: Int
+        /// The number of rows read, all of whose slots are initialized.
+        var count: Int
+    }
 
     /// Reads up to `limit` rows of `statement` (the key in column 0, then
     /// one column per entry of `columns`); `exhausted` tells whether the
-    /// statement finished. The rows are gathered in local arrays, so that
-    /// the loop pays no exclusivity checks.
-    init(reading statement: Statement, columns: [RowColumn], width: Int, limit: Int, stamp: UInt64,
-         exhausted: inout Bool) throws(RealmError) {
-        var keys: [ObjectKey] = []
-        keys.reserveCapacity(limit)
-        // Filled in place: `init(repeating:count:)` costs as much as a
-        // lookup's row for the batch of one row that `first` reads.
-        var values = ContiguousArray<Value>(unsafeUninitializedCapacity: limit * width) { buffer, initialized in
-            buffer.initialize(repeating: .null)
-            initialized = buffer.count
-        }
+    /// statement finished.
+    static func read(from statement: Statement, columns: [RowColumn], width: Int, limit: Int, stamp: UInt64,
+                     exhausted: inout Bool) throws(RealmError) -> RowBatch {
+        let stride = width &+ 1
+        let batch = unsafeDowncast(
+            create(minimumCapacity: limit * stride) { _ in Header(stamp: stamp, width: width, count: 0) },
+            to: RowBatch.self)
         var finished = false
-        try values.withUnsafeMutableBufferPointer { (buffer) throws(RealmError) in
-            var start = 0
-            while keys.count < limit {
+        try batch.withUnsafeMutablePointers { (header, slots) throws(RealmError) in
+            var row = slots
+            while header.pointee.count < limit {
                 guard try statement.step() else {
                     finished = true
                     break
                 }
-                keys.append(ObjectKey(statement.int64(at: 0)))
+                row.initialize(to: .int(statement.int64(at: 0)))
+                (row + 1).initialize(repeating: .null, count: width)
                 for (offset, column) in columns.enumerated() {
-                    buffer[start &+ column.property] = statement.value(at: Int32(offset &+ 1), as: column.type)
+                    row[1 &+ column.property] = statement.value(at: Int32(offset &+ 1), as: column.type)
                 }
-                start &+= width
+                // Counted once whole, so that a failing step leaves
+                // nothing half made for `deinit`.
+                header.pointee.count &+= 1
+                row += stride
             }
         }
-        if keys.count < limit { values.removeLast((limit - keys.count) * width) }
         exhausted = finished
-        self.stamp = stamp
-        self.width = width
-        self.keys = keys
-        self.values = values
+        return batch
     }
 
+    deinit {
+        withUnsafeMutablePointers { header, slots in
+            _ = slots.deinitialize(count: header.pointee.count * (header.pointee.width + 1))
+        }
+    }
+
+    /// The transaction's change counter when the rows were read.
+    public var stamp: UInt64 { header.stamp }
+
+    /// The number of properties of the class: the length of each row.
+    public var width: Int { header.width }
+
     /// The number of rows.
-    public var count: Int { keys.count }
+    public var count: Int { header.count }
+
+    /// The key of the object of row `row`.
+    public func key(at row: Int) -> ObjectKey {
+        withUnsafeMutablePointerToElements { slots in
+            guard case .int(let key) = slots[row &* (header.width &+ 1)] else { preconditionFailure("A row batch's row \(row) has no key.") }
+            return ObjectKey(key)
+        }
+    }
+
+    /// The keys of the objects from row `row` on.
+    func keys(from row: Int) -> [ObjectKey] {
+        (row..<count).map(key(at:))
+    }
 
     /// The value of `property` in row `row`.
     @inline(__always)
     public func value(row: Int, property: Int) -> Value {
-        values[row &* width &+ property]
+        withUnsafeMutablePointerToElements { $0[row &* (header.width &+ 1) &+ 1 &+ property] }
     }
 
     // Typed reads: the payload of the value in place, without copying the
@@ -69,8 +95,8 @@ public final class RowBatch {
     /// The integer of `property` in row `row`, if it holds one.
     @inline(__always)
     public func int64(row: Int, property: Int) -> Int64? {
-        values.withUnsafeBufferPointer { values in
-            if case .int(let int) = values[row &* width &+ property] { return int }
+        withUnsafeMutablePointerToElements { slots in
+            if case .int(let int) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return int }
             return nil
         }
     }
@@ -78,8 +104,8 @@ public final class RowBatch {
     /// The double of `property` in row `row`, if it holds one.
     @inline(__always)
     public func double(row: Int, property: Int) -> Double? {
-        values.withUnsafeBufferPointer { values in
-            if case .double(let double) = values[row &* width &+ property] { return double }
+        withUnsafeMutablePointerToElements { slots in
+            if case .double(let double) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return double }
             return nil
         }
     }
@@ -87,8 +113,8 @@ public final class RowBatch {
     /// The Boolean of `property` in row `row`, if it holds one.
     @inline(__always)
     public func bool(row: Int, property: Int) -> Bool? {
-        values.withUnsafeBufferPointer { values in
-            if case .bool(let bool) = values[row &* width &+ property] { return bool }
+        withUnsafeMutablePointerToElements { slots in
+            if case .bool(let bool) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return bool }
             return nil
         }
     }

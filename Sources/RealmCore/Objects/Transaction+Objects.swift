@@ -191,9 +191,9 @@ extension Transaction {
         if !value.isNull { statement.bind(value, at: 1) }
         defer { statement.reset() }
         var exhausted = false
-        let batch = try RowBatch(reading: statement, columns: layout.rowColumns, width: layout.objectSchema.properties.count,
-                                 limit: 1, stamp: changeCounter, exhausted: &exhausted)
-        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.keys[0], batch: batch, row: 0)
+        let batch = try RowBatch.read(from: statement, columns: layout.rowColumns, width: layout.objectSchema.properties.count,
+                                     limit: 1, stamp: changeCounter, exhausted: &exhausted)
+        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.key(at: 0), batch: batch, row: 0)
     }
 
     func findObject(_ layout: TableLayout, primaryKey: Value) throws(RealmError) -> ObjectKey? {

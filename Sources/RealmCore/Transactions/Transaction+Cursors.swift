@@ -27,8 +27,8 @@ extension Transaction {
         let statement = try cursorStatement(sql: sql, arguments: arguments)
         defer { checkIn(statement) }
         var exhausted = false
-        let batch = try RowBatch(reading: statement, columns: columns, width: width, limit: 1, stamp: changeCounter, exhausted: &exhausted)
-        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.keys[0], batch: batch, row: 0)
+        let batch = try RowBatch.read(from: statement, columns: columns, width: width, limit: 1, stamp: changeCounter, exhausted: &exhausted)
+        return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.key(at: 0), batch: batch, row: 0)
     }
 
     /// A statement of the cursor pool for `sql`, with `arguments` bound.

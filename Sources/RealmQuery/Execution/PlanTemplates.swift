@@ -34,8 +34,7 @@ struct PlanTemplate {
 
     /// The plan of the query of this shape whose constants are `constants`.
     func plan(with constants: [Value]) -> QueryPlan {
-        plan.rebound(arguments: leadingArguments.isEmpty ? constants : leadingArguments + constants,
-                     condition: plan.condition.replacingConstantValues(constants))
+        plan.rebound(constants: constants, arguments: leadingArguments.isEmpty ? constants : leadingArguments + constants)
     }
 }
 
@@ -175,7 +174,7 @@ extension Condition {
 
     /// The condition with the values of its `.constant` operands replaced,
     /// in order, by `values`. Only for a rebindable condition.
-    fileprivate func replacingConstantValues(_ values: [Value]) -> Condition {
+    func replacingConstantValues(_ values: [Value]) -> Condition {
         var next = 0
         return replacingConstantValues(values, next: &next)
     }

@@ -61,7 +61,19 @@ final class QueryPlan {
     /// What the plans rebound from this one share.
     let shape: Shape
     /// The checked condition, which the post-filter tests.
-    let condition: Condition
+    ///
+    /// A rebound plan makes it on demand from its template's: only a plan
+    /// that needs the post-filter reads it, and such a plan is never a
+    /// template's, so a filter per lookup never builds it.
+    var condition: Condition {
+        guard let reboundConstants else { return ownCondition }
+        return ownCondition.replacingConstantValues(reboundConstants)
+    }
+    /// The condition the plan was made for; its template's, for a
+    /// rebound plan.
+    private let ownCondition: Condition
+    /// The constants of a rebound plan, to put into ``ownCondition``.
+    private let reboundConstants: [Value]?
     /// The values of the WHERE condition's parameters, in order.
     let arguments: [Value]
 
@@ -73,21 +85,23 @@ final class QueryPlan {
             className: className, from: from, filter: filter, key: key, tieBreak: tieBreak, sortTerms: sortTerms,
             distinctTerms: distinctTerms, distinctBeforeSort: distinctBeforeSort, needsPostFilter: needsPostFilter,
             aggregateValue: aggregateValue, rowColumns: rowColumns, propertyCount: propertyCount, isFlat: isFlat)
-        self.condition = condition
+        ownCondition = condition
+        reboundConstants = nil
         arguments = filter.arguments
     }
 
-    private init(shape: Shape, condition: Condition, arguments: [Value]) {
+    private init(shape: Shape, condition: Condition, constants: [Value], arguments: [Value]) {
         self.shape = shape
-        self.condition = condition
+        ownCondition = condition
+        reboundConstants = constants
         self.arguments = arguments
     }
 
-    /// The plan with other constants, which are the filter's `arguments`
-    /// and the constants of `condition`: for a plan whose SQL does not
+    /// The plan with other values of its condition's constants, which are
+    /// the last of the filter's `arguments`: for a plan whose SQL does not
     /// depend on its constants (see `PlanTemplate`).
-    func rebound(arguments: [Value], condition: Condition) -> QueryPlan {
-        QueryPlan(shape: shape, condition: condition, arguments: arguments)
+    func rebound(constants: [Value], arguments: [Value]) -> QueryPlan {
+        QueryPlan(shape: shape, condition: ownCondition, constants: constants, arguments: arguments)
     }
 
     var className: String { shape.className }
