@@ -61,19 +61,33 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         }
     }
 
+    // The header is read through its pointer: `header` itself is a stored
+    // property of the standard library's class, whose every access from
+    // this module pays a dynamic exclusivity check.
+
     /// The transaction's change counter when the rows were read.
-    public var stamp: UInt64 { header.stamp }
+    public var stamp: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.stamp } }
 
     /// The number of properties of the class: the length of each row.
-    public var width: Int { header.width }
+    public var width: Int { withUnsafeMutablePointerToHeader { $0.pointee.width } }
 
     /// The number of rows.
-    public var count: Int { header.count }
+    public var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+
+    /// The slot of `property` (-1 for the key) in row `row`.
+    @inline(__always)
+    private func slot(row: Int, property: Int) -> UnsafeMutablePointer<Value> {
+        withUnsafeMutablePointers { header, slots in
+            slots + (row &* (header.pointee.width &+ 1) &+ 1 &+ property)
+        }
+    }
 
     /// The key of the object of row `row`.
     public func key(at row: Int) -> ObjectKey {
-        withUnsafeMutablePointerToElements { slots in
-            guard case .int(let key) = slots[row &* (header.width &+ 1)] else { preconditionFailure("A row batch's row \(row) has no key.") }
+        withExtendedLifetime(self) {
+            guard case .int(let key) = slot(row: row, property: -1).pointee else {
+                preconditionFailure("Row \(row) of a row batch has no key.")
+            }
             return ObjectKey(key)
         }
     }
@@ -86,7 +100,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// The value of `property` in row `row`.
     @inline(__always)
     public func value(row: Int, property: Int) -> Value {
-        withUnsafeMutablePointerToElements { $0[row &* (header.width &+ 1) &+ 1 &+ property] }
+        withExtendedLifetime(self) { slot(row: row, property: property).pointee }
     }
 
     // Typed reads: the payload of the value in place, without copying the
@@ -95,8 +109,8 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// The integer of `property` in row `row`, if it holds one.
     @inline(__always)
     public func int64(row: Int, property: Int) -> Int64? {
-        withUnsafeMutablePointerToElements { slots in
-            if case .int(let int) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return int }
+        withExtendedLifetime(self) {
+            if case .int(let int) = slot(row: row, property: property).pointee { return int }
             return nil
         }
     }
@@ -104,8 +118,8 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// The double of `property` in row `row`, if it holds one.
     @inline(__always)
     public func double(row: Int, property: Int) -> Double? {
-        withUnsafeMutablePointerToElements { slots in
-            if case .double(let double) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return double }
+        withExtendedLifetime(self) {
+            if case .double(let double) = slot(row: row, property: property).pointee { return double }
             return nil
         }
     }
@@ -113,8 +127,8 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// The Boolean of `property` in row `row`, if it holds one.
     @inline(__always)
     public func bool(row: Int, property: Int) -> Bool? {
-        withUnsafeMutablePointerToElements { slots in
-            if case .bool(let bool) = slots[row &* (header.width &+ 1) &+ 1 &+ property] { return bool }
+        withExtendedLifetime(self) {
+            if case .bool(let bool) = slot(row: row, property: property).pointee { return bool }
             return nil
         }
     }
