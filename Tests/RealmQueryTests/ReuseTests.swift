@@ -97,6 +97,11 @@ import Testing
             #expect(usedArguments.count == freshArguments.count
                     && zip(usedArguments, freshArguments).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) },
                     note, sourceLocation: sourceLocation)
+            // A rebound plan builds its condition on demand, from its
+            // template's and its own constants.
+            // NaN equals nothing, itself included.
+            let hasNaN = arguments.contains { if case .value(let value) = $0 { value.isNaN } else { false } }
+            #expect(hasNaN || used.condition == fresh.condition, note, sourceLocation: sourceLocation)
         }
     }
 
@@ -140,6 +145,22 @@ import Testing
             try expectFreshPlans("intCol > %@", [[.value(.int(0))], [.value(.int(-1))]],
                                  source: .linkingObjects(sourceProperty: "links", target: owner), in: transaction)
         }
+    }
+
+    /// Copies of a query share its plan; a changed copy plans again.
+    @Test func copiesShareThePlanUntilChanged() throws {
+        let (transaction, _) = try AllTypes.open()
+        let query = Query(className: "AllTypes", predicate: try PredicateParser.parse("intCol > 5 AND stringCol ==[c] 'a'"))
+        let copy = query
+        #expect(try query.plan(in: transaction) === copy.plan(in: transaction))
+        var sorted = copy
+        sorted.sort = [SortDescriptor(keyPath: "intCol")]
+        #expect(try sorted.plan(in: transaction) !== query.plan(in: transaction))
+        #expect(try sorted.plan(in: transaction).keysStatement().sql != query.plan(in: transaction).keysStatement().sql)
+        var renamed = copy
+        renamed.predicate = try PredicateParser.parse("intCol > 6")
+        #expect(try renamed.plan(in: transaction).keysStatement().arguments != query.plan(in: transaction).keysStatement().arguments)
+        #expect(query.hasSameDefinition(as: copy) && !query.hasSameDefinition(as: renamed))
     }
 
     @Test func oneShapeSharesOnePlan() throws {
