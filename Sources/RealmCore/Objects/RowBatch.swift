@@ -21,6 +21,10 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         let width: Int
         /// The number of rows read, all of whose slots are initialized.
         var count: Int
+        /// Whether a value holds a reference (a string's or data's
+        /// storage); when none does, the rows are plain bytes that need
+        /// no deinitializing.
+        var holdsReferences = false
     }
 
     /// Reads up to `limit` rows of `statement` (the key in column 0, then
@@ -32,18 +36,34 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         let batch = unsafeDowncast(
             create(minimumCapacity: limit * stride) { _ in Header(stamp: stamp, width: width, count: 0) },
             to: RowBatch.self)
+        // Whether the columns are the properties, in order (a class without
+        // lists or linking objects), so that each value initializes its
+        // slot rather than replacing a placeholder.
+        let isDense = columns.count == width && columns.indices.allSatisfy { columns[$0].property == $0 }
         var finished = false
         try batch.withUnsafeMutablePointers { (header, slots) throws(RealmError) in
             var row = slots
+            var holdsReferences = false
+            defer { header.pointee.holdsReferences = holdsReferences }
             while header.pointee.count < limit {
                 guard try statement.step() else {
                     finished = true
                     break
                 }
                 row.initialize(to: .int(statement.int64(at: 0)))
-                (row + 1).initialize(repeating: .null, count: width)
-                for (offset, column) in columns.enumerated() {
-                    row[1 &+ column.property] = statement.value(at: Int32(offset &+ 1), as: column.type)
+                if isDense {
+                    for (offset, column) in columns.enumerated() {
+                        let value = statement.value(at: Int32(offset &+ 1), as: column.type)
+                        holdsReferences = holdsReferences || value.holdsReference
+                        (row + (1 &+ offset)).initialize(to: value)
+                    }
+                } else {
+                    (row + 1).initialize(repeating: .null, count: width)
+                    for (offset, column) in columns.enumerated() {
+                        let value = statement.value(at: Int32(offset &+ 1), as: column.type)
+                        holdsReferences = holdsReferences || value.holdsReference
+                        row[1 &+ column.property] = value
+                    }
                 }
                 // Counted once whole, so that a failing step leaves
                 // nothing half made for `deinit`.
@@ -57,6 +77,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     deinit {
         withUnsafeMutablePointers { header, slots in
+            guard header.pointee.holdsReferences else { return }
             _ = slots.deinitialize(count: header.pointee.count * (header.pointee.width + 1))
         }
     }

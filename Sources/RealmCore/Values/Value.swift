@@ -41,6 +41,18 @@ public enum Value: Hashable, Sendable {
         }
     }
 
+    /// Whether the value holds a reference (a string's or data's storage),
+    /// so that destroying it is more than forgetting its bytes: every other
+    /// payload (numbers, dates, ids, UUIDs, decimals, keys) is plain data,
+    /// which `ValueTests` checks.
+    @inline(__always)
+    var holdsReference: Bool {
+        switch self {
+        case .string, .data: true
+        default: false
+        }
+    }
+
     /// Whether this is `null`.
     public var isNull: Bool {
         if case .null = self { return true }
