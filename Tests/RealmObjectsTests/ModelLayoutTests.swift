@@ -23,6 +23,17 @@ import Testing
         override static func ignoredProperties() -> [String] { ["nickname"] }
     }
 
+    /// An ignored `let` property before a persisted one: it takes no
+    /// index in the schema.
+    final class Shelf: Object {
+        @Persisted var name = ""
+        let scratch = List<String>()
+        let books = List<String>()
+        let rating = RealmOptional<Int>()
+
+        override static func ignoredProperties() -> [String] { ["scratch"] }
+    }
+
     final class Sensor: Object {
         @Persisted var id = 0
         @Persisted var reading = 0.0
@@ -56,6 +67,26 @@ import Testing
         #expect(info.layout.reference(try index("toys", in: info), of: cat) === cat.toys)
         #expect(info.layout.reference(try index("weight", in: info), of: cat) === cat.weight)
         #expect(info.layout.references(of: cat).count == 2)
+    }
+
+    @Test func ignoredLetPropertiesTakeNoIndex() throws {
+        let info = ClassInfo.of(Shelf.self)
+        let shelf = Shelf()
+        #expect(info.propertyIndex(named: "scratch") == nil)
+        #expect(info.layout.reference(try index("books", in: info), of: shelf) === shelf.books)
+        #expect(info.layout.reference(try index("rating", in: info), of: shelf) === shelf.rating)
+        #expect(info.layout.references(of: shelf).count == 2)
+        let realm = try Realm(configuration: inMemoryConfiguration(#function, types: [Shelf.self]))
+        try realm.write {
+            shelf.books.append("Dune")
+            shelf.scratch.append("not stored")
+            shelf.rating.value = 4
+            realm.add(shelf)
+        }
+        let stored = try #require(realm.objects(Shelf.self).first)
+        #expect(Array(stored.books) == ["Dune"])
+        #expect(stored.rating.value == 4)
+        #expect(stored.scratch.isEmpty)
     }
 
     @Test func storedValuesFollowTheSchema() throws {

@@ -67,7 +67,7 @@ final class ClassInfo: @unchecked Sendable {
         isFlat = layout.referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && layout.persistedFields.count == objectSchema.properties.count
             && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
-        isRebindable = isFlat && type != DynamicObject.self && layout.storesOnlyRealmProperties
+        isRebindable = isFlat && layout.storesOnlyRealmProperties
     }
 
     /// The slot of the `@Persisted` property whose storage key path is
@@ -227,12 +227,10 @@ final class ClassInfo: @unchecked Sendable {
                     }
                 }
                 kind = .list(Swift.type(of: list))
-                bound.append((label, properties.count))
             } else if let optional = value as? RealmOptionalBase {
                 let wrapped = Swift.type(of: optional).wrappedType
                 property = Property(name: label, type: wrapped._propertyType, isOptional: true)
                 kind = .optional(wrapped)
-                bound.append((label, properties.count))
             } else if let linking = value as? LinkingObjectsBase {
                 let origin = Swift.type(of: linking).originType
                 property = Property(
@@ -240,11 +238,13 @@ final class ClassInfo: @unchecked Sendable {
                     objectClassName: origin.className(), linkOriginPropertyName: linking.originProperty)
                 linked.append(origin)
                 kind = .linkingObjects
-                bound.append((label, properties.count))
             } else {
                 continue
             }
             guard !ignored.contains(property.name) else { continue }
+            // A `let` property is bound to its Realm by its index in the
+            // schema, which an ignored property does not take.
+            if case .persisted = kind {} else { bound.append((label, properties.count)) }
             if indexed.contains(property.name) { property.isIndexed = true }
             if property.name == declaredPrimaryKey { property.isPrimaryKey = true }
             properties.append(property)
@@ -264,6 +264,9 @@ final class ClassInfo: @unchecked Sendable {
                              boundProperties: bound, linkedTypes: linked)
         #if DEBUG
         info.layout.verify(against: instance, of: objectSchema)
+        precondition(info.layout.persistedFields.count == kinds.count - bound.count
+                     && info.layout.referenceFields.count == bound.count,
+                     "The layout of '\(className)' misses properties that reflection finds.")
         #endif
         return info
     }

@@ -17,6 +17,7 @@ struct ModelLayout {
         let index: Int
         /// The property wrapper's offset in an instance.
         let offset: Int
+        /// The property wrapper's type (`Persisted<Value>`).
         let type: any PersistedProperty.Type
         /// The unmanaged value's offset in an instance.
         let valueOffset: Int
