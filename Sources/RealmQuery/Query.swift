@@ -98,7 +98,9 @@ public struct Query: Sendable {
     /// the same class, source, predicate, sort and distinct (its cached
     /// plans aside).
     public func hasSameDefinition(as other: Query) -> Bool {
-        className == other.className && source == other.source && predicate == other.predicate
+        // Copies share their storage.
+        if storage === other.storage { return true }
+        return className == other.className && source == other.source && predicate == other.predicate
             && sort == other.sort && distinct == other.distinct && distinctBeforeSort == other.distinctBeforeSort
             && evaluation == other.evaluation
     }
@@ -121,6 +123,7 @@ public struct Query: Sendable {
     /// build for each lookup: the predicate is built only if something asks
     /// for it.
     func filtered(by parsed: ParsedFormat, arguments: [QueryArgument], plan: QueryPlan, for catalog: AnyObject) -> Query {
+        assert(predicate == .truePredicate, "Only a query of every object can take a remembered filter's predicate as its own.")
         var query = self
         query.change { $0.predicate = .parsed(parsed, arguments: arguments) }
         query.storage.store(plan, for: catalog)

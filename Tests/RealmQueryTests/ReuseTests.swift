@@ -98,8 +98,8 @@ import Testing
                     && zip(usedArguments, freshArguments).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) },
                     note, sourceLocation: sourceLocation)
             // A rebound plan builds its condition on demand, from its
-            // template's and its own constants.
-            // NaN equals nothing, itself included.
+            // template's and its own constants. (NaN equals nothing, itself
+            // included, so a condition holding one equals no other.)
             let hasNaN = arguments.contains { if case .value(let value) = $0 { value.isNaN } else { false } }
             #expect(hasNaN || used.condition == fresh.condition, note, sourceLocation: sourceLocation)
         }
@@ -157,10 +157,10 @@ import Testing
         sorted.sort = [SortDescriptor(keyPath: "intCol")]
         #expect(try sorted.plan(in: transaction) !== query.plan(in: transaction))
         #expect(try sorted.plan(in: transaction).keysStatement().sql != query.plan(in: transaction).keysStatement().sql)
-        var renamed = copy
-        renamed.predicate = try PredicateParser.parse("intCol > 6")
-        #expect(try renamed.plan(in: transaction).keysStatement().arguments != query.plan(in: transaction).keysStatement().arguments)
-        #expect(query.hasSameDefinition(as: copy) && !query.hasSameDefinition(as: renamed))
+        var refiltered = copy
+        refiltered.predicate = try PredicateParser.parse("intCol > 6")
+        #expect(try refiltered.plan(in: transaction).keysStatement().arguments != query.plan(in: transaction).keysStatement().arguments)
+        #expect(query.hasSameDefinition(as: copy) && !query.hasSameDefinition(as: refiltered))
     }
 
     @Test func oneShapeSharesOnePlan() throws {

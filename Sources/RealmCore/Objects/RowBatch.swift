@@ -12,9 +12,9 @@
 /// order. A lookup reads a batch of one row, so a batch in three pieces
 /// (the object, an array of keys, an array of values) cost it two
 /// allocations more.
-public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
+package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// What a batch knows of its rows.
-    public struct Header {
+    package struct Header {
         /// The transaction's change counter when the rows were read.
         let stamp: UInt64
         /// The number of properties of the class.
@@ -40,6 +40,8 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         // lists or linking objects), so that each value initializes its
         // slot rather than replacing a placeholder.
         let isDense = columns.count == width && columns.indices.allSatisfy { columns[$0].property == $0 }
+        precondition(columns.allSatisfy { $0.property >= 0 && $0.property < width },
+                     "A row query's columns name properties outside the class's \(width).")
         var finished = false
         try batch.withUnsafeMutablePointers { (header, slots) throws(RealmError) in
             var row = slots
@@ -87,24 +89,26 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     // this module pays a dynamic exclusivity check.
 
     /// The transaction's change counter when the rows were read.
-    public var stamp: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.stamp } }
+    package var stamp: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.stamp } }
 
     /// The number of properties of the class: the length of each row.
-    public var width: Int { withUnsafeMutablePointerToHeader { $0.pointee.width } }
+    package var width: Int { withUnsafeMutablePointerToHeader { $0.pointee.width } }
 
     /// The number of rows.
-    public var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    package var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
 
     /// The slot of `property` (-1 for the key) in row `row`.
     @inline(__always)
     private func slot(row: Int, property: Int) -> UnsafeMutablePointer<Value> {
         withUnsafeMutablePointers { header, slots in
-            slots + (row &* (header.pointee.width &+ 1) &+ 1 &+ property)
+            assert(row >= 0 && row < header.pointee.count && property >= -1 && property < header.pointee.width,
+                   "Row \(row), property \(property) is outside a row batch of \(header.pointee.count) rows of \(header.pointee.width).")
+            return slots + (row &* (header.pointee.width &+ 1) &+ 1 &+ property)
         }
     }
 
     /// The key of the object of row `row`.
-    public func key(at row: Int) -> ObjectKey {
+    func key(at row: Int) -> ObjectKey {
         withExtendedLifetime(self) {
             guard case .int(let key) = slot(row: row, property: -1).pointee else {
                 preconditionFailure("Row \(row) of a row batch has no key.")
@@ -120,7 +124,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The value of `property` in row `row`.
     @inline(__always)
-    public func value(row: Int, property: Int) -> Value {
+    package func value(row: Int, property: Int) -> Value {
         withExtendedLifetime(self) { slot(row: row, property: property).pointee }
     }
 
@@ -129,7 +133,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The integer of `property` in row `row`, if it holds one.
     @inline(__always)
-    public func int64(row: Int, property: Int) -> Int64? {
+    package func int64(row: Int, property: Int) -> Int64? {
         withExtendedLifetime(self) {
             if case .int(let int) = slot(row: row, property: property).pointee { return int }
             return nil
@@ -138,7 +142,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The double of `property` in row `row`, if it holds one.
     @inline(__always)
-    public func double(row: Int, property: Int) -> Double? {
+    package func double(row: Int, property: Int) -> Double? {
         withExtendedLifetime(self) {
             if case .double(let double) = slot(row: row, property: property).pointee { return double }
             return nil
@@ -147,7 +151,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The Boolean of `property` in row `row`, if it holds one.
     @inline(__always)
-    public func bool(row: Int, property: Int) -> Bool? {
+    package func bool(row: Int, property: Int) -> Bool? {
         withExtendedLifetime(self) {
             if case .bool(let bool) = slot(row: row, property: property).pointee { return bool }
             return nil

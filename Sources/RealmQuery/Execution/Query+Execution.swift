@@ -93,7 +93,6 @@ extension Query {
         try Self.beginReading(transaction)
         // The order does not change a count; leaving it out spares the
         // joins of sorting by links.
-        // The order does not change a count: the plan with it serves too.
         let plan = sort.isEmpty ? try plan(in: transaction) : try { () throws -> QueryPlan in
             var unsorted = self
             unsorted.sort = []
@@ -219,8 +218,9 @@ extension Query {
         }
         if plan.needsPostFilter {
             let evaluator = PostFilter(transaction: transaction)
+            let condition = plan.condition
             rows = try rows.filter { row in
-                try evaluator.matches(plan.condition, row.key, of: plan.className, row: row.values.isEmpty ? nil : row.values)
+                try evaluator.matches(condition, row.key, of: plan.className, row: row.values.isEmpty ? nil : row.values)
             }
         }
         func removeDuplicates() {

@@ -61,8 +61,10 @@ struct QueryPlanner {
             }
             sourceProperty = link
         }
-        let checker = TypeChecker(schema: schema, predicate: query.predicate)
-        let condition = try checker.check(query.predicate, className: className)
+        // Read once: a query may build its predicate on demand.
+        let predicate = query.predicate
+        let checker = TypeChecker(schema: schema, predicate: predicate)
+        let condition = try checker.check(predicate, className: className)
         let resolver = KeyPathResolver(schema: schema)
         var sort: [(SortDescriptor, ResolvedPath)] = []
         for descriptor in query.sort {
