@@ -38,9 +38,14 @@ public final class Transaction {
     /// The coordinator of the file.
     public let coordinator: Coordinator
     let connection: Connection
-    private(set) var catalog: Catalog
+    // A transaction belongs to one thread, and what an operation on an
+    // object reads or records in it (the catalog, the state, the change
+    // records, the cursors) is reached several times per object: access
+    // tracking, a runtime call per access, is left off for those fields,
+    // as for `counter` below.
+    @exclusivity(unchecked) private(set) var catalog: Catalog
     /// Where the transaction stands.
-    public private(set) var state: State = .idle {
+    @exclusivity(unchecked) public private(set) var state: State = .idle {
         didSet {
             // Keep the coordinator's list of live versions current.
             if let old = oldValue.version, old != state.version { coordinator.unpin(old) }
@@ -69,10 +74,10 @@ public final class Transaction {
         connection.takeDamage()
     }
 
-    var recorder = ChangeRecorder()
+    @exclusivity(unchecked) var recorder = ChangeRecorder()
     /// While a multi-statement operation runs under a savepoint, its change
     /// records wait here and reach `recorder` only if it succeeds.
-    var pendingChanges: [PendingChange]?
+    @exclusivity(unchecked) var pendingChanges: [PendingChange]?
     /// Moves with every change that can change a list's length or remove an
     /// object (everything but adding an object or setting a column), with
     /// every rollback and with every version change: while it stands still,
@@ -83,9 +88,9 @@ public final class Transaction {
     /// element first) then needs neither the owner check nor the length.
     var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
     /// The next object key per class, read on first insert in a write.
-    var nextKeys: [Int: Int64] = [:]
+    @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
     /// The file's replication observer, for the write under way.
-    var replication: (any ReplicationObserver)?
+    @exclusivity(unchecked) var replication: (any ReplicationObserver)?
     /// The classes that lost objects in this write. Their next keys are
     /// stored at commit, so that a deleted newest key is never handed out
     /// again; for the others the largest key in the table says enough.
@@ -99,9 +104,9 @@ public final class Transaction {
     // Asked for once per row a write touches, on the transaction's thread.
     @exclusivity(unchecked) private var statements = StatementCache()
     /// Statements of finished cursors, for the next cursor to reuse.
-    var idleCursorStatements = IdleStatements()
+    @exclusivity(unchecked) var idleCursorStatements = IdleStatements()
     /// The cursors still reading from a statement, to detach before a change.
-    var streamingCursors: [WeakCursor] = []
+    @exclusivity(unchecked) var streamingCursors: [WeakCursor] = []
 
     init(coordinator: Coordinator, connection: Connection) {
         self.coordinator = coordinator

@@ -405,6 +405,8 @@ final class RealmState {
     }
     /// Classes whose schema this Realm has checked against the file.
     private var registered: Set<ObjectIdentifier> = []
+    /// The class ``register(_:)`` found registered last.
+    private var recentlyRegistered: ObjectIdentifier?
 
     /// The classes registered when the Realm opened.
     private let initiallyRegistered: Set<ObjectIdentifier>
@@ -427,6 +429,7 @@ final class RealmState {
     /// again, so forget what was learned of the schema since opening.
     func forgetSchemaChanges() {
         registered = initiallyRegistered
+        recentlyRegistered = nil
         handles.removeAll()
         recentHandle = nil
         storedClasses.removeAll()
@@ -524,7 +527,12 @@ final class RealmState {
     /// checks a stored class against the model, and adds a missing one
     /// (inside the current write transaction, or in one of its own).
     func register(_ type: Object.Type) {
-        guard !registered.contains(ObjectIdentifier(type)) else { return }
+        // A loop of adds asks about one class for every object.
+        if recentlyRegistered == ObjectIdentifier(type) { return }
+        guard !registered.contains(ObjectIdentifier(type)) else {
+            recentlyRegistered = ObjectIdentifier(type)
+            return
+        }
         if configuration.objectTypes != nil {
             // A class subset is fixed when the Realm opens.
             preconditionFailure("Object type '\(type.className())' is not managed by the Realm at '\(configuration.identity)'; add it to Realm.Configuration.objectTypes.")

@@ -96,12 +96,25 @@ final class ClassInfo: @unchecked Sendable {
     /// The info of a class; stops with the reflection error for an invalid
     /// model (``Realm/init(configuration:)`` reports it as an error first).
     static func of(_ type: Object.Type) -> ClassInfo {
+        if let recent = UnsafeRawPointer(bitPattern: recent.load(ordering: .acquiring)) {
+            let info = Unmanaged<ClassInfo>.fromOpaque(recent).takeUnretainedValue()
+            if info.type == type { return info }
+        }
         do {
-            return try reflecting(type)
+            let info = try reflecting(type)
+            recent.store(UInt(bitPattern: Unmanaged.passUnretained(info).toOpaque()), ordering: .releasing)
+            return info
         } catch {
             preconditionFailure("\(error)")
         }
     }
+
+    /// The info ``of(_:)`` returned last, unretained: every new object of a
+    /// class asks for its info once, and a loop of adds asks for one class,
+    /// which this answers without the cache's lock and hash. Infos in the
+    /// cache live as long as the process, so the pointer (its bits; 0 for
+    /// none) never dangles.
+    private static let recent = Atomic<UInt>(0)
 
     /// The classes being reflected over now, and how many: reflection makes
     /// an instance, whose `init` may use its properties, which must then not
