@@ -22,7 +22,7 @@ public final class ObjectCursor {
         public let key: ObjectKey
         /// The batch holding the object's row, or nil when the row must be
         /// read by key.
-        package let batch: RowBatch?
+        public let batch: RowBatch?
         /// The row's index in `batch`.
         public let row: Int
     }

@@ -12,9 +12,13 @@
 /// order. A lookup reads a batch of one row, so a batch in three pieces
 /// (the object, an array of keys, an array of values) cost it two
 /// allocations more.
-package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
+///
+/// Public, with its header, because the object layer reads rows through it
+/// on every property access, and only public members of another module
+/// are inlined there; `ManagedBuffer`'s own API comes with it.
+public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// What a batch knows of its rows.
-    package struct Header {
+    public struct Header {
         /// The transaction's change counter when the rows were read.
         let stamp: UInt64
         /// The number of properties of the class.
@@ -89,13 +93,13 @@ package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     // this module pays a dynamic exclusivity check.
 
     /// The transaction's change counter when the rows were read.
-    package var stamp: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.stamp } }
+    public var stamp: UInt64 { withUnsafeMutablePointerToHeader { $0.pointee.stamp } }
 
     /// The number of properties of the class: the length of each row.
-    package var width: Int { withUnsafeMutablePointerToHeader { $0.pointee.width } }
+    public var width: Int { withUnsafeMutablePointerToHeader { $0.pointee.width } }
 
     /// The number of rows.
-    package var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    public var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
 
     /// The slot of `property` (-1 for the key) in row `row`.
     @inline(__always)
@@ -124,7 +128,7 @@ package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The value of `property` in row `row`.
     @inline(__always)
-    package func value(row: Int, property: Int) -> Value {
+    public func value(row: Int, property: Int) -> Value {
         withExtendedLifetime(self) { slot(row: row, property: property).pointee }
     }
 
@@ -133,7 +137,7 @@ package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The integer of `property` in row `row`, if it holds one.
     @inline(__always)
-    package func int64(row: Int, property: Int) -> Int64? {
+    public func int64(row: Int, property: Int) -> Int64? {
         withExtendedLifetime(self) {
             if case .int(let int) = slot(row: row, property: property).pointee { return int }
             return nil
@@ -142,7 +146,7 @@ package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The double of `property` in row `row`, if it holds one.
     @inline(__always)
-    package func double(row: Int, property: Int) -> Double? {
+    public func double(row: Int, property: Int) -> Double? {
         withExtendedLifetime(self) {
             if case .double(let double) = slot(row: row, property: property).pointee { return double }
             return nil
@@ -151,7 +155,7 @@ package final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
 
     /// The Boolean of `property` in row `row`, if it holds one.
     @inline(__always)
-    package func bool(row: Int, property: Int) -> Bool? {
+    public func bool(row: Int, property: Int) -> Bool? {
         withExtendedLifetime(self) {
             if case .bool(let bool) = slot(row: row, property: property).pointee { return bool }
             return nil
