@@ -12,12 +12,16 @@ package final class Connection {
     package let path: String
     /// Whether the file is read and written through the encrypting VFS.
     package let isEncrypted: Bool
-    private var statementCache: [String: Statement] = [:]
+    // The statement caches are consulted several times per transaction
+    // (seven times in a one-object write), by the one thread that uses the
+    // connection at a time: access tracking, three runtime calls a lookup,
+    // is left off.
+    @exclusivity(unchecked) private var statementCache: [String: Statement] = [:]
     /// The statements asked for last, most recent first: a loop asks for
     /// the same few statements over and over (the sync tables' per
     /// instruction), and comparing the same string literal is cheaper
     /// than hashing it.
-    private var recentStatements: [Statement] = []
+    @exclusivity(unchecked) private var recentStatements: [Statement] = []
     private static let recentStatementCapacity = 8
 
     /// Opens (and, unless `readOnly`, creates) the database at `path`;

@@ -86,7 +86,7 @@ public final class Transaction {
     /// The list appended to last, its length after the append, and
     /// ``listEpoch`` then: a loop of appends to one list (each adding its
     /// element first) then needs neither the owner check nor the length.
-    var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
+    @exclusivity(unchecked) var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
     /// The next object key per class, read on first insert in a write.
     @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
     /// The file's replication observer, for the write under way.
@@ -94,13 +94,13 @@ public final class Transaction {
     /// The classes that lost objects in this write. Their next keys are
     /// stored at commit, so that a deleted newest key is never handed out
     /// again; for the others the largest key in the table says enough.
-    var classesWithDeletions: Set<Int> = []
+    @exclusivity(unchecked) var classesWithDeletions: Set<Int> = []
     /// Set during a migration, the only time a primary key may change.
-    var allowsPrimaryKeyChanges = false
+    @exclusivity(unchecked) var allowsPrimaryKeyChanges = false
     /// The unique indexes of primary keys that a schema change gave to
     /// classes holding objects, made at commit: a migration first fills in
     /// the new primary key's values, which start equal.
-    var pendingPrimaryKeyIndexes: [PropertyName] = []
+    @exclusivity(unchecked) var pendingPrimaryKeyIndexes: [PropertyName] = []
     // Asked for once per row a write touches, on the transaction's thread.
     @exclusivity(unchecked) private var statements = StatementCache()
     /// Statements of finished cursors, for the next cursor to reuse.

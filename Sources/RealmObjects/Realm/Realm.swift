@@ -379,18 +379,23 @@ final class RealmState {
         rowBuffer = row
     }
 
+    // Every write transaction reads or sets `writeFailure`,
+    // `keptAliveByWrite`, `ownCommits` and `notifiersIfAny`, on the state's
+    // thread only: access tracking is left off for them, as for
+    // `invalidations`.
+
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
-    var writeFailure: Realm.Error?
+    @exclusivity(unchecked) var writeFailure: Realm.Error?
     /// Damage that reads found since the last throwing call (see
     /// `Realm+Damage.swift`).
     var damage: Realm.Error?
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
-    var keptAliveByWrite: RealmState?
+    @exclusivity(unchecked) var keptAliveByWrite: RealmState?
     /// The versions this Realm's own commits made, the latest few: object
     /// notifications of local changes carry no old values, as in Realm.
-    private var ownCommits: [UInt64] = []
+    @exclusivity(unchecked) private var ownCommits: [UInt64] = []
 
     func recordOwnCommit(_ version: UInt64) {
         if ownCommits.count == 64 { ownCommits.removeFirst(32) }
@@ -445,7 +450,7 @@ final class RealmState {
     private var dynamicInfos: [String: ClassInfo] = [:]
 
     /// Notification registrations, made on first use.
-    private(set) var notifiersIfAny: NotifierSet?
+    @exclusivity(unchecked) private(set) var notifiersIfAny: NotifierSet?
 
     var notifiers: NotifierSet {
         if let notifiers = notifiersIfAny { return notifiers }
