@@ -353,7 +353,11 @@ extension SyncTests {
             }
         }
 
-        @Test func theSessionReconnectsAfterAServerRestart() async throws {
+        // Once in five full runs on a loaded machine (2026-11-27) this test
+        // never finished, and passed alone and in the next full run; the
+        // limit turns such a hang into a failure instead of a stalled suite.
+        @Test(.timeLimit(.minutes(2)))
+        func theSessionReconnectsAfterAServerRestart() async throws {
             try await TestClient.run {
                 let directory = temporaryDirectory("restart")
                 let server = try await TestServer.start(dataDirectory: directory)
