@@ -45,7 +45,7 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         // slot rather than replacing a placeholder.
         let isDense = columns.count == width && columns.indices.allSatisfy { columns[$0].property == $0 }
         precondition(columns.allSatisfy { $0.property >= 0 && $0.property < width },
-                     "A row query's columns name properties outside the class's \(width).")
+                     "The columns of a row query name properties outside its class's \(width) (\(statement.sql)).")
         var finished = false
         try batch.withUnsafeMutablePointers { (header, slots) throws(RealmError) in
             var row = slots
