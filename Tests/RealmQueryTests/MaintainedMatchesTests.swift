@@ -137,3 +137,89 @@ import Testing
         #expect(seen == Array(keys[100...].reversed()))
     }
 }
+
+/// A cursor streaming in place hands out its statement's row, one at a
+/// time, and copies it on request for an object that outlives it.
+@Suite struct InPlaceCursorTests {
+    static func fixture() throws -> TestRealm {
+        let realm = try TestRealm(schema: MaintainedMatchesTests.schema)
+        try realm.transaction.write {
+            for index in 0..<600 { _ = try realm.create("Item", ["name": .string("i\(index)"), "score": .int(Int64(index))]) }
+        }
+        return realm
+    }
+
+    @Test func eachRowIsReadInPlaceWhileTheCursorStandsOnIt() throws {
+        let realm = try Self.fixture()
+        let cursor = try realm.query("Item", "score >= 100").makeCursor(in: realm.transaction)
+        let row = cursor.readRowsInPlace()
+        var positions: Set<Int> = []
+        var seen = 0
+        var previous: Int?
+        while let element = try cursor.next() {
+            #expect(element.isInPlace && element.batch == nil)
+            #expect(row.stands(at: element.row))
+            if let previous { #expect(!row.stands(at: previous)) }
+            #expect(realm.transaction.isCurrent(row.stamp))
+            let score = Int64(100 + seen)
+            let at = element.row, transaction = realm.transaction
+            #expect(row.int64(of: 1, at: at, in: transaction) == score)
+            #expect(row.value(of: 0, at: at, in: transaction) == .string("i\(score)"))
+            #expect(row.value(of: 2, at: at, in: transaction) == .null)
+            // A typed read of another type's property answers nil.
+            #expect(row.double(of: 1, at: at, in: transaction) == nil && row.bool(of: 1, at: at, in: transaction) == nil
+                && row.int64(of: 0, at: at, in: transaction) == nil)
+            // So does a read at a position the cursor left.
+            if let previous { #expect(row.int64(of: 1, at: previous, in: transaction) == nil) }
+            positions.insert(element.row)
+            previous = element.row
+            seen += 1
+        }
+        #expect(seen == 500)
+        #expect(positions.count == 500)
+        // Finished: the last row is left.
+        let last = try #require(previous)
+        #expect(!row.stands(at: last))
+        #expect(row.value(of: 0, at: last, in: realm.transaction) == nil)
+        #expect(row.value(of: 0, at: row.position, in: realm.transaction) == nil)
+        #expect(cursor.copyCurrentRow() == nil)
+    }
+
+    @Test func aCopiedRowOutlivesTheCursorsStep() throws {
+        let realm = try Self.fixture()
+        let cursor = try realm.query("Item", "score < 300").makeCursor(in: realm.transaction)
+        _ = cursor.readRowsInPlace()
+        var copies: [(batch: RowBatch, row: Int)] = []
+        while try cursor.next() != nil {
+            copies.append(try #require(cursor.copyCurrentRow()))
+        }
+        #expect(copies.count == 300)
+        for (index, copy) in copies.enumerated() {
+            #expect(copy.batch.value(row: copy.row, property: 1) == .int(Int64(index)))
+            #expect(copy.batch.value(row: copy.row, property: 0) == .string("i\(index)"))
+        }
+        // Copies share batches of `rowsPerBatch` rows.
+        #expect(Set(copies.map { ObjectIdentifier($0.batch) }).count == 2)
+    }
+
+    @Test func aChangeLeavesTheRow() throws {
+        let realm = try Self.fixture()
+        let cursor = try realm.query("Item", "score >= 0").makeCursor(in: realm.transaction)
+        let row = cursor.readRowsInPlace()
+        let first = try #require(try cursor.next())
+        #expect(row.stands(at: first.row))
+        try realm.transaction.write {
+            _ = try realm.create("Item", ["name": .string("new"), "score": .int(-1)])
+        }
+        // The cursor was detached: the rest come as keys, read by key.
+        #expect(!row.stands(at: first.row))
+        #expect(row.value(of: 1, at: first.row, in: realm.transaction) == nil)
+        #expect(row.value(of: 1, at: row.position, in: realm.transaction) == nil)
+        var rest = 0
+        while let element = try cursor.next() {
+            #expect(!element.isInPlace && element.batch == nil)
+            rest += 1
+        }
+        #expect(rest == 599)
+    }
+}

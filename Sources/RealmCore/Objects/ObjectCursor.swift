@@ -14,17 +14,27 @@
 /// the keys of the remaining matches from the still-open statement, then
 /// resets it. From then on the cursor hands out those keys without rows,
 /// and objects read their properties by key.
+///
+/// A cursor can also stream in place (``readRowsInPlace()``): it then
+/// steps its statement one row per ``next()`` and copies nothing; the
+/// object for the row reads it from the statement (``CursorRow``) until
+/// the cursor steps on.
 public final class ObjectCursor {
     /// One object of the walk: its key and, while the transaction is
     /// unchanged, its row.
     public struct Element {
         /// The object's key.
         public let key: ObjectKey
-        /// The batch holding the object's row, or nil when the row must be
-        /// read by key.
+        /// The batch holding the object's row, or nil when the row is the
+        /// cursor's ``CursorRow`` or must be read by key.
         public let batch: RowBatch?
-        /// The row's index in `batch`.
+        /// The row's index in `batch`; without a batch, the
+        /// ``CursorRow/position`` of the cursor's row when it holds the
+        /// object's row, 0 when the row must be read by key.
         public let row: Int
+
+        /// Whether the object's row is the cursor's ``CursorRow``.
+        public var isInPlace: Bool { batch == nil && row != 0 }
     }
 
     // The mutable fields are read and written once per object handed out;
@@ -34,6 +44,9 @@ public final class ObjectCursor {
     @exclusivity(unchecked) private var statement: Statement?
     private let columns: [RowColumn]
     private let width: Int
+    /// Whether `columns` are the class's properties in order
+    /// (``RowBatch/isDense(_:width:statement:)``).
+    private let columnsAreDense: Bool
     @exclusivity(unchecked) private var batch: RowBatch?
     @exclusivity(unchecked) private var batchPosition = 0
     /// The keys to hand out next: all that remain once detached (or when
@@ -44,6 +57,14 @@ public final class ObjectCursor {
     /// stops early reads little ahead, then ``rowsPerBatch``.
     @exclusivity(unchecked) private var batchSize: Int
     @exclusivity(unchecked) private var readsRows = true
+    /// The row the statement stands on, when streaming in place.
+    @exclusivity(unchecked) private var currentRow: CursorRow?
+    /// `currentRow` and `statement`, unretained, while streaming in place:
+    /// the path of every row, which would otherwise retain and release
+    /// both.
+    @exclusivity(unchecked) private var inPlace: (row: Unmanaged<CursorRow>, statement: Unmanaged<Statement>)?
+    /// The batch ``copyCurrentRow()`` copies rows into, while it has room.
+    @exclusivity(unchecked) private var keptRows: RowBatch?
 
     /// The number of rows of every batch but the first (and the last).
     public static let rowsPerBatch = 256
@@ -57,6 +78,7 @@ public final class ObjectCursor {
         self.statement = statement
         self.columns = columns
         self.width = width
+        columnsAreDense = RowBatch.isDense(columns, width: width, statement: statement)
     }
 
     /// A cursor over keys already computed, without rows.
@@ -66,10 +88,11 @@ public final class ObjectCursor {
         batchSize = Self.rowsPerBatch
         columns = []
         width = 0
+        columnsAreDense = true
     }
 
     deinit {
-        if let statement { transaction.checkIn(statement) }
+        finish()
     }
 
     /// The next object, or nil at the end.
@@ -83,9 +106,66 @@ public final class ObjectCursor {
                 defer { keyPosition &+= 1 }
                 return Element(key: keys[keyPosition], batch: nil, row: 0)
             }
+            if let inPlace { return try step(inPlace.statement, into: inPlace.row) }
             guard statement != nil else { return nil }
             try readBatch()
         }
+    }
+
+    /// From now on, steps one row per ``next()`` and hands out elements
+    /// read in place from the returned row, instead of reading batches.
+    /// Call before the first ``next()``.
+    public func readRowsInPlace() -> CursorRow {
+        if let currentRow { return currentRow }
+        let row = CursorRow(columns: columns, width: width)
+        if let statement {
+            currentRow = row
+            inPlace = (Unmanaged.passUnretained(row), Unmanaged.passUnretained(statement))
+        }
+        return row
+    }
+
+    private func step(_ statement: Unmanaged<Statement>, into row: Unmanaged<CursorRow>) throws(RealmError) -> Element? {
+        let stepped = statement._withUnsafeGuaranteedRef { statement -> Result<Int64?, RealmError> in
+            do throws(RealmError) {
+                return .success(try statement.step() ? statement.int64(at: 0) : nil)
+            } catch {
+                return .failure(error)
+            }
+        }
+        let key: Int64?
+        switch stepped {
+        case .success(let stepKey):
+            key = stepKey
+        case .failure(let error):
+            finish()
+            throw error
+        }
+        guard let key else {
+            finish()
+            return nil
+        }
+        return row._withUnsafeGuaranteedRef { row in
+            row.enter(statement, stamp: transaction.changeCounter)
+            return Element(key: ObjectKey(key), batch: nil, row: row.position)
+        }
+    }
+
+    /// Copies the row the cursor stands on, when streaming in place, into
+    /// a batch, for an object that outlives it: the batch and the row's
+    /// index there; nil when the cursor stands on no row.
+    public func copyCurrentRow() -> (batch: RowBatch, row: Int)? {
+        guard let statement, let currentRow, currentRow.position != 0,
+              transaction.isCurrent(currentRow.stamp) else { return nil }
+        let stamp = transaction.changeCounter
+        let batch: RowBatch
+        if let keptRows, keptRows.hasRoom, keptRows.stamp == stamp {
+            batch = keptRows
+        } else {
+            batch = RowBatch.empty(rows: Self.rowsPerBatch, width: width, stamp: stamp)
+            keptRows = batch
+        }
+        return (batch, batch.appendRow(from: statement, columns: columns, isDense: columnsAreDense))
     }
 
     /// From now on, reads only the keys of the remaining matches (for a
@@ -126,6 +206,7 @@ public final class ObjectCursor {
     /// the remaining matches as keys, and lets go of the statement.
     func detach() {
         guard let statement else { return }
+        currentRow?.leave()
         var remaining: [ObjectKey] = []
         if let batch, batchPosition < batch.count {
             remaining.append(contentsOf: batch.keys(from: batchPosition))
@@ -146,6 +227,8 @@ public final class ObjectCursor {
 
     private func finish() {
         guard let statement else { return }
+        currentRow?.leave()
+        inPlace = nil
         self.statement = nil
         transaction.checkIn(statement)
     }

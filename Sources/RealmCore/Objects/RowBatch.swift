@@ -23,6 +23,8 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
         let stamp: UInt64
         /// The number of properties of the class.
         let width: Int
+        /// The number of rows there is room for.
+        let rowCapacity: Int
         /// The number of rows read, all of whose slots are initialized.
         var count: Int
         /// Whether a value holds a reference (a string's or data's
@@ -36,49 +38,74 @@ public final class RowBatch: ManagedBuffer<RowBatch.Header, Value> {
     /// statement finished.
     static func read(from statement: Statement, columns: [RowColumn], width: Int, limit: Int, stamp: UInt64,
                      exhausted: inout Bool) throws(RealmError) -> RowBatch {
-        let stride = width &+ 1
-        let batch = unsafeDowncast(
-            create(minimumCapacity: limit * stride) { _ in Header(stamp: stamp, width: width, count: 0) },
-            to: RowBatch.self)
-        // Whether the columns are the properties, in order (a class without
-        // lists or linking objects), so that each value initializes its
-        // slot rather than replacing a placeholder.
-        let isDense = columns.count == width && columns.indices.allSatisfy { columns[$0].property == $0 }
-        precondition(columns.allSatisfy { $0.property >= 0 && $0.property < width },
-                     "The columns of a row query name properties outside its class's \(width) (\(statement.sql)).")
+        let batch = empty(rows: limit, width: width, stamp: stamp)
+        let isDense = isDense(columns, width: width, statement: statement)
         var finished = false
-        try batch.withUnsafeMutablePointers { (header, slots) throws(RealmError) in
-            var row = slots
-            var holdsReferences = false
-            defer { header.pointee.holdsReferences = holdsReferences }
-            while header.pointee.count < limit {
-                guard try statement.step() else {
-                    finished = true
-                    break
-                }
-                row.initialize(to: .int(statement.int64(at: 0)))
-                if isDense {
-                    for (offset, column) in columns.enumerated() {
-                        let value = statement.value(at: Int32(offset &+ 1), as: column.type)
-                        holdsReferences = holdsReferences || value.holdsReference
-                        (row + (1 &+ offset)).initialize(to: value)
-                    }
-                } else {
-                    (row + 1).initialize(repeating: .null, count: width)
-                    for (offset, column) in columns.enumerated() {
-                        let value = statement.value(at: Int32(offset &+ 1), as: column.type)
-                        holdsReferences = holdsReferences || value.holdsReference
-                        row[1 &+ column.property] = value
-                    }
-                }
-                // Counted once whole, so that a failing step leaves
-                // nothing half made for `deinit`.
-                header.pointee.count &+= 1
-                row += stride
+        while batch.count < limit {
+            guard try statement.step() else {
+                finished = true
+                break
             }
+            batch.appendRow(from: statement, columns: columns, isDense: isDense)
         }
         exhausted = finished
         return batch
+    }
+
+    /// A batch without rows, with room for `rows` rows of `width`
+    /// properties read at `stamp`.
+    static func empty(rows: Int, width: Int, stamp: UInt64) -> RowBatch {
+        unsafeDowncast(
+            create(minimumCapacity: rows * (width &+ 1)) { _ in Header(stamp: stamp, width: width, rowCapacity: rows, count: 0) },
+            to: RowBatch.self)
+    }
+
+    /// Whether `columns` are the properties of a class of `width`, in
+    /// order (a class without lists or linking objects), so that each value
+    /// initializes its slot rather than replacing a placeholder.
+    static func isDense(_ columns: [RowColumn], width: Int, statement: Statement) -> Bool {
+        precondition(columns.allSatisfy { $0.property >= 0 && $0.property < width },
+                     "The columns of a row query name properties outside its class's \(width) (\(statement.sql)).")
+        return columns.count == width && columns.indices.allSatisfy { columns[$0].property == $0 }
+    }
+
+    /// Whether another row fits.
+    var hasRoom: Bool { withUnsafeMutablePointerToHeader { $0.pointee.count < $0.pointee.rowCapacity } }
+
+    /// Copies the row `statement` stands on (the key in column 0, then one
+    /// column per entry of `columns`) into the next free row, and returns
+    /// that row's index.
+    ///
+    /// - Precondition: ``hasRoom``.
+    @discardableResult
+    func appendRow(from statement: Statement, columns: [RowColumn], isDense: Bool) -> Int {
+        withUnsafeMutablePointers { header, slots in
+            precondition(header.pointee.count < header.pointee.rowCapacity, "A row batch of \(header.pointee.rowCapacity) rows is full.")
+            let width = header.pointee.width
+            let index = header.pointee.count
+            let row = slots + index &* (width &+ 1)
+            var holdsReferences = header.pointee.holdsReferences
+            row.initialize(to: .int(statement.int64(at: 0)))
+            if isDense {
+                for (offset, column) in columns.enumerated() {
+                    let value = statement.value(at: Int32(offset &+ 1), as: column.type)
+                    holdsReferences = holdsReferences || value.holdsReference
+                    (row + (1 &+ offset)).initialize(to: value)
+                }
+            } else {
+                (row + 1).initialize(repeating: .null, count: width)
+                for (offset, column) in columns.enumerated() {
+                    let value = statement.value(at: Int32(offset &+ 1), as: column.type)
+                    holdsReferences = holdsReferences || value.holdsReference
+                    row[1 &+ column.property] = value
+                }
+            }
+            header.pointee.holdsReferences = holdsReferences
+            // Counted once whole, so that nothing half made is left for
+            // `deinit`.
+            header.pointee.count = index &+ 1
+            return index
+        }
     }
 
     deinit {

@@ -96,6 +96,13 @@ package final class Statement {
         sqlite3_column_type(handle, column) == SQLITE_BLOB
     }
 
+    /// Whether column `column` holds a value of storage class `storage`
+    /// (cheaper than ``storageClass(at:)``, which makes the enum).
+    @inline(__always)
+    package func holds(_ storage: StorageClass, at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == storage.rawValue
+    }
+
     /// SQLite's five storage classes.
     package enum StorageClass: Int32, CustomStringConvertible {
         case integer = 1, real = 2, text = 3, blob = 4, null = 5

@@ -8,6 +8,12 @@ import RealmCore
 /// per element (`Optional.map`, casts). The iterators turn its objects into
 /// their element type.
 ///
+/// The cursor streams in place: each object reads its row straight from
+/// the cursor's statement (``CursorRow``), and nothing is copied for the
+/// columns the loop does not read. Before the cursor steps on, an object
+/// the loop kept (anyone else holds a reference to it) gets its row
+/// copied into a batch, so that it goes on reading without a query.
+///
 /// A loop that lets each object go before asking for the next (`for dog in
 /// dogs { total += dog.age }`) gets one instance, rebound to each object in
 /// turn, rather than one allocated and freed per object. That is done only
@@ -16,45 +22,79 @@ import RealmCore
 /// state beside its `@Persisted` properties (`ClassInfo.isRebindable`).
 final class ObjectWalk {
     private let cursor: ObjectCursor
+    private let cursorRow: CursorRow
     private let factory: ObjectFactory
-    /// The object handed out last, while it may be rebound.
-    private var last: Object?
+    /// The object handed out last. (A walk belongs to its Realm's thread:
+    /// access tracking is left off.)
+    @exclusivity(unchecked) private var last: Object?
 
     init(cursor: ObjectCursor, factory: ObjectFactory) {
         self.cursor = cursor
         self.factory = factory
+        cursorRow = cursor.readRowsInPlace()
+    }
+
+    deinit {
+        // A loop that stopped early may have kept its last object.
+        if isLastHeldElsewhere() { keepRowOfLast() }
     }
 
     /// The next object, or nil at the end (or when the file turns out to be
     /// damaged, which is noted for the next throwing call).
     func next() -> Object? {
-        let realm = factory.realm
-        realm.verifyThread()
+        factory.realm.verifyThread()
+        var reusable: Object?
+        if last != nil {
+            if isLastHeldElsewhere() {
+                keepRowOfLast()
+                last = nil
+            } else if Self.mayRebind, factory.makesRebindableObjects {
+                reusable = last
+            }
+        }
         let element: ObjectCursor.Element?
         do {
             element = try cursor.next()
         } catch {
-            realm.failedToRead(error, while: "read the next object of a collection")
+            factory.realm.failedToRead(error, while: "read the next object of a collection")
+            last = nil
             return nil
         }
         guard let element else {
             last = nil
             return nil
         }
-        guard Self.mayRebind, factory.makesRebindableObjects else { return factory.make(element) }
-        if isKnownUniquelyReferenced(&last), let object = last, Self.hasNoOtherReferences(object) {
-            factory.rebind(object, to: element)
-            return object
+        if let reusable {
+            factory.rebind(reusable, to: element, cursorRow: cursorRow)
+            return reusable
         }
-        let object = factory.make(element)
+        let object = factory.make(element, cursorRow: cursorRow)
         last = object
         return object
     }
 
-    /// Whether instances may be rebound at all. Where the Objective-C
-    /// runtime exists, it can hold references the Swift runtime does not
-    /// count (its weak tables, associated objects), so an instance is never
-    /// rebound there.
+    /// Whether someone besides the walk holds the last object (a strong,
+    /// weak or unowned reference). Where the Objective-C runtime exists,
+    /// it can hold references the Swift runtime does not count (its weak
+    /// tables, associated objects), so the answer there is always yes.
+    private func isLastHeldElsewhere() -> Bool {
+        guard last != nil else { return false }
+        guard Self.mayRebind, isKnownUniquelyReferenced(&last) else { return true }
+        return !Unmanaged.passUnretained(last.unsafelyUnwrapped)._withUnsafeGuaranteedRef(Self.hasNoOtherReferences)
+    }
+
+    /// Copies the cursor's row into a batch for the last object, when it
+    /// still reads that row, because the cursor is about to leave it.
+    private func keepRowOfLast() {
+        guard let object = last, object._cursorRow === cursorRow, cursorRow.stands(at: object._row),
+              let kept = cursor.copyCurrentRow() else { return }
+        object._rowBatch = kept.batch
+        object._row = kept.row
+        object._cursorRow = nil
+    }
+
+    /// Whether instances may be rebound at all (see
+    /// ``isLastHeldElsewhere()``).
     #if canImport(ObjectiveC)
     private static var mayRebind: Bool { false }
     #else

@@ -140,7 +140,7 @@ public final class Results<Element: Object>: RealmCollection {
             try query.firstMatch(in: transaction)
         }
         guard let match else { return nil }
-        return unsafeDowncast(factory.make(match), to: Element.self)
+        return unsafeDowncast(factory.make(match, cursorRow: nil), to: Element.self)
     }
 
     public var last: Element? {

@@ -89,6 +89,17 @@ open class Object: CustomStringConvertible {
     /// retain and release it on every property read).
     @exclusivity(unchecked)
     final var _rowBatchReference: Unmanaged<RowBatch>?
+    /// The cursor row a loop handed this object out on, readable while it
+    /// stands at `_row` (``CursorRow/stands(at:)``) and the transaction's
+    /// change counter is its stamp.
+    @exclusivity(unchecked)
+    final var _cursorRow: CursorRow? {
+        didSet { _cursorRowReference = _cursorRow.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `_cursorRow`, unretained, for the read path.
+    @exclusivity(unchecked)
+    final var _cursorRowReference: Unmanaged<CursorRow>?
+    /// The object's row in `_rowBatch`, or the position of `_cursorRow`.
     @exclusivity(unchecked)
     final var _row = 0
     /// Where `_cachedSlot` starts looking for the next property's slot

@@ -41,28 +41,41 @@ struct ObjectFactory {
     }
 
     /// The object for `element` of a cursor, answering reads from its row
-    /// while the row is current.
-    func make(_ element: ObjectCursor.Element) -> Object {
+    /// while the row is current: a row of a batch, or `cursorRow`, the row
+    /// of the cursor streaming in place.
+    func make(_ element: ObjectCursor.Element, cursorRow: CursorRow?) -> Object {
         let object = make(element.key)
-        object._rowBatch = element.batch
+        if element.isInPlace {
+            object._cursorRow = cursorRow
+        } else {
+            object._rowBatch = element.batch
+        }
         object._row = element.row
         return object
     }
 
     /// Whether an instance this factory made may be rebound to another
-    /// object (``rebind(_:to:)``).
+    /// object (``rebind(_:to:cursorRow:)``).
     var makesRebindableObjects: Bool { stored.info.isRebindable }
 
     /// Binds `object`, an instance this factory made that nobody else
-    /// holds, to the object of `element`, as if ``make(_:)-(ObjectCursor.Element)``
+    /// holds, to the object of `element`, as if ``make(_:cursorRow:)``
     /// had made it: a loop that lets each object go then allocates none.
     ///
     /// - Precondition: ``makesRebindableObjects``.
-    func rebind(_ object: Object, to element: ObjectCursor.Element) {
+    func rebind(_ object: Object, to element: ObjectCursor.Element, cursorRow: CursorRow) {
         object._key = element.key
-        // Consecutive objects share a batch: keeping it spares a retain
-        // and a release.
-        if object._rowBatch !== element.batch { object._rowBatch = element.batch }
+        // Consecutive objects share a row source: keeping it, and comparing
+        // it unretained, spares a retain and a release.
+        if element.isInPlace {
+            if object._cursorRowReference?.toOpaque() != Unmanaged.passUnretained(cursorRow).toOpaque() {
+                object._cursorRow = cursorRow
+            }
+            if object._rowBatchReference != nil { object._rowBatch = nil }
+        } else {
+            if object._cursorRowReference != nil { object._cursorRow = nil }
+            if object._rowBatch !== element.batch { object._rowBatch = element.batch }
+        }
         object._row = element.row
         object._madeAtChange = realm.transaction.changeCounter
         object._invalidations = realm.state.invalidations

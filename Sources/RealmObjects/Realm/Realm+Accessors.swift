@@ -40,6 +40,10 @@ extension Realm {
     func readValue(of object: Object, property: Int) -> Value {
         verifyThread(accessing: property, of: object)
         verifyNotInvalidated(object)
+        if let row = object._cursorRow {
+            if let value = row.value(of: property, at: object._row, in: transaction) { return value }
+            object._cursorRow = nil
+        }
         if let batch = object._rowBatch {
             if batch.stamp == transaction.changeCounter {
                 return batch.value(row: object._row, property: property)
@@ -220,21 +224,47 @@ extension Realm {
 
 extension Object {
     /// The value of property `property` of this managed object: from the
-    /// row a collection read the object in while that row is current,
+    /// row a collection read the object in (its cursor's row or a row
+    /// batch) while that row is current,
     /// otherwise by key (``Realm/readValue(of:property:)``, which also
     /// stops with the precise message on the wrong thread or an
     /// invalidated object).
     ///
     /// The common case, a current row on the right thread, retains nothing
-    /// and takes no lock: it reaches the Realm's state and the row batch
-    /// unretained, through `_state` and `_rowBatchReference`, which
-    /// `_realm` and `_rowBatch` keep alive.
+    /// and takes no lock: it reaches the Realm's state and the row
+    /// unretained, through `_state`, `_cursorRowReference` and
+    /// `_rowBatchReference`, which `_realm`, `_cursorRow` and `_rowBatch`
+    /// keep alive.
     @usableFromInline
     final func _managedValue(_ property: Int) -> Value {
+        if let row = _cursorRowReference,
+           let value = _readInPlace(row, { $0.value(of: property, at: $1, in: $2) }) {
+            return value
+        }
         if let batch = _currentRowBatch() {
             return batch._withUnsafeGuaranteedRef { $0.value(row: _row, property: property) }
         }
         return _realm!.readValue(of: self, property: property)
+    }
+
+    /// Whether the object may read its rows on this thread: it is on its
+    /// Realm's thread and not invalidated.
+    @inline(__always)
+    private func _isReadable(_ state: Unmanaged<RealmState>) -> Bool {
+        state._withUnsafeGuaranteedRef { $0.isOnOwningThread() && _invalidations == $0.invalidations }
+    }
+
+    /// Reads through the cursor row a loop handed the object out on, while
+    /// the object is used on its Realm's thread and not invalidated; the
+    /// row answers nil unless the cursor still stands on the object's row
+    /// and the transaction is unchanged (``CursorRow``).
+    @inline(__always)
+    private func _readInPlace<Result>(_ row: Unmanaged<CursorRow>,
+                                      _ read: (CursorRow, Int, Transaction) -> Result?) -> Result? {
+        guard let state = _state, _isReadable(state) else { return nil }
+        return row._withUnsafeGuaranteedRef { row in
+            state._withUnsafeGuaranteedRef { read(row, _row, $0.transaction) }
+        }
     }
 
     /// The row batch the object's values can be read from: the one a
@@ -245,10 +275,8 @@ extension Object {
     @inline(__always)
     private func _currentRowBatch() -> Unmanaged<RowBatch>? {
         guard let batch = _rowBatchReference, let state = _state else { return nil }
-        let isCurrent = state._withUnsafeGuaranteedRef { state in
-            state.isOnOwningThread() && _invalidations == state.invalidations
-                && batch._withUnsafeGuaranteedRef { state.transaction.isCurrent($0.stamp) }
-        }
+        let isCurrent = _isReadable(state)
+            && state._withUnsafeGuaranteedRef { state in batch._withUnsafeGuaranteedRef { state.transaction.isCurrent($0.stamp) } }
         return isCurrent ? batch : nil
     }
 
@@ -258,6 +286,8 @@ extension Object {
     /// Property `property` read in place, when it holds an integer.
     @usableFromInline
     final func _managedInt64(_ property: Int) -> Int64? {
+        // An object has a cursor row or a batch, never both.
+        if let row = _cursorRowReference { return _readInPlace(row, { $0.int64(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.int64(row: _row, property: property) }
     }
@@ -265,6 +295,8 @@ extension Object {
     /// Property `property` read in place, when it holds a double.
     @usableFromInline
     final func _managedDouble(_ property: Int) -> Double? {
+        // An object has a cursor row or a batch, never both.
+        if let row = _cursorRowReference { return _readInPlace(row, { $0.double(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.double(row: _row, property: property) }
     }
@@ -272,6 +304,8 @@ extension Object {
     /// Property `property` read in place, when it holds a Boolean.
     @usableFromInline
     final func _managedBool(_ property: Int) -> Bool? {
+        // An object has a cursor row or a batch, never both.
+        if let row = _cursorRowReference { return _readInPlace(row, { $0.bool(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.bool(row: _row, property: property) }
     }
