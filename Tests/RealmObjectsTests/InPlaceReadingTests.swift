@@ -59,7 +59,7 @@ import Testing
     }
 
     func fixture(_ name: String = #function) throws -> Realm {
-        let realm = try Realm(configuration: inMemoryConfiguration(name, types: [AllTypes.self, Holder.self, Station.self]))
+        let realm = try Realm(configuration: inMemoryConfiguration(name, types: [AllTypes.self, Holder.self, Station.self, Reading.self]))
         try realm.write {
             for index in 0..<Self.count { realm.add(Self.make(index)) }
         }
@@ -158,7 +158,7 @@ import Testing
         #expect(pairs == 20)
     }
 
-    @Test func aRefreshMidLoopFallsBackToReadsByKey() throws {
+    @Test func aWriteMidLoopFallsBackToReadsByKey() throws {
         let realm = try fixture()
         var sum = 0
         var iterator = realm.objects(AllTypes.self).filter("int < 10").makeIterator()
@@ -169,6 +169,88 @@ import Testing
         while let next = iterator.next() { sum += next.int }
         #expect(sum == (1..<10).reduce(0, +))
         #expect(first.int == 0)
+    }
+
+    /// Another thread's commit, seen by a refresh mid-loop: the object
+    /// the loop stands on reads the new version, and the loop goes on over
+    /// the matches it began with.
+    @Test func aRefreshMidLoopShowsTheNewVersion() throws {
+        let configuration = inMemoryConfiguration(types: [AllTypes.self, Holder.self, Station.self, Reading.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            for index in 0..<Self.count { realm.add(Self.make(index)) }
+        }
+        var seen: [Int] = []
+        for object in realm.objects(AllTypes.self).filter("int < 100") {
+            seen.append(object.int)
+            if object.int == 10 {
+                #expect(object.string == "object 10")
+                try DispatchQueue.global().sync {
+                    let other = try Realm(configuration: configuration)
+                    try other.write { other.objects(AllTypes.self).filter("int == 10").first!.string = "from elsewhere" }
+                }
+                realm.refresh()
+                #expect(object.string == "from elsewhere")
+            }
+        }
+        #expect(seen == Array(0..<100))
+    }
+
+    @Test func aCancelledWriteMidLoopRestoresWhatTheObjectsRead() throws {
+        let realm = try fixture()
+        var kept: [AllTypes] = []
+        realm.beginWrite()
+        for object in realm.objects(AllTypes.self).filter("int < 20") {
+            object.string = "changed"
+            kept.append(object)
+        }
+        realm.cancelWrite()
+        #expect(kept.count == 20)
+        #expect(kept.map(\.string) == (0..<20).map { "object \($0)" })
+    }
+
+    /// A class of nothing but `@Persisted` properties gets one instance
+    /// rebound to each object; a weak reference across a step sees its
+    /// object or nil, and one the loop kept reads its own row.
+    @Test func reboundInstancesReadInPlace() throws {
+        let realm = try fixture()
+        try realm.write {
+            for index in 0..<500 {
+                let reading = Reading()
+                reading.sensor = index
+                reading.value = index % 9 == 0 ? .nan : Double(index) / 2
+                reading.label = "reading \(index) with a label longer than fifteen bytes"
+                reading.flag = index % 2 == 0
+                reading.note = index % 3 == 0 ? nil : "note \(index)"
+                realm.add(reading)
+            }
+        }
+        var count = 0
+        weak var weakly: Reading?
+        var strongly: Reading?
+        for reading in realm.objects(Reading.self) {
+            let index = reading.sensor
+            #expect(index == count)
+            #expect(reading.label == "reading \(index) with a label longer than fifteen bytes")
+            #expect(index % 9 == 0 ? reading.value.isNaN : reading.value == Double(index) / 2)
+            #expect(reading.flag == (index % 2 == 0))
+            #expect(reading.note == (index % 3 == 0 ? nil : "note \(index)"))
+            if let weakly { #expect(weakly.sensor == 100) }
+            if index == 100 { weakly = reading }
+            if index == 200 { strongly = reading }
+            count += 1
+        }
+        #expect(count == 500)
+        #expect(strongly?.sensor == 200)
+        #expect(strongly?.label == "reading 200 with a label longer than fifteen bytes")
+    }
+
+    final class Reading: Object {
+        @Persisted var sensor = 0
+        @Persisted var value = 0.0
+        @Persisted var label = ""
+        @Persisted var flag = false
+        @Persisted var note: String?
     }
 
     /// A class with a list selects fewer columns than it has properties.

@@ -152,14 +152,14 @@ import Testing
     @Test func eachRowIsReadInPlaceWhileTheCursorStandsOnIt() throws {
         let realm = try Self.fixture()
         let cursor = try realm.query("Item", "score >= 100").makeCursor(in: realm.transaction)
-        let row = cursor.readRowsInPlace()
+        let row = try #require(cursor.readRowsInPlace())
         var positions: Set<Int> = []
         var seen = 0
         var previous: Int?
         while let element = try cursor.next() {
             #expect(element.isInPlace && element.batch == nil)
-            #expect(row.stands(at: element.row))
-            if let previous { #expect(!row.stands(at: previous)) }
+            #expect(row.isAt( element.row))
+            if let previous { #expect(!row.isAt( previous)) }
             #expect(realm.transaction.isCurrent(row.stamp))
             let score = Int64(100 + seen)
             let at = element.row, transaction = realm.transaction
@@ -179,7 +179,7 @@ import Testing
         #expect(positions.count == 500)
         // Finished: the last row is left.
         let last = try #require(previous)
-        #expect(!row.stands(at: last))
+        #expect(!row.isAt( last))
         #expect(row.value(of: 0, at: last, in: realm.transaction) == nil)
         #expect(row.value(of: 0, at: row.position, in: realm.transaction) == nil)
         #expect(cursor.copyCurrentRow() == nil)
@@ -198,21 +198,23 @@ import Testing
             #expect(copy.batch.value(row: copy.row, property: 1) == .int(Int64(index)))
             #expect(copy.batch.value(row: copy.row, property: 0) == .string("i\(index)"))
         }
-        // Copies share batches of `rowsPerBatch` rows.
-        #expect(Set(copies.map { ObjectIdentifier($0.batch) }).count == 2)
+        // Copies share batches, small at first, growing to `rowsPerBatch`
+        // rows: 16, 64, then 256.
+        #expect(Set(copies.map { ObjectIdentifier($0.batch) }).count == 3)
+        #expect(copies[15].batch === copies[0].batch && copies[16].batch !== copies[15].batch)
     }
 
     @Test func aChangeLeavesTheRow() throws {
         let realm = try Self.fixture()
         let cursor = try realm.query("Item", "score >= 0").makeCursor(in: realm.transaction)
-        let row = cursor.readRowsInPlace()
+        let row = try #require(cursor.readRowsInPlace())
         let first = try #require(try cursor.next())
-        #expect(row.stands(at: first.row))
+        #expect(row.isAt( first.row))
         try realm.transaction.write {
             _ = try realm.create("Item", ["name": .string("new"), "score": .int(-1)])
         }
         // The cursor was detached: the rest come as keys, read by key.
-        #expect(!row.stands(at: first.row))
+        #expect(!row.isAt( first.row))
         #expect(row.value(of: 1, at: first.row, in: realm.transaction) == nil)
         #expect(row.value(of: 1, at: row.position, in: realm.transaction) == nil)
         var rest = 0

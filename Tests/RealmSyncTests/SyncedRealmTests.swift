@@ -355,7 +355,8 @@ extension SyncTests {
 
         // Once in five full runs on a loaded machine (2026-11-27) this test
         // never finished, and passed alone and in the next full run; the
-        // limit turns such a hang into a failure instead of a stalled suite.
+        // limit turns such a hang into a failure instead of a stalled suite
+        // (the session's waits end when the limit cancels them).
         @Test(.timeLimit(.minutes(2)))
         func theSessionReconnectsAfterAServerRestart() async throws {
             try await TestClient.run {
@@ -379,6 +380,44 @@ extension SyncTests {
                 defer { Task { await restarted.stop() } }
                 try await Self.sync(aliceSession, to: bobSession)
                 #expect(try await Self.tasks(bobConfig) == ["1 written while the server was down false []"])
+            }
+        }
+
+        /// A wait the server cannot answer (it is down) ends when its task
+        /// is cancelled, and the session goes on: once the server is back,
+        /// the change it waited for arrives.
+        @Test(.timeLimit(.minutes(2)))
+        func aWaitEndsWhenItsTaskIsCancelled() async throws {
+            try await TestClient.run {
+                let directory = temporaryDirectory("cancelled-wait")
+                let server = try await TestServer.start(dataDirectory: directory)
+                let port = try #require(server.server.port)
+                let alice = try await Self.register("alice", on: server)
+                let url = Self.realmURL(server, "/~/cancelled")
+                let config = Self.configuration(alice, url)
+                _ = try await Self.tasks(config)
+                let session = try #require(alice.session(for: url))
+                try await session.waitForDownload()
+
+                await server.stop()
+                try await Self.write(config) { realm in realm.add(SyncTask(value: ["id": 7, "title": "waiting"])) }
+                let upload = Task { try await session.waitForUpload() }
+                let download = Task { try await session.waitForDownload() }
+                try await Task.sleep(for: .milliseconds(200))
+                upload.cancel()
+                download.cancel()
+                await #expect(throws: CancellationError.self) { try await upload.value }
+                await #expect(throws: CancellationError.self) { try await download.value }
+                // A task cancelled before it waits does not wait.
+                let early = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    try await session.waitForUpload()
+                }
+                await #expect(throws: CancellationError.self) { try await early.value }
+
+                let restarted = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                defer { Task { await restarted.stop() } }
+                try await session.waitForUpload()
             }
         }
 

@@ -17,7 +17,7 @@
 /// batch's. A loop that keeps an object has the cursor copy its row into
 /// a batch before stepping on (``ObjectCursor/copyCurrentRow()``), so that
 /// the object goes on reading without a query.
-public final class CursorRow {
+package final class CursorRow {
     /// Where a property's value is in the statement's row.
     private struct Column {
         /// The column's index in the row (the key is column 0), or 0 when
@@ -46,11 +46,11 @@ public final class CursorRow {
     private let place: UnsafeMutablePointer<Place>
 
     /// The row's position: a new one for each row, never 0.
-    public var position: Int { place.pointee.position }
+    package var position: Int { place.pointee.position }
 
     /// The transaction's change counter when the statement stepped to the
     /// row.
-    public var stamp: UInt64 { place.pointee.stamp }
+    package var stamp: UInt64 { place.pointee.stamp }
 
     /// One entry per property of the class.
     private let columns: UnsafeMutableBufferPointer<Column>
@@ -86,10 +86,11 @@ public final class CursorRow {
         place.pointee.position &+= 1
     }
 
-    /// Whether an object bound at `position` may read the row (the
-    /// transaction's change counter must still be ``stamp`` as well).
+    /// Whether the cursor still stands on the row an object was bound to
+    /// at `position` (reading it also takes the transaction's change
+    /// counter to be ``stamp``).
     @inline(__always)
-    public func stands(at position: Int) -> Bool {
+    package func isAt(_ position: Int) -> Bool {
         place.pointee.position == position
     }
 
@@ -118,7 +119,7 @@ public final class CursorRow {
 
     /// The integer of property `property`, when it is an integer property
     /// holding one.
-    public func int64(of property: Int, at position: Int, in transaction: Transaction) -> Int64? {
+    package func int64(of property: Int, at position: Int, in transaction: Transaction) -> Int64? {
         let column = self.column(property)
         guard column.type == .int, column.index != 0, let statement = statement(at: position, in: transaction) else { return nil }
         return statement._withUnsafeGuaranteedRef { statement in
@@ -128,7 +129,7 @@ public final class CursorRow {
 
     /// The double of property `property`, when it is a double property
     /// holding one stored as a REAL.
-    public func double(of property: Int, at position: Int, in transaction: Transaction) -> Double? {
+    package func double(of property: Int, at position: Int, in transaction: Transaction) -> Double? {
         let column = self.column(property)
         guard column.type == .double, column.index != 0, let statement = statement(at: position, in: transaction) else { return nil }
         return statement._withUnsafeGuaranteedRef { statement in
@@ -138,7 +139,7 @@ public final class CursorRow {
 
     /// The Boolean of property `property`, when it is a Boolean property
     /// holding one.
-    public func bool(of property: Int, at position: Int, in transaction: Transaction) -> Bool? {
+    package func bool(of property: Int, at position: Int, in transaction: Transaction) -> Bool? {
         let column = self.column(property)
         guard column.type == .bool, column.index != 0, let statement = statement(at: position, in: transaction) else { return nil }
         return statement._withUnsafeGuaranteedRef { statement in
@@ -148,7 +149,7 @@ public final class CursorRow {
 
     /// The value of property `property`, read as a row batch reads it; nil
     /// when the query does not select the property.
-    public func value(of property: Int, at position: Int, in transaction: Transaction) -> Value? {
+    package func value(of property: Int, at position: Int, in transaction: Transaction) -> Value? {
         let column = self.column(property)
         guard column.index != 0, let statement = statement(at: position, in: transaction) else { return nil }
         return statement._withUnsafeGuaranteedRef { $0.value(at: column.index, as: column.type) }

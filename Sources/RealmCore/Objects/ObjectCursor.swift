@@ -15,10 +15,12 @@
 /// resets it. From then on the cursor hands out those keys without rows,
 /// and objects read their properties by key.
 ///
-/// A cursor can also stream in place (``readRowsInPlace()``): it then
+/// A loop streams in place instead (``readRowsInPlace()``): the cursor
 /// steps its statement one row per ``next()`` and copies nothing; the
 /// object for the row reads it from the statement (``CursorRow``) until
-/// the cursor steps on.
+/// the cursor steps on, and an object the loop keeps has its row copied
+/// first (``copyCurrentRow()``). Batches serve the callers that keep the
+/// rows of many objects (index access).
 public final class ObjectCursor {
     /// One object of the walk: its key and, while the transaction is
     /// unchanged, its row.
@@ -65,6 +67,8 @@ public final class ObjectCursor {
     @exclusivity(unchecked) private var inPlace: (row: Unmanaged<CursorRow>, statement: Unmanaged<Statement>)?
     /// The batch ``copyCurrentRow()`` copies rows into, while it has room.
     @exclusivity(unchecked) private var keptRows: RowBatch?
+    /// The room of the next batch `keptRows` gets.
+    @exclusivity(unchecked) private var keptRowsPerBatch = 16
 
     /// The number of rows of every batch but the first (and the last).
     public static let rowsPerBatch = 256
@@ -113,19 +117,25 @@ public final class ObjectCursor {
     }
 
     /// From now on, steps one row per ``next()`` and hands out elements
-    /// read in place from the returned row, instead of reading batches.
-    /// Call before the first ``next()``.
-    public func readRowsInPlace() -> CursorRow {
+    /// read in place from the returned row, instead of reading batches;
+    /// nil for a cursor without a statement (made from keys, or finished),
+    /// whose objects read by key. Call before the first ``next()``: rows
+    /// already read into a batch are handed out first.
+    package func readRowsInPlace() -> CursorRow? {
         if let currentRow { return currentRow }
+        guard let statement else { return nil }
         let row = CursorRow(columns: columns, width: width)
-        if let statement {
-            currentRow = row
-            inPlace = (Unmanaged.passUnretained(row), Unmanaged.passUnretained(statement))
-        }
+        currentRow = row
+        inPlace = (Unmanaged.passUnretained(row), Unmanaged.passUnretained(statement))
         return row
     }
 
     private func step(_ statement: Unmanaged<Statement>, into row: Unmanaged<CursorRow>) throws(RealmError) -> Element? {
+        // Off the row before the statement moves: nothing may read the
+        // next row as the previous one's.
+        row._withUnsafeGuaranteedRef { $0.leave() }
+        // A `Result`, because the typed error cannot pass through
+        // `_withUnsafeGuaranteedRef`, which only rethrows untyped.
         let stepped = statement._withUnsafeGuaranteedRef { statement -> Result<Int64?, RealmError> in
             do throws(RealmError) {
                 return .success(try statement.step() ? statement.int64(at: 0) : nil)
@@ -153,8 +163,9 @@ public final class ObjectCursor {
 
     /// Copies the row the cursor stands on, when streaming in place, into
     /// a batch, for an object that outlives it: the batch and the row's
-    /// index there; nil when the cursor stands on no row.
-    public func copyCurrentRow() -> (batch: RowBatch, row: Int)? {
+    /// index there; nil when the cursor stands on no row or the transaction
+    /// changed since it stepped there (the object then reads by key).
+    package func copyCurrentRow() -> (batch: RowBatch, row: Int)? {
         guard let statement, let currentRow, currentRow.position != 0,
               transaction.isCurrent(currentRow.stamp) else { return nil }
         let stamp = transaction.changeCounter
@@ -162,8 +173,11 @@ public final class ObjectCursor {
         if let keptRows, keptRows.hasRoom, keptRows.stamp == stamp {
             batch = keptRows
         } else {
-            batch = RowBatch.empty(rows: Self.rowsPerBatch, width: width, stamp: stamp)
+            // Small at first, as a cursor's first batch is: a loop that
+            // keeps the one object it breaks on keeps a small batch alive.
+            batch = RowBatch.empty(rows: keptRowsPerBatch, width: width, stamp: stamp)
             keptRows = batch
+            keptRowsPerBatch = min(keptRowsPerBatch * 4, Self.rowsPerBatch)
         }
         return (batch, batch.appendRow(from: statement, columns: columns, isDense: columnsAreDense))
     }

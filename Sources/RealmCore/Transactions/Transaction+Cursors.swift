@@ -6,8 +6,8 @@ struct WeakCursor {
 
 extension Transaction {
     /// A cursor over the rows `sql` selects: the object key first, then one
-    /// column per entry of `columns`, for a class of `width` properties; its
-    /// first batch has `firstBatchSize` rows, the others
+    /// column per entry of `columns`, for a class of `width` properties.
+    /// Read in batches, its first has `firstBatchSize` rows, the others
     /// ``ObjectCursor/rowsPerBatch``.
     ///
     /// The statement is prepared once per SQL text and reused by later

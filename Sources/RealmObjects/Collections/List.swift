@@ -114,9 +114,9 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Iterates over the elements as they were when iteration began.
     ///
-    /// A managed list of objects streams them from the list's query, a
-    /// batch of rows at a time, as a `Results` loop does: a loop that lets
-    /// each object go keeps one batch in memory, not the whole list.
+    /// A managed list of objects streams them from the list's query, a row
+    /// at a time, as a `Results` loop does: a loop that lets each object go
+    /// keeps one row in memory, not the whole list.
     public func makeIterator() -> Iterator {
         if case .managed(let realm, _) = storage, Element.self is AnyObject.Type,
            let objectType = Element._objectType, let query = _query {

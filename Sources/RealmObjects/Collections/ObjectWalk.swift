@@ -22,7 +22,9 @@ import RealmCore
 /// state beside its `@Persisted` properties (`ClassInfo.isRebindable`).
 final class ObjectWalk {
     private let cursor: ObjectCursor
-    private let cursorRow: CursorRow
+    /// The cursor's row, nil when the cursor has no statement (its
+    /// objects read by key).
+    private let cursorRow: CursorRow?
     private let factory: ObjectFactory
     /// The object handed out last. (A walk belongs to its Realm's thread:
     /// access tracking is left off.)
@@ -52,6 +54,10 @@ final class ObjectWalk {
                 reusable = last
             }
         }
+        // (Where references the Swift runtime does not count may exist,
+        // an object that looked let go but was not reads by key once the
+        // cursor moves on: slower, never wrong. Only rebinding needs the
+        // counts to be complete.)
         let element: ObjectCursor.Element?
         do {
             element = try cursor.next()
@@ -73,28 +79,28 @@ final class ObjectWalk {
         return object
     }
 
-    /// Whether someone besides the walk holds the last object (a strong,
-    /// weak or unowned reference). Where the Objective-C runtime exists,
-    /// it can hold references the Swift runtime does not count (its weak
-    /// tables, associated objects), so the answer there is always yes.
+    /// Whether someone besides the walk holds the last object, by the
+    /// Swift runtime's counts of strong, weak and unowned references.
     private func isLastHeldElsewhere() -> Bool {
         guard last != nil else { return false }
-        guard Self.mayRebind, isKnownUniquelyReferenced(&last) else { return true }
+        guard isKnownUniquelyReferenced(&last) else { return true }
         return !Unmanaged.passUnretained(last.unsafelyUnwrapped)._withUnsafeGuaranteedRef(Self.hasNoOtherReferences)
     }
 
     /// Copies the cursor's row into a batch for the last object, when it
     /// still reads that row, because the cursor is about to leave it.
     private func keepRowOfLast() {
-        guard let object = last, object._cursorRow === cursorRow, cursorRow.stands(at: object._row),
+        guard let object = last, let cursorRow, object._cursorRow === cursorRow, cursorRow.isAt(object._row),
               let kept = cursor.copyCurrentRow() else { return }
         object._rowBatch = kept.batch
         object._row = kept.row
         object._cursorRow = nil
     }
 
-    /// Whether instances may be rebound at all (see
-    /// ``isLastHeldElsewhere()``).
+    /// Whether instances may be rebound at all. Where the Objective-C
+    /// runtime exists, it can hold references the Swift runtime does not
+    /// count (its weak tables, associated objects), so an instance is never
+    /// rebound there.
     #if canImport(ObjectiveC)
     private static var mayRebind: Bool { false }
     #else

@@ -13,9 +13,10 @@ import RealmQuery
 /// matches taken when the loop starts, so changing the matched objects
 /// inside the loop is safe.
 ///
-/// Objects are read with the query, a batch of rows at a time: a loop
-/// streams the matches from one statement, and index access reads the rows
-/// of all matches when it first needs them (up to ``rowCacheLimit``
+/// Objects are read with the query: a loop streams the matches from one
+/// statement, each object reading its row in place until the loop moves
+/// on (a kept object's row is copied first), and index access reads the
+/// rows of all matches when it first needs them (up to ``rowCacheLimit``
 /// values), so that neither costs a query per object.
 public final class Results<Element: Object>: RealmCollection {
     public let realm: Realm?

@@ -90,7 +90,7 @@ open class Object: CustomStringConvertible {
     @exclusivity(unchecked)
     final var _rowBatchReference: Unmanaged<RowBatch>?
     /// The cursor row a loop handed this object out on, readable while it
-    /// stands at `_row` (``CursorRow/stands(at:)``) and the transaction's
+    /// is at `_row` (``CursorRow/isAt(_:)``) and the transaction's
     /// change counter is its stamp.
     @exclusivity(unchecked)
     final var _cursorRow: CursorRow? {

@@ -63,11 +63,11 @@ struct ObjectFactory {
     /// had made it: a loop that lets each object go then allocates none.
     ///
     /// - Precondition: ``makesRebindableObjects``.
-    func rebind(_ object: Object, to element: ObjectCursor.Element, cursorRow: CursorRow) {
+    func rebind(_ object: Object, to element: ObjectCursor.Element, cursorRow: CursorRow?) {
         object._key = element.key
         // Consecutive objects share a row source: keeping it, and comparing
         // it unretained, spares a retain and a release.
-        if element.isInPlace {
+        if element.isInPlace, let cursorRow {
             if object._cursorRowReference?.toOpaque() != Unmanaged.passUnretained(cursorRow).toOpaque() {
                 object._cursorRow = cursorRow
             }

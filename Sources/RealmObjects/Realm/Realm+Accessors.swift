@@ -282,11 +282,13 @@ extension Object {
 
     // The typed reads below spare the accessors of numbers the copy and
     // conversion of a `Value`; nil sends the accessor to `_managedValue`.
+    // An object is given a cursor row or a row batch, never both (the
+    // factory and the walk set one and clear the other), so a cursor row
+    // that is no longer current needs no look at the batch.
 
     /// Property `property` read in place, when it holds an integer.
     @usableFromInline
     final func _managedInt64(_ property: Int) -> Int64? {
-        // An object has a cursor row or a batch, never both.
         if let row = _cursorRowReference { return _readInPlace(row, { $0.int64(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.int64(row: _row, property: property) }
@@ -295,7 +297,6 @@ extension Object {
     /// Property `property` read in place, when it holds a double.
     @usableFromInline
     final func _managedDouble(_ property: Int) -> Double? {
-        // An object has a cursor row or a batch, never both.
         if let row = _cursorRowReference { return _readInPlace(row, { $0.double(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.double(row: _row, property: property) }
@@ -304,7 +305,6 @@ extension Object {
     /// Property `property` read in place, when it holds a Boolean.
     @usableFromInline
     final func _managedBool(_ property: Int) -> Bool? {
-        // An object has a cursor row or a batch, never both.
         if let row = _cursorRowReference { return _readInPlace(row, { $0.bool(of: property, at: $1, in: $2) }) }
         guard let batch = _currentRowBatch() else { return nil }
         return batch._withUnsafeGuaranteedRef { $0.bool(row: _row, property: property) }

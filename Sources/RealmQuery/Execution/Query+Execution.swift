@@ -41,8 +41,10 @@ extension Query {
     /// otherwise it walks the keys of ``objectKeys(in:)``, and objects read
     /// their rows by key.
     ///
-    /// The first batch has `firstBatchSize` rows (a loop that stops early
-    /// reads little ahead), the others ``ObjectCursor/rowsPerBatch``.
+    /// Read in batches, the first has `firstBatchSize` rows (a caller
+    /// that stops early reads little ahead), the others
+    /// ``ObjectCursor/rowsPerBatch``; a loop reads its rows in place
+    /// instead (``ObjectCursor/readRowsInPlace()``).
     ///
     /// - Throws: as ``objectKeys(in:)``.
     public func makeCursor(in transaction: Transaction, firstBatchSize: Int = 32) throws -> ObjectCursor {

@@ -100,26 +100,28 @@ public final class SyncSession: Sendable, CustomStringConvertible {
     /// Returns once every change written to the Realm before this call is on
     /// the server.
     ///
-    /// - Throws: the error that ended the session.
+    /// - Throws: the error that ended the session, or `CancellationError`
+    ///   when the calling task is cancelled first (the session goes on
+    ///   uploading).
     public func waitForUpload() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let waiting = engine.waitForUpload { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-            }
-            if !waiting { continuation.resume(throwing: SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")) }
+        try await CancellableWait.run { end in
+            if !engine.waitForUpload(end) { end(invalidSessionError) }
         }
     }
 
     /// Returns once the Realm holds every change the server had when this
     /// was called.
     ///
-    /// - Throws: the error that ended the session.
+    /// - Throws: the error that ended the session, or `CancellationError`
+    ///   when the calling task is cancelled first (the session goes on
+    ///   downloading).
     public func waitForDownload() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let waiting = engine.waitForDownload { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
-            }
-            if !waiting { continuation.resume(throwing: SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")) }
+        try await CancellableWait.run { end in
+            if !engine.waitForDownload(end) { end(invalidSessionError) }
         }
+    }
+
+    private var invalidSessionError: SyncError {
+        SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")
     }
 }
