@@ -25,6 +25,8 @@ final class ObjectWalk {
     /// The cursor's row, nil when the cursor has no statement (its
     /// objects read by key).
     private let cursorRow: CursorRow?
+    /// `cursorRow`, unretained, for rebinding.
+    private let cursorRowReference: Unmanaged<CursorRow>?
     private let factory: ObjectFactory
     /// The object handed out last. (A walk belongs to its Realm's thread:
     /// access tracking is left off.)
@@ -34,6 +36,7 @@ final class ObjectWalk {
         self.cursor = cursor
         self.factory = factory
         cursorRow = cursor.readRowsInPlace()
+        cursorRowReference = cursorRow.map { Unmanaged.passUnretained($0) }
     }
 
     deinit {
@@ -71,7 +74,7 @@ final class ObjectWalk {
             return nil
         }
         if let reusable {
-            factory.rebind(reusable, to: element, cursorRow: cursorRow)
+            factory.rebind(reusable, to: element, cursorRow: cursorRowReference)
             return reusable
         }
         let object = factory.make(element, cursorRow: cursorRow)

@@ -61,15 +61,16 @@ struct ObjectFactory {
     /// Binds `object`, an instance this factory made that nobody else
     /// holds, to the object of `element`, as if ``make(_:cursorRow:)``
     /// had made it: a loop that lets each object go then allocates none.
+    /// `cursorRow` comes unretained (the caller holds it): consecutive
+    /// objects share a row source, and keeping it, compared unretained,
+    /// spares a retain and a release per object.
     ///
     /// - Precondition: ``makesRebindableObjects``.
-    func rebind(_ object: Object, to element: ObjectCursor.Element, cursorRow: CursorRow?) {
+    func rebind(_ object: Object, to element: ObjectCursor.Element, cursorRow: Unmanaged<CursorRow>?) {
         object._key = element.key
-        // Consecutive objects share a row source: keeping it, and comparing
-        // it unretained, spares a retain and a release.
         if element.isInPlace, let cursorRow {
-            if object._cursorRowReference?.toOpaque() != Unmanaged.passUnretained(cursorRow).toOpaque() {
-                object._cursorRow = cursorRow
+            if object._cursorRowReference?.toOpaque() != cursorRow.toOpaque() {
+                object._cursorRow = cursorRow.takeUnretainedValue()
             }
             if object._rowBatchReference != nil { object._rowBatch = nil }
         } else {
