@@ -48,6 +48,7 @@ open class Object: CustomStringConvertible {
         didSet {
             _state = _realm.map { Unmanaged.passUnretained($0.state) }
             _invalidations = _realm?.state.invalidations ?? 0
+            if _realm != nil { _bindPersistedProperties() }
         }
     }
     /// `_realm`'s state, unretained (`_realm` keeps it alive), for the read
@@ -72,13 +73,11 @@ open class Object: CustomStringConvertible {
     /// even if a cancelled write restores the data (as the seeds specify).
     final var _deletedThroughThisInstance = false
     @exclusivity(unchecked)
-    final var _cachedClassInfo: ClassInfo? {
-        didSet { _slots = _cachedClassInfo.map { Unmanaged.passUnretained($0.slots) } }
-    }
-    /// The slots of `_cachedClassInfo`, unretained (the info keeps them
-    /// alive), for the property accessors.
+    final var _cachedClassInfo: ClassInfo?
+    /// Whether the `@Persisted` storages know this object (see
+    /// ``_bindPersistedProperties()``).
     @exclusivity(unchecked)
-    final var _slots: Unmanaged<SlotTable>?
+    final var _arePersistedPropertiesBound = false
     /// The row a collection read this object's values in, valid while the
     /// batch's stamp matches the transaction's change counter.
     @exclusivity(unchecked)
@@ -102,17 +101,15 @@ open class Object: CustomStringConvertible {
     /// The object's row in `_rowBatch`, or the position of `_cursorRow`.
     @exclusivity(unchecked)
     final var _row = 0
-    /// Where `_cachedSlot` starts looking for the next property's slot
-    /// (see `SlotTable.slot(for:startingAt:)`); used by managed objects.
-    @exclusivity(unchecked)
-    final var _slotHint = 0
     /// Values set by name (``subscript(_:)``, `init(value:)`) on an
     /// unmanaged object, by property index, with `NSNull` for nil; they take
     /// precedence over the `@Persisted` storage, which cannot be reached by
     /// name.
     @usableFromInline
     @exclusivity(unchecked)
-    final var _unmanagedOverrides: [Int: Any]?
+    final var _unmanagedOverrides: [Int: Any]? {
+        didSet { if _unmanagedOverrides != nil { _bindPersistedProperties() } }
+    }
 
     /// The override for a property: nil when there is none, `.some(nil)`
     /// when it was set to nil.
@@ -127,42 +124,34 @@ open class Object: CustomStringConvertible {
     /// `@Persisted` property read, to turn key paths into property names.
     @usableFromInline
     @exclusivity(unchecked)
-    final var _accessRecorder: ((Int) -> Void)?
-
-    /// The slot of the `@Persisted` property with storage key path
-    /// `keyPath`: `.ignored` (index -1) until its first access has found it.
-    @usableFromInline
-    final func _cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot {
-        if let slots = _slots {
-            // A managed object is confined to its Realm's thread, so it can
-            // keep where its last property was found; an unmanaged one may
-            // be read by several threads at once, and writes nothing.
-            if _state != nil {
-                return slots._withUnsafeGuaranteedRef { $0.slot(for: keyPath, startingAt: &_slotHint) } ?? .ignored
-            }
-            return slots._withUnsafeGuaranteedRef { $0.slot(for: keyPath) } ?? .ignored
-        }
-        // The instance reflection makes of its class, whose `init` may use
-        // its properties: they are plain stored values, and asking for the
-        // class's info would start the reflection again.
-        if ClassInfo.isBeingReflected(Swift.type(of: self)) { return .ignored }
-        return _classInfo.cachedSlot(keyPath) ?? .ignored
+    final var _accessRecorder: ((Int) -> Void)? {
+        didSet { if _accessRecorder != nil { _bindPersistedProperties() } }
     }
 
-    /// The address of a stored property, `offset` bytes into the object.
-    @inlinable
-    final func _storageAddress(_ offset: Int) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque()) + offset
+    /// Tells the object's `@Persisted` storages their object and property
+    /// index, once, when it becomes managed, a probe or gets values set by
+    /// name: until then they are plain stored values (see ``Persisted``).
+    final func _bindPersistedProperties() {
+        // A `DynamicObject` keeps its values by name, and its info depends
+        // on its class name, which may not be set yet.
+        guard !_arePersistedPropertiesBound, Swift.type(of: self) != DynamicObject.self else { return }
+        // The instance reflection makes of its class, whose `init` may use
+        // its properties, has no info to bind with yet, and asking for it
+        // would start the reflection again.
+        if _cachedClassInfo == nil && ClassInfo.isBeingReflected(Swift.type(of: self)) { return }
+        _bindPersistedProperties(with: _classInfo)
+    }
+
+    /// Binds the `@Persisted` storages of a new instance with its class's
+    /// `info`, for a caller that has it at hand (an object factory).
+    final func _bindPersistedProperties(with info: ClassInfo) {
+        _arePersistedPropertiesBound = true
+        info.layout.bindings.bind(self)
     }
 
     /// Whether the object is managed by a Realm (without retaining it).
     @inlinable
     final var _isManaged: Bool { _realm != nil }
-
-    /// Whether an unmanaged object's properties are simply its stored
-    /// values (nothing was set by name, and it is not a typed-query probe).
-    @inlinable
-    final var _isPlainUnmanaged: Bool { _unmanagedOverrides == nil && _accessRecorder == nil }
 
     /// Creates an unmanaged object with the properties' default values.
     public required init() {}

@@ -18,16 +18,21 @@ import RealmCore
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     // Plain fields rather than an enum: code that reaches a property
-    // without knowing its type (copying an object into a Realm) then needs
-    // no generic metadata.
+    // without knowing its type (copying an object into a Realm, binding an
+    // object's properties) then needs no generic metadata.
 
-    /// The value of an unmanaged object (left as it was once managed).
+    /// The object and property this storage belongs to, once the object
+    /// is managed, a typed-query probe or has values set by name; empty
+    /// for a plain unmanaged object, whose value is `unmanagedStorage`.
     @usableFromInline
-    var unmanagedStorage: Value
-    /// Marks this property while its index is being resolved.
+    var binding = PersistedBinding()
+    /// Marks this property while the layout is checked against reflection.
     var isProbe = false
     let isPrimaryKey: Bool
     let isIndexed: Bool
+    /// The value of an unmanaged object (left as it was once managed).
+    @usableFromInline
+    var unmanagedStorage: Value
 
     /// A property with an initial value.
     public init(wrappedValue: Value) {
@@ -54,121 +59,88 @@ public struct Persisted<Value: _Persistable> {
         self.init(wrappedValue: Value._defaultValue, primaryKey: primaryKey, indexed: indexed)
     }
 
-    @available(*, unavailable, message: "@Persisted can only be used in an Object subclass")
+    // The accessors are the hot path of the object API. The storage knows
+    // its object and property index (bound once per instance, when the
+    // object becomes managed), so a read goes straight to the Realm: the
+    // `_enclosingInstance` subscript would instead be handed a key path,
+    // which the runtime makes (and retains and releases) on every access,
+    // and the property would then be looked up by the key path's identity.
+    // An unbound storage is a plain unmanaged value. A bound object that is
+    // not managed (a typed-query probe, values set by name) takes the
+    // out-of-line slow path.
+
+    /// The property's value: the stored value of an unmanaged object; the
+    /// Realm's current value of a managed one.
     public var wrappedValue: Value {
-        get { fatalError("@Persisted can only be used in an Object subclass") }
-        // swiftlint:disable:next unused_setter_value
-        set { fatalError("@Persisted can only be used in an Object subclass") }
-    }
-
-    // The accessors are the hot path of the object API. A key path
-    // projection through the runtime costs hundreds of instructions, so
-    // the property is found instead by the identity of its storage key
-    // path (`slot`), and an unmanaged value is read at the storage's
-    // offset in the object. The rest (the first access of a property, an
-    // ignored property, values set by name, the typed builder's probes)
-    // takes the out-of-line slow path.
-    @inlinable
-    public static subscript<EnclosingSelf: Object>(
-        _enclosingInstance object: EnclosingSelf,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) -> Value {
+        @inlinable
         get {
-            let slot = object._cachedSlot(storageKeyPath)
-            if slot.index >= 0 {
-                if object._isManaged { return Value._fromManaged(object, property: slot.index) }
-                if object._isPlainUnmanaged {
-                    return object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage
-                }
+            guard let owner = binding.owner else { return unmanagedStorage }
+            return owner._withUnsafeGuaranteedRef { object in
+                object._isManaged
+                    ? Value._fromManaged(object, property: Int(binding.index))
+                    : Self.unmanagedValue(of: object, property: Int(binding.index), stored: unmanagedStorage)
             }
-            return slowGet(object, storageKeyPath)
         }
+        @inlinable
         set {
-            let slot = object._cachedSlot(storageKeyPath)
-            if slot.index >= 0 {
-                if let realm = object._realm {
-                    realm.writeValue(newValue, of: object, property: slot.index)
-                    return
-                }
-                if object._isPlainUnmanaged {
-                    object._storageAddress(slot.offset).assumingMemoryBound(to: Self.self).pointee.unmanagedStorage = newValue
-                    return
-                }
+            guard let owner = binding.owner else {
+                unmanagedStorage = newValue
+                return
             }
-            slowSet(newValue, object, storageKeyPath)
+            let stored = owner._withUnsafeGuaranteedRef { object in
+                Self.set(newValue, of: object, property: Int(binding.index))
+            }
+            if !stored { unmanagedStorage = newValue }
         }
     }
 
+    /// The value of a bound, unmanaged object's property: what a probe
+    /// reports, a value set by name, or the stored value.
     @usableFromInline
-    static func slowGet<EnclosingSelf: Object>(_ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) -> Value {
-        // A plain unmanaged object holds its value: no index is needed, and
-        // none may be looked up while the class's schema is being read,
-        // which makes an instance (whose init may use its properties).
-        if object._realm == nil && object._isPlainUnmanaged {
-            if !ClassInfo.isBeingReflected(Swift.type(of: object)) { _ = propertyIndex(object, storageKeyPath, waiting: false) }
-            return object[keyPath: storageKeyPath].unmanagedStorage
-        }
-        // Resolving the index also remembers the slot, so that the next
-        // access takes the fast path.
-        let index = propertyIndex(object, storageKeyPath)
-        if let recorder = object._accessRecorder, let index {
+    static func unmanagedValue(of object: Object, property index: Int, stored: Value) -> Value {
+        if let recorder = object._accessRecorder {
             recorder(index)
             return Value._defaultValue
         }
-        // Ignored properties stay plain stored values even on managed
-        // objects, as the seeds say.
-        guard let realm = object._realm, let index else {
-            if object._unmanagedOverrides != nil, let index, let entry = object._override(index) {
-                return (entry as? Value) ?? Value._fromValue(.null, in: nil)
-            }
-            return object[keyPath: storageKeyPath].unmanagedStorage
+        if object._unmanagedOverrides != nil, let entry = object._override(index) {
+            return (entry as? Value) ?? Value._fromValue(.null, in: nil)
         }
-        return Value._fromValue(realm.readValue(of: object, property: index), in: realm)
+        return stored
     }
 
+    /// Sets a bound object's property: writes it to the Realm of a managed
+    /// object (true), or drops a value set by name on an unmanaged one,
+    /// which then stores the new value itself (false).
     @usableFromInline
-    static func slowSet<EnclosingSelf: Object>(_ newValue: Value, _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>) {
-        // See slowGet: a model's init may set its properties.
-        if object._realm == nil && object._isPlainUnmanaged {
-            // Outside reflection, finding the slot now sends the next set
-            // of this property (on any object) down the fast path: objects
-            // made to be added are set property by property.
-            if !ClassInfo.isBeingReflected(Swift.type(of: object)) { _ = propertyIndex(object, storageKeyPath, waiting: false) }
-            object[keyPath: storageKeyPath].unmanagedStorage = newValue
-            return
+    static func set(_ newValue: Value, of object: Object, property index: Int) -> Bool {
+        if let realm = object._realm {
+            realm.writeValue(newValue, of: object, property: index)
+            return true
         }
-        let index = propertyIndex(object, storageKeyPath)
-        guard let realm = object._realm, let index else {
-            if object._unmanagedOverrides != nil, let index {
-                object._unmanagedOverrides![index] = nil
-            }
-            object[keyPath: storageKeyPath].unmanagedStorage = newValue
-            return
+        if object._unmanagedOverrides != nil {
+            object._unmanagedOverrides![index] = nil
         }
-        realm.writeValue(newValue, of: object, property: index)
+        return false
     }
+}
 
-    /// The property's schema index (nil for an ignored property), found by
-    /// marking it on a probe object, and its slot remembered.
-    ///
-    /// Unless `waiting`, this is only a chance to remember the slot: it
-    /// gives up rather than wait for the class's lock (see
-    /// `ClassInfo.propertyIndex(forStorage:waiting:mark:)`).
-    private static func propertyIndex<EnclosingSelf: Object>(_ object: EnclosingSelf, _ keyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>,
-                                                           waiting: Bool = true) -> Int? {
-        let info = object._classInfo
-        if let slot = info.cachedSlot(keyPath) { return slot.index >= 0 ? slot.index : nil }
-        let found = info.propertyIndex(forStorage: keyPath, waiting: waiting) { probe, marked in
-            (probe as! EnclosingSelf)[keyPath: keyPath].isProbe = marked
-        }
-        guard let index = found else { return nil }
-        if let index, let offset = info.layout.storageOffset(ofProperty: index) {
-            info.cacheSlot(PersistedSlot(index: index, offset: offset), for: keyPath)
-        } else {
-            info.cacheSlot(.ignored, for: keyPath)
-        }
-        return index
+/// The object and property a ``Persisted`` storage belongs to, written
+/// into the storage (``ModelLayout/bind(_:)``) when its object is bound.
+///
+/// The owner is unretained: the storage lives inside its owner.
+@usableFromInline
+struct PersistedBinding {
+    @usableFromInline
+    var owner: Unmanaged<Object>?
+    /// The property's index in the class's schema.
+    @usableFromInline
+    var index: Int32 = 0
+
+    init() {}
+
+    init(owner: Unmanaged<Object>, index: Int) {
+        self.owner = owner
+        self.index = Int32(truncatingIfNeeded: index)
     }
 }
 
@@ -187,6 +159,8 @@ protocol PersistedProperty {
     static func setProbe(_ marked: Bool, at pointer: UnsafeMutableRawPointer)
     /// Where the unmanaged value lies inside the property wrapper.
     static var unmanagedValueOffset: Int { get }
+    /// Where the binding lies inside the property wrapper.
+    static var bindingOffset: Int { get }
     /// The unmanaged value at `pointer` (the wrapper's address plus
     /// ``unmanagedValueOffset``), converted for storing without boxing it.
     ///
@@ -211,6 +185,10 @@ extension Persisted: PersistedProperty {
 
     static var unmanagedValueOffset: Int {
         MemoryLayout<Self>.offset(of: \Self.unmanagedStorage)!
+    }
+
+    static var bindingOffset: Int {
+        MemoryLayout<Self>.offset(of: \Self.binding)!
     }
 
     static func storedValue(ofUnmanagedValueAt pointer: UnsafeRawPointer) throws -> RealmCore.Value {

@@ -81,16 +81,18 @@ struct ObjectFactory {
         object._madeAtChange = realm.transaction.changeCounter
         object._invalidations = realm.state.invalidations
         object._deletedThroughThisInstance = false
-        object._slotHint = 0
     }
 
     /// The object with key `key`.
     func make(_ key: ObjectKey) -> Object {
         let object = stored.type.init()
+        // Bound here, with the info at hand, rather than when it becomes
+        // managed: one object per row of `results[i]`, a link or a lookup.
+        object._cachedClassInfo = stored.info
+        object._bindPersistedProperties(with: stored.info)
         object._realm = realm
         object._key = key
         object._handle = stored.handle
-        object._cachedClassInfo = stored.info
         object._madeAtChange = realm.transaction.changeCounter
         if stored.isDynamic {
             (object as! DynamicObject).dynamicClassName = stored.className

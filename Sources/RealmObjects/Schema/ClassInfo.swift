@@ -8,9 +8,8 @@ import Synchronization
 ///
 /// Computed once per class and cached for the life of the process.
 final class ClassInfo: @unchecked Sendable {
-    // @unchecked: every stored property is immutable except `keyPathCache`
-    // and `probe`, which are only touched while holding `lock`, and
-    // `slots`, which is safe to share (see SlotTable).
+    // @unchecked: every stored property is immutable; some hold metatypes
+    // and existentials the compiler cannot see are safe to share.
 
     let type: Object.Type
     let className: String
@@ -37,12 +36,6 @@ final class ClassInfo: @unchecked Sendable {
     /// nobody holds it, to the next object (see `ObjectWalk`).
     let isRebindable: Bool
 
-    private let lock = NSLock()
-    private var keyPathCache: [AnyKeyPath: Int?] = [:]
-    /// Slots by key path identity: at most four per `@Persisted` property
-    /// (see ``SlotTable/init(capacity:)``).
-    let slots: SlotTable
-    private var probe: Object?
 
     enum PropertyKind {
         case persisted(_Persistable.Type)
@@ -63,26 +56,10 @@ final class ClassInfo: @unchecked Sendable {
         for (index, property) in objectSchema.properties.enumerated() { byName[property.name] = index }
         self.indexByName = byName
         layout = type == DynamicObject.self ? .dynamic : ModelLayout(of: type, indexByName: byName, bound: boundProperties)
-        slots = SlotTable(capacity: 4 * max(layout.persistedFields.count, 1))
         isFlat = layout.referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && layout.persistedFields.count == objectSchema.properties.count
             && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
         isRebindable = isFlat && layout.storesOnlyRealmProperties
-    }
-
-    /// The slot of the `@Persisted` property whose storage key path is
-    /// `keyPath`, found by the key path's identity: a key path literal is
-    /// one object for the life of the process, so after the first access a
-    /// property costs a short scan instead of a key path projection.
-    @inline(__always)
-    func cachedSlot(_ keyPath: AnyKeyPath) -> PersistedSlot? {
-        slots.slot(for: keyPath)
-    }
-
-    /// Remembers the slot of a storage key path (`.ignored` for a property
-    /// the schema leaves out).
-    func cacheSlot(_ slot: PersistedSlot, for keyPath: AnyKeyPath) {
-        slots.remember(slot, for: keyPath)
     }
 
     func propertyIndex(named name: String) -> Int? {
@@ -148,39 +125,6 @@ final class ClassInfo: @unchecked Sendable {
             cache[ObjectIdentifier(type)] = info
             return info
         }
-    }
-
-    // MARK: Key paths
-
-    /// The schema index of the `@Persisted` property whose storage is at
-    /// `keyPath`, or nil for an ignored property. Resolved once per class
-    /// and property: `mark` sets (true) or clears (false) a marker in that
-    /// storage of a probe instance, and reflection finds which property
-    /// carries it.
-    ///
-    /// Unless `waiting`, gives up (nil) when the lock is taken, as it is
-    /// while the probe is being made: its `init` may set its properties,
-    /// which must then not wait for the lock their own thread holds.
-    func propertyIndex(forStorage keyPath: AnyKeyPath, waiting: Bool = true, mark: (Object, Bool) -> Void) -> Int?? {
-        if waiting {
-            lock.lock()
-        } else if !lock.try() {
-            return nil
-        }
-        defer { lock.unlock() }
-        if let index = keyPathCache[keyPath] { return index }
-        let probe = self.probe ?? type.init()
-        self.probe = probe
-        mark(probe, true)
-        defer { mark(probe, false) }
-        for (label, value) in Self.children(of: probe) {
-            if let persisted = value as? PersistedProperty, persisted.isProbe {
-                let index = indexByName[String(label.dropFirst())]
-                keyPathCache[keyPath] = .some(index)
-                return index
-            }
-        }
-        preconditionFailure("Could not find the @Persisted property of class '\(className)' for \(keyPath).")
     }
 
     // MARK: Reflection
@@ -349,15 +293,4 @@ extension ClassInfo {
         case (.object, _), (.linkingObjects, _): List<DynamicObject>.self
         }
     }
-}
-
-/// Where a `@Persisted` property lives: its index in the class's schema and
-/// its storage's offset in an instance; `index` is -1 for a property the
-/// schema leaves out (ignored).
-@usableFromInline
-struct PersistedSlot: Sendable {
-    @usableFromInline let index: Int
-    @usableFromInline let offset: Int
-
-    static let ignored = PersistedSlot(index: -1, offset: 0)
 }

@@ -21,6 +21,8 @@ struct ModelLayout {
         let type: any PersistedProperty.Type
         /// The unmanaged value's offset in an instance.
         let valueOffset: Int
+        /// The binding's offset in an instance.
+        let bindingOffset: Int
     }
 
     /// A `let` property holding a `List`, `RealmOptional` or
@@ -40,6 +42,44 @@ struct ModelLayout {
     /// Whether an instance stores nothing beside `Object`'s own fields but
     /// the properties above (no ignored or other property of its own).
     let storesOnlyRealmProperties: Bool
+    /// Where each `@Persisted` property's binding lies in an instance.
+    let bindings: Bindings
+
+    /// The bindings of a class's `@Persisted` storages in an instance: a
+    /// flat buffer, walked for every object that becomes managed, so that
+    /// binding one costs a few stores per property and no retain of the
+    /// layout's arrays.
+    final class Bindings: @unchecked Sendable {
+        // @unchecked: the buffer is written only by `init`.
+
+        private struct Slot {
+            /// The binding's offset in an instance.
+            var offset: Int
+            /// The property's index in the class's schema.
+            var index: Int
+        }
+
+        private let slots: UnsafeMutableBufferPointer<Slot>
+
+        init(_ fields: [PersistedField]) {
+            slots = .allocate(capacity: fields.count)
+            _ = slots.initialize(from: fields.map { Slot(offset: $0.bindingOffset, index: $0.index) })
+        }
+
+        deinit { slots.deallocate() }
+
+        /// Tells each `@Persisted` storage of `object` its object and
+        /// property index, so that its accessors reach the Realm (see
+        /// ``Persisted``). Properties the schema leaves out (ignored ones)
+        /// stay unbound: plain stored values.
+        func bind(_ object: Object) {
+            let owner = Unmanaged.passUnretained(object)
+            let base = UnsafeMutableRawPointer(owner.toOpaque())
+            for slot in slots {
+                (base + slot.offset).assumingMemoryBound(to: PersistedBinding.self).pointee = PersistedBinding(owner: owner, index: slot.index)
+            }
+        }
+    }
 
     /// The layout of a class known only by its stored schema: its instances
     /// (`DynamicObject`s) keep their values by name, at no offset.
@@ -51,6 +91,7 @@ struct ModelLayout {
         self.persistedFields = persistedFields
         self.referenceFields = referenceFields
         self.storesOnlyRealmProperties = storesOnlyRealmProperties
+        bindings = Bindings(persistedFields)
     }
 
     /// The layout of `type`, whose schema properties are `indexByName`;
@@ -63,7 +104,8 @@ struct ModelLayout {
             if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
                     persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
-                                                    valueOffset: offset + persistedType.unmanagedValueOffset))
+                                                    valueOffset: offset + persistedType.unmanagedValueOffset,
+                                                    bindingOffset: offset + persistedType.bindingOffset))
                 }
             } else if let index = boundByLabel[label] {
                 references.append(ReferenceField(index: index, offset: offset))
@@ -72,6 +114,7 @@ struct ModelLayout {
         persistedFields = persisted.sorted { $0.index < $1.index }
         referenceFields = references
         storesOnlyRealmProperties = fieldCount == Self.objectFieldCount + persisted.count + references.count
+        bindings = Bindings(persistedFields)
     }
 
     /// The number of stored fields of `Object` itself.
@@ -93,12 +136,6 @@ struct ModelLayout {
     }
 
     // MARK: Reading instances
-
-    /// The storage offset of the `@Persisted` property with schema index
-    /// `index`.
-    func storageOffset(ofProperty index: Int) -> Int? {
-        persistedFields.first { $0.index == index }?.offset
-    }
 
     /// The unmanaged value of every `@Persisted` property of an unmanaged
     /// object, by schema index (overrides set by name included).
