@@ -41,6 +41,26 @@ import Testing
         }
     }
 
+    /// Its first instance's `init` blocks until released: reflection over
+    /// the class, which makes that instance, stays under way on one thread
+    /// while another uses the class.
+    final class SlowToReflect: Object {
+        @Persisted var value = 0
+
+        nonisolated(unsafe) static var isArmed = true
+        static let reflecting = DispatchSemaphore(value: 0)
+        static let release = DispatchSemaphore(value: 0)
+
+        required init() {
+            super.init()
+            if Self.isArmed {
+                Self.isArmed = false
+                Self.reflecting.signal()
+                Self.release.wait()
+            }
+        }
+    }
+
     private func realm(_ name: String) throws -> Realm {
         try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-binding-\(name)",
                                                      objectTypes: [Vehicle.self, Truck.self, Garage.self, SelfStarting.self]))
@@ -136,5 +156,20 @@ import Testing
         try realm.write { realm.add(object) }
         let read = try #require(realm.objects(SelfStarting.self).first)
         #expect(read.count == 1 && read.label == "started 1")
+    }
+
+    @Test func anotherThreadsReflectionDoesNotLeaveObjectsUnbound() throws {
+        let reflector = Thread { _ = try? ClassInfo.reflecting(SlowToReflect.self) }
+        reflector.start()
+        SlowToReflect.reflecting.wait()
+        defer { SlowToReflect.release.signal() }
+        // This thread reflects over the class for itself, then names a
+        // property through a probe object while the other thread's
+        // reflection is still under way.
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-binding-reflection",
+                                                                 objectTypes: [SlowToReflect.self]))
+        try realm.write { realm.create(SlowToReflect.self, value: ["value": 5]) }
+        #expect(realm.objects(SlowToReflect.self).where { $0.value > 4 }.count == 1)
+        #expect(realm.objects(SlowToReflect.self).first?.value == 5)
     }
 }

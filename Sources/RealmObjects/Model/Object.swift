@@ -135,9 +135,10 @@ open class Object: CustomStringConvertible {
         // A `DynamicObject` keeps its values by name, and its info depends
         // on its class name, which may not be set yet.
         guard !_arePersistedPropertiesBound, Swift.type(of: self) != DynamicObject.self else { return }
-        // The instance reflection makes of its class, whose `init` may use
-        // its properties, has no info to bind with yet, and asking for it
-        // would start the reflection again.
+        // An instance made while its thread reflects over its class (the
+        // one reflection makes, whose `init` may use its properties) has no
+        // info to bind with yet, and asking for it would start the
+        // reflection again.
         if _cachedClassInfo == nil && ClassInfo.isBeingReflected(Swift.type(of: self)) { return }
         _bindPersistedProperties(with: _classInfo)
     }

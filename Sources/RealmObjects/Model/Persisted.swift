@@ -15,6 +15,9 @@ import RealmCore
 /// object is managed by a Realm, every read goes to the Realm's current
 /// version and every write (inside a write transaction) to the database, so
 /// all instances of the object in that Realm see it at once.
+///
+/// Only an `Object` subclass's properties are stored: used anywhere else,
+/// `@Persisted` is a plain stored value.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
     // Plain fields rather than an enum: code that reaches a property
@@ -125,7 +128,8 @@ public struct Persisted<Value: _Persistable> {
 }
 
 /// The object and property a ``Persisted`` storage belongs to, written
-/// into the storage (``ModelLayout/bind(_:)``) when its object is bound.
+/// into the storage (``ModelLayout/Bindings/bind(_:)``) when its object is
+/// bound.
 ///
 /// The owner is unretained: the storage lives inside its owner.
 @usableFromInline

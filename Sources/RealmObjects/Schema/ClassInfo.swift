@@ -36,7 +36,6 @@ final class ClassInfo: @unchecked Sendable {
     /// nobody holds it, to the next object (see `ObjectWalk`).
     let isRebindable: Bool
 
-
     enum PropertyKind {
         case persisted(_Persistable.Type)
         case list(any ListFactory.Type)
@@ -93,29 +92,44 @@ final class ClassInfo: @unchecked Sendable {
     /// none) never dangles.
     private static let recent = Atomic<UInt>(0)
 
-    /// The classes being reflected over now, and how many: reflection makes
-    /// an instance, whose `init` may use its properties, which must then not
-    /// ask for the class's info again. The count spares the common case (no
-    /// reflection anywhere) the lock.
+    /// The classes being reflected over now, by the thread reflecting, and
+    /// how many times: reflection makes an instance, whose `init` may use
+    /// its properties, which must then not ask for the class's info again
+    /// on that thread. The count spares the common case (no reflection
+    /// anywhere) the lock.
     private static let reflectionsUnderWay = Atomic<Int>(0)
-    private static let beingReflected = Mutex<[ObjectIdentifier: Int]>([:])
+    private static let beingReflected = Mutex<[Reflection: Int]>([:])
 
-    /// Whether `type` is being reflected over (by any thread), so that its
-    /// info is not there yet.
+    /// A class reflected over by a thread.
+    private struct Reflection: Hashable {
+        let type: ObjectIdentifier
+        let thread: ObjectIdentifier
+
+        init(_ type: Object.Type) {
+            self.type = ObjectIdentifier(type)
+            thread = ObjectIdentifier(Thread.current)
+        }
+    }
+
+    /// Whether the current thread is reflecting over `type`, so that its
+    /// info is not there yet (another thread's reflection does not count:
+    /// asking for the info then reflects over the class on this thread
+    /// too).
     @inline(__always)
     static func isBeingReflected(_ type: Object.Type) -> Bool {
-        reflectionsUnderWay.load(ordering: .acquiring) != 0 && beingReflected.withLock { $0[ObjectIdentifier(type)] != nil }
+        reflectionsUnderWay.load(ordering: .acquiring) != 0 && beingReflected.withLock { $0[Reflection(type)] != nil }
     }
 
     /// The info of a class, reflecting over it on first use.
     static func reflecting(_ type: Object.Type) throws(Realm.Error) -> ClassInfo {
         if let cached = cache.withLock({ $0[ObjectIdentifier(type)] }) { return cached }
+        let reflection = Reflection(type)
         reflectionsUnderWay.add(1, ordering: .acquiringAndReleasing)
-        beingReflected.withLock { $0[ObjectIdentifier(type), default: 0] += 1 }
+        beingReflected.withLock { $0[reflection, default: 0] += 1 }
         defer {
             beingReflected.withLock { counts in
-                let left = counts[ObjectIdentifier(type), default: 1] - 1
-                counts[ObjectIdentifier(type)] = left == 0 ? nil : left
+                let left = counts[reflection, default: 1] - 1
+                counts[reflection] = left == 0 ? nil : left
             }
             reflectionsUnderWay.subtract(1, ordering: .acquiringAndReleasing)
         }
