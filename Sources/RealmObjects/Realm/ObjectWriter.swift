@@ -16,17 +16,57 @@ extension Realm {
 
 /// Copies unmanaged objects (and everything they link to) into a Realm,
 /// creating or updating rows.
+///
+/// Use it through ``adding(_:)``: an add that fails part way through a
+/// graph has made some of its objects managed, and their rows go when the
+/// caller rolls back (a savepoint, or the commit that reports the failure),
+/// so they must become unmanaged again, with their values.
 struct ObjectWriter {
     let realm: Realm
     /// The policy for nested objects too: `add(update:)` and
     /// `create(update:)` upsert the whole graph.
     var policy: Realm.UpdatePolicy = .error
+    /// The objects this writer and its nested writers made managed.
+    private let journal: Journal
 
     var transaction: Transaction { realm.transaction }
 
     init(realm: Realm, policy: Realm.UpdatePolicy = .error) {
+        self.init(realm: realm, policy: policy, journal: Journal())
+    }
+
+    private init(realm: Realm, policy: Realm.UpdatePolicy, journal: Journal) {
         self.realm = realm
         self.policy = policy
+        self.journal = journal
+    }
+
+    /// The objects an add made managed, in order.
+    private final class Journal {
+        var added: [(object: Object, info: ClassInfo, handle: ClassHandle)] = []
+    }
+
+    /// Runs `body`, which adds objects with this writer. When it succeeds,
+    /// the objects it made managed drop the values set on them by name and
+    /// their `let` properties (lists, optionals, linking objects) switch
+    /// to the database; when it throws, they become unmanaged again, with
+    /// their values, before the error goes on.
+    func adding<Result>(_ body: (ObjectWriter) throws -> Result) throws -> Result {
+        let result: Result
+        do {
+            result = try body(self)
+        } catch {
+            for entry in journal.added.reversed() { entry.object._realm = nil }
+            journal.added.removeAll()
+            throw error
+        }
+        for (object, info, handle) in journal.added {
+            object._unmanagedOverrides = nil
+            object._providedProperties = nil
+            realm.bindProperties(of: object, info: info, handle: handle)
+        }
+        journal.added.removeAll()
+        return result
     }
 
     /// The values of an unmanaged object, by property index.
@@ -96,16 +136,9 @@ struct ObjectWriter {
         object._realm = realm
         object._key = key
         object._handle = handle
-        do {
-            try writeProperties(of: object, key: key, handle: handle, info: info, values: values,
-                                isUpdate: existing != nil, only: existing != nil ? partial : nil, policy: update)
-        } catch {
-            object._realm = nil
-            throw error
-        }
-        object._unmanagedOverrides = nil
-        object._providedProperties = nil
-        realm.bindProperties(of: object, info: info, handle: handle)
+        journal.added.append((object, info, handle))
+        try writeProperties(of: object, key: key, handle: handle, info: info, values: values,
+                            isUpdate: existing != nil, only: existing != nil ? partial : nil, policy: update)
     }
 
     /// Writes links, lists and (for updates) scalars of a managed row from
@@ -113,7 +146,7 @@ struct ObjectWriter {
     private func writeProperties(of object: Object, key: ObjectKey, handle: ClassHandle, info: ClassInfo,
                                  values: Snapshot, isUpdate: Bool, only: Set<Int>?, policy: Realm.UpdatePolicy) throws {
         let properties = info.objectSchema.properties
-        let nested = ObjectWriter(realm: realm, policy: policy == .error ? .error : policy)
+        let nested = ObjectWriter(realm: realm, policy: policy == .error ? .error : policy, journal: journal)
         for (index, property) in properties.enumerated() {
             if let only, !only.contains(index) { continue }
             if property.isPrimaryKey && isUpdate { continue }
@@ -209,8 +242,7 @@ struct ObjectWriter {
         embedded._realm = realm
         embedded._key = key
         embedded._handle = handle
+        journal.added.append((embedded, info, handle))
         try writeProperties(of: embedded, key: key, handle: handle, info: info, values: values, isUpdate: false, only: nil, policy: policy)
-        embedded._unmanagedOverrides = nil
-        realm.bindProperties(of: embedded, info: info, handle: handle)
     }
 }

@@ -144,7 +144,7 @@ extension Realm {
             state.register(Swift.type(of: object))
             if try addIfFlat(object) { return object._key }
         }
-        try ObjectWriter(realm: self).add(object, update: .error)
+        try ObjectWriter(realm: self).adding { try $0.add(object, update: .error) }
         return object._key
     }
 
@@ -156,14 +156,14 @@ extension Realm {
             return
         }
         try requireUnmanaged(embedded)
-        try ObjectWriter(realm: self).setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property)
+        try ObjectWriter(realm: self).adding { try $0.setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property) }
     }
 
     /// Inserts `embedded`, which becomes managed, into a list of embedded
     /// objects.
     func insertEmbedded(_ embedded: EmbeddedObject, at index: Int, in list: ListHandle) throws {
         try requireUnmanaged(embedded)
-        try ObjectWriter(realm: self).insertEmbedded(embedded, at: index, in: list)
+        try ObjectWriter(realm: self).adding { try $0.insertEmbedded(embedded, at: index, in: list) }
     }
 
     /// An embedded object has one parent (seed 004): one that is managed

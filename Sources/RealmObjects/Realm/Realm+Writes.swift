@@ -40,7 +40,7 @@ extension Realm {
         // with the add if the add fails.
         state.register(Swift.type(of: object))
         if update == .error, try addIfFlat(object) { return }
-        try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update) }
+        try atomically { try ObjectWriter(realm: self, policy: update).adding { try $0.add(object, update: update) } }
     }
 
     /// Adds a new object of a flat class (see ``addFlat(_:info:handle:)``)
@@ -141,7 +141,7 @@ extension Realm {
         if let source = value as? Object, source._realm == nil { copies.record(object, asCopyOf: source) }
         try ValueImporter.fill(object, from: value, copies: copies)
         let partial = object._providedProperties
-        try atomically { try ObjectWriter(realm: self, policy: update).add(object, update: update, partial: partial) }
+        try atomically { try ObjectWriter(realm: self, policy: update).adding { try $0.add(object, update: update, partial: partial) } }
         return object
     }
 
