@@ -110,7 +110,14 @@ import Testing
         #expect(rexPosition == PositionKey.between(nil, and: nil, for: rexElement))
         #expect(aPosition < bPosition)
         #expect(bMoved < aPosition, "moved before 'a'")
-        let homeID = ObjectIdentity.embedded(ownerClass: "Person", owner: anaID, property: "home", element: nil)
+        // An embedded object in a to-one property is named by a key of its
+        // own, so that one replacing it is another object.
+        guard case .create("Address", .embedded("Person", anaID, "home", let homeKey?)) = instructions[instructions.count - 2] else {
+            Issue.record("unexpected embedded creation: \(instructions[instructions.count - 2])")
+            return
+        }
+        #expect(homeKey.client == client)
+        let homeID = ObjectIdentity.embedded(ownerClass: "Person", owner: anaID, property: "home", element: homeKey)
         #expect(Array(instructions.suffix(2)) == [
             .create(class: "Address", homeID),
             .set(class: "Address", homeID, property: "street", .string("Main St")),

@@ -22,6 +22,7 @@ import Testing
                  .link(class: "Person", .primaryKey(.int(7), incarnation: 2))),
             .set(class: "Person", .primaryKey(.string("ünïcode"), incarnation: 0), property: "n", .null),
             .addInteger(class: "Person", .primaryKey(.int(7), incarnation: 0), property: "age", delta: -3),
+            .setDefault(class: "Person", .primaryKey(.int(7), incarnation: 0), property: "nickname", .null),
             .set(class: "Address", .embedded(ownerClass: "Person", owner: .primaryKey(.int(7), incarnation: 0), property: "home", element: nil),
                  property: "street", .string("")),
             .set(class: "Geo", .embedded(ownerClass: "Address",
@@ -213,7 +214,7 @@ enum RandomChangesets {
     }
 
     static func instruction(_ g: inout SeededGenerator) -> Instruction {
-        switch Int.random(in: 0..<11, using: &g) {
+        switch Int.random(in: 0..<12, using: &g) {
         case 0: .addClass(ClassSpec(name: name(&g), primaryKey: Bool.random(using: &g) ? name(&g) : nil, isEmbedded: Bool.random(using: &g)))
         case 1: .addProperty(class: name(&g), PropertySpec(name: name(&g), type: name(&g),
                                                            isOptional: Bool.random(using: &g), isList: Bool.random(using: &g),
@@ -226,6 +227,7 @@ enum RandomChangesets {
         case 7: .listSet(list(&g), element: key(&g), value(&g))
         case 8: .listMove(list(&g), element: key(&g), position: position(&g))
         case 9: .listErase(list(&g), element: key(&g))
+        case 10: .setDefault(class: name(&g), identity(&g), property: name(&g), value(&g))
         default: .listClear(list(&g), elements: (0..<Int.random(in: 0...4, using: &g)).map { _ in key(&g) })
         }
     }

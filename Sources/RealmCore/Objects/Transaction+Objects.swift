@@ -43,7 +43,7 @@ extension Transaction {
             given[index] = true
         }
         for (index, property) in layout.objectSchema.properties.enumerated() where !given[index] {
-            ordered[index] = property.isOptional || !property.isColumn ? .null : property.type.defaultValue
+            ordered[index] = property.defaultValue
         }
         return try createObject(in: handle, values: ordered)
     }
@@ -66,7 +66,7 @@ extension Transaction {
         for index in layout.columnProperties {
             // Fields of the property are read in place: copying the whole
             // property would retain its strings, once per value inserted.
-            let given = index < values.count ? values[index] : defaultValue(of: properties[index])
+            let given = index < values.count ? values[index] : properties[index].defaultValue
             let value = try checkedValue(given, for: layout, property: index)
             if layout.linkTargets[index].map({ catalog.tables[$0].isEmbedded }) == true && !value.isNull {
                 throw embeddedLinkError(layout, index)
@@ -96,10 +96,6 @@ extension Transaction {
         }
         record(.inserted(key, classIndex: layout.index))
         return key
-    }
-
-    private func defaultValue(of property: Property) -> Value {
-        property.isOptional || !property.isColumn ? .null : property.type.defaultValue
     }
 
     /// The next key of a class not keyed by its primary key: never one that

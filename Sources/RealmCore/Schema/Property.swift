@@ -47,6 +47,13 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
         !isList && type != .linkingObjects
     }
 
+    /// The value a new object takes for this property when it is given
+    /// none: nil when optional (and for lists and linking objects), zero
+    /// or empty when required.
+    package var defaultValue: Value {
+        isOptional || !isColumn ? .null : type.defaultValue
+    }
+
     /// The type as a user writes it: `int?`, `list<Dog>`, `Dog?`.
     public var typeDescription: String {
         let base = type == .object || type == .linkingObjects ? (objectClassName ?? "?") : type.rawValue

@@ -17,7 +17,8 @@ import RealmSyncWire
 ///
 /// - list elements are placed by their position keys, moved and set by
 ///   last writer wins, erased for good; an element whose object is gone
-///   goes with it.
+///   is hidden (it keeps its place and stamps, and shows again if a later
+///   write gives it an object this replica has).
 ///
 /// `addInteger` is not integrated yet: a changeset holding one is refused,
 /// as a bad changeset, rather than applied in part.
@@ -68,7 +69,7 @@ package enum ChangesetApplier {
 
         mutating func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
             switch instruction {
-            case .create, .set: break
+            case .create, .set, .setDefault: break
             default: lastObject = nil
             }
             switch instruction {
@@ -77,11 +78,13 @@ package enum ChangesetApplier {
             case .addProperty(let className, let spec):
                 try addProperty(spec, to: className)
             case .create(let className, let identity):
-                try create(identity, className)
+                try create(identity, className, stamp: stamp)
             case .erase(let className, let identity):
                 try erase(identity, className)
             case .set(let className, let identity, let property, let value):
                 try set(value, of: identity, className, property: property, stamp: stamp)
+            case .setDefault(let className, let identity, let property, let value):
+                try set(value, of: identity, className, property: property, stamp: stamp.asDefault)
             case .listInsert(let reference, let element, let position, let value):
                 try listInsert(value, element: element, at: position, in: reference, stamp: stamp)
             case .listSet(let reference, let element, let value):
@@ -142,7 +145,7 @@ package enum ChangesetApplier {
 
         // MARK: Objects
 
-        private mutating func create(_ identity: ObjectIdentity, _ className: String) throws(RealmError) {
+        private mutating func create(_ identity: ObjectIdentity, _ className: String, stamp: Stamp) throws(RealmError) {
             lastObject = nil
             let handle = try transaction.classHandle(named: className)
             switch identity {
@@ -169,17 +172,24 @@ package enum ChangesetApplier {
                 let key = try transaction.createObject(ofClass: className, values: [:])
                 try SyncTables.setGlobalKey(global, of: key, className: className, transaction)
                 lastObject = (className, identity, key, true)
-            case .embedded(let ownerClass, let owner, let property, let element):
-                // An embedded object in a list was made by its `listInsert`,
-                // which comes first.
-                guard element == nil else { return }
-                guard try SyncTables.localKey(ofEmbedded: identity, className: className, transaction) == nil,
-                      try !SyncTables.isTombstoned(identity, className: className, transaction),
-                      let ownerKey = try localKey(owner, ownerClass) else { return }
+            case .embedded(let ownerClass, let owner, let property, _):
+                guard let ownerKey = try localKey(owner, ownerClass) else { return }
                 let ownerHandle = try transaction.classHandle(named: ownerClass)
                 let propertyIndex = try transaction.propertyIndex(named: property, in: ownerHandle)
+                // An embedded object in a list was made by its `listInsert`,
+                // which comes first.
+                guard try !transaction.objectSchema(ownerHandle).properties[propertyIndex].isList else { return }
+                // One in a to-one property is a write of that property: the
+                // later of it and the property's other writes (other
+                // embedded objects, nil) wins.
+                if let last = try SyncTables.stamp(of: ownerKey, className: ownerClass, property: property, transaction), last >= stamp { return }
+                if case .object(let replaced) = try transaction.value(of: ownerKey, property: propertyIndex, in: ownerHandle) {
+                    try SyncTables.forgetObject(replaced, className: className, transaction)
+                }
                 let key = try transaction.createEmbeddedObject(in: ownerHandle, owner: ownerKey, property: propertyIndex)
                 try SyncTables.setEmbeddedIdentity(identity, of: key, className: className, transaction)
+                try SyncTables.setStamp(stamp, of: ownerKey, className: ownerClass, property: property, transaction)
+                lastObject = (className, identity, key, true)
             }
         }
 
@@ -253,10 +263,18 @@ package enum ChangesetApplier {
             let mirror = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
                 try ListMirror.objectExists(key, in: list, transaction)
             }
-            guard mirror.elements.count == count else {
-                throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds \(count) elements, of which sync knows \(mirror.elements.count)")
+            guard mirror.rowCount == count else {
+                throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds \(count) elements, of which sync knows \(mirror.rowCount)")
             }
             return mirror
+        }
+
+        /// The local object a list element's value names, for a list of
+        /// objects: nil when this replica does not have it (the element is
+        /// hidden then).
+        private func target(of value: SyncValue) throws(RealmError) -> ObjectKey?? {
+            guard case .link(let targetClass, let targetIdentity) = value else { return .none }
+            return .some(try localKey(targetIdentity, targetClass))
         }
 
         private func listInsert(_ value: SyncValue, element: GlobalKey, at position: PositionKey, in reference: ListReference,
@@ -266,27 +284,28 @@ package enum ChangesetApplier {
             // Inserted already (a changeset delivered again), or erased.
             guard mirror.index(of: element) == nil, !mirror.erased.contains(element) else { return }
             let index = mirror.insertionIndex(for: position)
+            let row = mirror.row(ofElementAt: index)
             var target: Int64?
+            var isHidden = false
             if let embeddedClass {
-                let key = try transaction.insertEmbeddedObject(at: index, in: list)
+                let key = try transaction.insertEmbeddedObject(at: row, in: list)
                 let identity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
                                                        element: element)
                 try SyncTables.setEmbeddedIdentity(identity, of: key, className: embeddedClass, transaction)
-            } else if case .link(let targetClass, let targetIdentity) = value {
-                // An object this replica does not have: the element went
-                // with it.
-                guard let key = try localKey(targetIdentity, targetClass) else {
-                    mirror.erased.insert(element)
-                    try mirror.save(list, property: reference.property, transaction)
-                    return
+            } else if let linked = try self.target(of: value) {
+                // An object this replica does not have (deleted): the
+                // element is hidden until a write gives it another.
+                if let key = linked {
+                    try transaction.insert(.object(key), at: row, in: list)
+                    target = key.rawValue
+                } else {
+                    isHidden = true
                 }
-                try transaction.insert(.object(key), at: index, in: list)
-                target = key.rawValue
             } else {
-                try transaction.insert(try value.coreValue(), at: index, in: list)
+                try transaction.insert(try value.coreValue(), at: row, in: list)
             }
-            mirror.elements.insert(ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, target: target),
-                                   at: index)
+            mirror.elements.insert(ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, target: target,
+                                                      isHidden: isHidden), at: index)
             try mirror.save(list, property: reference.property, transaction)
         }
 
@@ -295,19 +314,22 @@ package enum ChangesetApplier {
             var mirror = try mirror(list, reference.property)
             guard let index = mirror.index(of: element) else { return }
             if let last = mirror.elements[index].valueStamp, last >= stamp { return }
-            if case .link(let targetClass, let targetIdentity) = value {
-                guard let key = try localKey(targetIdentity, targetClass) else {
-                    // Its new object is gone: so is the element.
-                    try transaction.remove(at: index, from: list)
-                    mirror.elements.remove(at: index)
-                    mirror.erased.insert(element)
-                    try mirror.save(list, property: reference.property, transaction)
-                    return
+            let row = mirror.row(ofElementAt: index)
+            if let linked = try target(of: value) {
+                switch (linked, mirror.elements[index].isHidden) {
+                case (let key?, false):
+                    try transaction.replace(at: row, with: .object(key), in: list)
+                case (let key?, true):
+                    try transaction.insert(.object(key), at: row, in: list)
+                case (nil, false):
+                    try transaction.remove(at: row, from: list)
+                case (nil, true):
+                    break
                 }
-                try transaction.replace(at: index, with: .object(key), in: list)
-                mirror.elements[index].target = key.rawValue
+                mirror.elements[index].target = linked?.rawValue
+                mirror.elements[index].isHidden = linked == nil
             } else {
-                try transaction.replace(at: index, with: try value.coreValue(), in: list)
+                try transaction.replace(at: row, with: try value.coreValue(), in: list)
             }
             mirror.elements[index].valueStamp = stamp
             try mirror.save(list, property: reference.property, transaction)
@@ -318,12 +340,16 @@ package enum ChangesetApplier {
             var mirror = try mirror(list, reference.property)
             guard let from = mirror.index(of: element) else { return }
             if let last = mirror.elements[from].positionStamp, last >= stamp { return }
+            let fromRow = mirror.row(ofElementAt: from)
             var moved = mirror.elements.remove(at: from)
             moved.position = position
             moved.positionStamp = stamp
             let to = mirror.insertionIndex(for: position)
             mirror.elements.insert(moved, at: to)
-            if from != to { try transaction.move(from: from, to: to, in: list) }
+            if !moved.isHidden {
+                let toRow = mirror.row(ofElementAt: to)
+                if fromRow != toRow { try transaction.move(from: fromRow, to: toRow, in: list) }
+            }
             try mirror.save(list, property: reference.property, transaction)
         }
 
@@ -333,7 +359,7 @@ package enum ChangesetApplier {
             for element in elements {
                 mirror.erased.insert(element)
                 guard let index = mirror.index(of: element) else { continue }
-                try transaction.remove(at: index, from: list)
+                if !mirror.elements[index].isHidden { try transaction.remove(at: mirror.row(ofElementAt: index), from: list) }
                 mirror.elements.remove(at: index)
             }
             try mirror.save(list, property: reference.property, transaction)

@@ -30,6 +30,10 @@ package enum StateSnapshot {
         return builder.changesets
     }
 
+    /// The identity a hidden list element's value names: of client 0,
+    /// which no client file is, so no replica has it.
+    static let vanishedObject = GlobalKey(client: 0, counter: 0)
+
     private struct Builder {
         let transaction: Transaction
         private(set) var changesets: [Changeset] = []
@@ -135,14 +139,27 @@ package enum StateSnapshot {
                 if property.isList {
                     try list(index, property, of: key, handle, identity, embedded: embedded)
                 } else if let embedded {
-                    guard case .object(let child) = values[index] else { continue }
+                    let stamp = stamps[property.name]
+                    guard case .object(let child) = values[index] else {
+                        // Emptied: the nil wins over embedded objects made
+                        // before it, as it did here.
+                        if let stamp { append(.set(class: handle.className, identity, property: property.name, .null), stamp: stamp) }
+                        continue
+                    }
                     let childHandle = try transaction.classHandle(named: embedded)
-                    let childIdentity = ObjectIdentity.embedded(ownerClass: handle.className, owner: identity, property: property.name, element: nil)
-                    append(.create(class: embedded, childIdentity), stamp: nil)
+                    // Its creation is the write of the owner's property that
+                    // made it, with that write's stamp.
+                    let childIdentity = try SyncTables.embeddedIdentity(of: child, className: embedded, transaction)
+                        ?? .embedded(ownerClass: handle.className, owner: identity, property: property.name, element: nil)
+                    append(.create(class: embedded, childIdentity), stamp: stamp)
                     try content(of: child, childHandle, childIdentity)
                 } else if let stamp = stamps[property.name] {
-                    append(.set(class: handle.className, identity, property: property.name,
-                                try syncValue(values[index], target: property.objectClassName)), stamp: stamp)
+                    let value = try syncValue(values[index], target: property.objectClassName)
+                    if stamp.isDefault {
+                        append(.setDefault(class: handle.className, identity, property: property.name, value), stamp: stamp)
+                    } else {
+                        append(.set(class: handle.className, identity, property: property.name, value), stamp: stamp)
+                    }
                 }
             }
         }
@@ -155,16 +172,26 @@ package enum StateSnapshot {
             guard let mirror = try ListMirror.stored(list, property: property.name, transaction)?
                 .reconciled(withCount: count, exists: { (key: Int64) throws(RealmError) -> Bool in
                     try ListMirror.objectExists(key, in: list, transaction)
-                }), mirror.elements.count == count else {
+                }), mirror.rowCount == count else {
                 if count > 0 {
                     throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds \(count) elements that sync does not know.")
                 }
                 return
             }
             let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
-            let values = try transaction.values(of: list)
-            for (element, value) in zip(mirror.elements, values) {
-                let syncValue: SyncValue = embedded == nil ? try self.syncValue(value, target: property.objectClassName) : .null
+            var rows = try transaction.values(of: list).makeIterator()
+            for element in mirror.elements {
+                // A hidden element holds an object that is gone: it travels
+                // holding one that never exists, so that it is hidden there
+                // too, and shown again by the same later writes.
+                let value = element.isHidden ? nil : rows.next()
+                let syncValue: SyncValue = if let value, embedded == nil {
+                    try self.syncValue(value, target: property.objectClassName)
+                } else if value == nil, let target = property.objectClassName {
+                    .link(class: target, .global(StateSnapshot.vanishedObject))
+                } else {
+                    .null
+                }
                 // The insertion takes the older stamp; the newer one comes
                 // after, as the write that made it (a move in place, or a
                 // set), so that both stamps end as they are here.
@@ -179,7 +206,7 @@ package enum StateSnapshot {
                 } else if valueStamp > positionStamp, embedded == nil {
                     append(.listSet(reference, element: element.key, syncValue), stamp: valueStamp)
                 }
-                if let embedded, case .object(let child) = value {
+                if let embedded, case .object(let child)? = value {
                     let childIdentity = ObjectIdentity.embedded(ownerClass: handle.className, owner: identity, property: property.name,
                                                                 element: element.key)
                     try content(of: child, try transaction.classHandle(named: embedded), childIdentity)

@@ -132,6 +132,19 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 if let key = try localKey(identity, className, transaction) {
                     try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
                 }
+            case .setDefault(let className, let identity, let property, _):
+                if let key = try localKey(identity, className, transaction) {
+                    try SyncTables.setStamp(stamp.asDefault, of: key, className: className, property: property, transaction)
+                }
+            case .create(_, .embedded(let ownerClass, let owner, let property, _)):
+                // Making an embedded object writes its owner's property, as
+                // setting it to nil does (Docs/SyncDesign.md, "Embedded
+                // objects"); an element of a list is stamped as the list's.
+                guard let ownerKey = try localKey(owner, ownerClass, transaction) else { continue }
+                let ownerHandle = try transaction.classHandle(named: ownerClass)
+                let index = try transaction.propertyIndex(named: property, in: ownerHandle)
+                guard try !transaction.objectSchema(ownerHandle).properties[index].isList else { continue }
+                try SyncTables.setStamp(stamp, of: ownerKey, className: ownerClass, property: property, transaction)
             case .listInsert(let reference, let element, _, _), .listSet(let reference, let element, _), .listMove(let reference, let element, _):
                 guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
                 let ownerHandle = try transaction.classHandle(named: reference.ownerClass)
@@ -232,12 +245,17 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 let list = ListHandle(owningClass: ownerClass, owner: owner, property: property)
                 var mirror = try mirror(of: list, property: propertyName, count: try transaction.count(of: list) - 1, &context)
                 let key = context.newKey()
-                let position = mirror.position(forInsertionAt: listIndex, of: key)
-                mirror.elements.insert(ListMirror.Element(key: key, position: position), at: listIndex)
+                let (index, position) = mirror.insertion(atRow: listIndex, of: key)
+                mirror.elements.insert(ListMirror.Element(key: key, position: position), at: index)
                 try mirror.save(list, property: propertyName, transaction)
                 element = key
                 let reference = ListReference(ownerClass: ownerClass.className, owner: ownerIdentity, property: propertyName)
                 listInstructions = [.listInsert(reference, element: key, position: position, .null)]
+            } else {
+                // Each embedded object made in a to-one property is one of its
+                // own, never the one it replaces: a replica that missed the
+                // replacement must not merge the two.
+                element = context.newKey()
             }
             let identity = ObjectIdentity.embedded(ownerClass: ownerClass.className, owner: ownerIdentity, property: propertyName, element: element)
             try SyncTables.setEmbeddedIdentity(identity, of: key, className: handle.className, transaction)
@@ -248,42 +266,43 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             return [.set(class: handle.className, try identity(of: key, handle, &context), property: schema.properties[property].name,
                          try syncValue(value, target: target, &context))]
         case .erased(let handle, let key):
-            return [try erase(key, handle, &context)]
+            return try erase(key, handle, &context)
         case .erasedAll(let handle, let keys):
             var instructions: [Instruction] = []
-            for key in keys { instructions.append(try erase(key, handle, &context)) }
+            for key in keys { instructions += try erase(key, handle, &context) }
             return instructions
         case .listInserted(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: -1, &context)
             let key = context.newKey()
-            let position = mirror.position(forInsertionAt: index, of: key)
-            mirror.elements.insert(ListMirror.Element(key: key, position: position, target: value.objectKey), at: index)
+            let (elementIndex, position) = mirror.insertion(atRow: index, of: key)
+            mirror.elements.insert(ListMirror.Element(key: key, position: position, target: value.objectKey), at: elementIndex)
             try mirror.save(list, property: reference.property, transaction)
             return [.listInsert(reference, element: key, position: position, try syncValue(value, target: target, &context))]
         case .listSet(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: 0, &context)
-            mirror.elements[index].target = value.objectKey
+            let elementIndex = mirror.elementIndex(ofRow: index)
+            mirror.elements[elementIndex].target = value.objectKey
             try mirror.save(list, property: reference.property, transaction)
-            return [.listSet(reference, element: mirror.elements[index].key, try syncValue(value, target: target, &context))]
+            return [.listSet(reference, element: mirror.elements[elementIndex].key, try syncValue(value, target: target, &context))]
         case .listMoved(let list, let from, let to):
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
-            var element = mirror.elements.remove(at: from)
-            element.position = mirror.position(forInsertionAt: to, of: element.key)
-            element.positionStamp = nil
-            mirror.elements.insert(element, at: to)
+            let move = Self.move(&mirror, from: from, to: to, in: reference)
             try mirror.save(list, property: reference.property, transaction)
-            return [.listMove(reference, element: element.key, position: element.position)]
+            return [move]
         case .listSwapped(let list, let first, let second):
+            // Two moves, each to a new position key of its own: taking the
+            // other element's key would give two elements one key, and
+            // keys that end in another element's identity.
+            let (low, high) = (min(first, second), max(first, second))
+            guard low != high else { return [] }
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
-            // Each element takes the other's place, and its position key.
-            let a = mirror.elements[first], b = mirror.elements[second]
-            mirror.elements[first] = ListMirror.Element(key: b.key, position: a.position, valueStamp: b.valueStamp)
-            mirror.elements[second] = ListMirror.Element(key: a.key, position: b.position, valueStamp: a.valueStamp)
+            var moves = [Self.move(&mirror, from: high, to: low, in: reference)]
+            if high - low > 1 { moves.append(Self.move(&mirror, from: low + 1, to: high, in: reference)) }
             try mirror.save(list, property: reference.property, transaction)
-            return [.listMove(reference, element: b.key, position: a.position), .listMove(reference, element: a.key, position: b.position)]
+            return moves
         case .listErased(let list, let index):
             var (mirror, reference, _) = try listState(list, countChange: 1, &context)
-            let element = mirror.elements.remove(at: index)
+            let element = mirror.elements.remove(at: mirror.elementIndex(ofRow: index))
             mirror.erased.insert(element.key)
             try mirror.save(list, property: reference.property, transaction)
             return [.listErase(reference, element: element.key)]
@@ -295,8 +314,33 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     /// The `erase` of an object, forgetting what sync kept about it (and,
-    /// for a primary key, ending its incarnation).
-    private func erase(_ key: ObjectKey, _ handle: ClassHandle, _ context: inout Context) throws(RealmError) -> Instruction {
+    /// for a primary key, ending its incarnation). An embedded object is
+    /// not erased but taken from its owner: its owner's property set to
+    /// nil, or its element erased from its owner's list, so that the rules
+    /// of the owner's property or list decide (Docs/SyncDesign.md,
+    /// "Embedded objects").
+    private func erase(_ key: ObjectKey, _ handle: ClassHandle, _ context: inout Context) throws(RealmError) -> [Instruction] {
+        if case .embedded(let ownerClass, let owner, let property, let element)? = try SyncTables.embeddedIdentity(
+            of: key, className: handle.className, context.transaction),
+            let ownerKey = try localKey(owner, ownerClass, context.transaction) {
+            let transaction = context.transaction
+            let ownerHandle = try transaction.classHandle(named: ownerClass)
+            let index = try transaction.propertyIndex(named: property, in: ownerHandle)
+            try SyncTables.forgetObject(key, className: handle.className, transaction)
+            guard try context.schema(ownerHandle).properties[index].isList else {
+                return [.set(class: ownerClass, owner, property: property, .null)]
+            }
+            let list = ListHandle(owningClass: ownerHandle, owner: ownerKey, property: index)
+            var (mirror, reference, _) = try listState(list, countChange: 0, &context)
+            // Still in the list: RealmCore drops it after this call.
+            var position = element.flatMap { mirror.index(of: $0) }
+            if position == nil { position = try transaction.values(of: list).firstIndex(of: .object(key)) }
+            guard let position else { return [] }
+            let removed = mirror.elements.remove(at: position)
+            mirror.erased.insert(removed.key)
+            try mirror.save(list, property: reference.property, transaction)
+            return [.listErase(reference, element: removed.key)]
+        }
         let identity = try identity(of: key, handle, &context)
         if case .primaryKey(let value, let incarnation) = identity {
             try SyncTables.endIncarnation(incarnation, className: handle.className, primaryKey: value, context.transaction)
@@ -305,11 +349,25 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             try SyncTables.addTombstone(identity, className: handle.className, context.transaction)
         }
         try SyncTables.forgetObject(key, className: handle.className, context.transaction)
-        return .erase(class: handle.className, identity)
+        return [.erase(class: handle.className, identity)]
+    }
+
+    /// Moves the element of row `from` to row `to` of the list without it,
+    /// with a new position key there.
+    private static func move(_ mirror: inout ListMirror, from: Int, to: Int, in reference: ListReference) -> Instruction {
+        var element = mirror.elements.remove(at: mirror.elementIndex(ofRow: from))
+        let (index, position) = mirror.insertion(atRow: to, of: element.key)
+        element.position = position
+        element.positionStamp = nil
+        mirror.elements.insert(element, at: index)
+        return .listMove(reference, element: element.key, position: element.position)
     }
 
     /// A `set` for each column property of a new object but its primary
-    /// key, so that a replica makes the same object.
+    /// key, so that a replica makes the same object: a `setDefault` for a
+    /// value that is the property's default (nil, zero, empty), which
+    /// loses to every `set` of another replica creating the same primary
+    /// key (Docs/SyncDesign.md, "Defaults").
     private func initialValues(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity,
                                _ context: inout Context) throws(RealmError) -> [Instruction] {
         let schema = try context.schema(handle)
@@ -318,8 +376,12 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         for (index, property) in schema.properties.enumerated() where property.isColumn && !property.isPrimaryKey {
             // An embedded object's link is its own `create`.
             if let target = property.objectClassName, try context.schema(try context.transaction.classHandle(named: target)).isEmbedded { continue }
-            instructions.append(.set(class: handle.className, identity, property: property.name,
-                                     try syncValue(values[index], target: property.objectClassName, &context)))
+            let value = try syncValue(values[index], target: property.objectClassName, &context)
+            if values[index] == property.defaultValue {
+                instructions.append(.setDefault(class: handle.className, identity, property: property.name, value))
+            } else {
+                instructions.append(.set(class: handle.className, identity, property: property.name, value))
+            }
         }
         return instructions
     }
@@ -350,7 +412,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let reconciled = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
                 try ListMirror.objectExists(key, in: list, transaction)
             }
-            if reconciled.elements.count == count { return reconciled }
+            if reconciled.rowCount == count { return reconciled }
         }
         var mirror = ListMirror(elements: [])
         for _ in 0..<max(0, count) {

@@ -9,6 +9,13 @@ import RealmSyncWire
 /// live here, kept in step with every index-based change
 /// (Docs/SyncDesign.md, "Storage"). The elements are always in position
 /// order.
+///
+/// An element whose object was deleted is *hidden*, not erased: it has no
+/// row in the list, but keeps its place, its identity and its stamps, so
+/// that a later write of its value (another object, by a replica that had
+/// not seen the deletion) shows it again on every replica alike. Rows are
+/// the visible elements in order; ``row(ofElementAt:)`` and
+/// ``elementIndex(ofRow:)`` translate.
 struct ListMirror {
     struct Element: Equatable {
         var key: GlobalKey
@@ -23,13 +30,17 @@ struct ListMirror {
         /// without telling replication, and the mirror follows
         /// (``reconciled(withCount:exists:)``).
         var target: Int64?
+        /// Whether the object it holds is gone, so that it has no row.
+        var isHidden: Bool
 
-        init(key: GlobalKey, position: PositionKey, valueStamp: Stamp? = nil, positionStamp: Stamp? = nil, target: Int64? = nil) {
+        init(key: GlobalKey, position: PositionKey, valueStamp: Stamp? = nil, positionStamp: Stamp? = nil, target: Int64? = nil,
+             isHidden: Bool = false) {
             self.key = key
             self.position = position
             self.valueStamp = valueStamp
             self.positionStamp = positionStamp
             self.target = target
+            self.isHidden = isHidden
         }
     }
 
@@ -43,18 +54,35 @@ struct ListMirror {
         self.erased = erased
     }
 
-    /// The mirror of a list of objects that now holds `count` elements:
-    /// without the elements whose objects no longer exist (deleted, which
-    /// removed them from the list). Every replica drops them the same way,
-    /// as every replica deletes the objects.
+    /// The number of rows: the elements not hidden.
+    var rowCount: Int { elements.count { !$0.isHidden } }
+
+    /// The mirror of a list of objects that now has `count` rows: the
+    /// elements whose objects no longer exist (deleted, which took their
+    /// rows) hidden.
     func reconciled(withCount count: Int, exists: (Int64) throws(RealmError) -> Bool) throws(RealmError) -> ListMirror {
-        guard elements.count != count else { return self }
-        var kept: [Element] = []
-        for element in elements {
-            if let target = element.target, try !exists(target) { continue }
-            kept.append(element)
+        guard rowCount != count else { return self }
+        var reconciled = self
+        for index in reconciled.elements.indices where !reconciled.elements[index].isHidden {
+            if let target = reconciled.elements[index].target, try !exists(target) { reconciled.elements[index].isHidden = true }
         }
-        return ListMirror(elements: kept, erased: erased)
+        return reconciled
+    }
+
+    /// The row of the element at `index`, or of the next visible one when
+    /// it is hidden: the visible elements before it.
+    func row(ofElementAt index: Int) -> Int {
+        elements[..<index].count { !$0.isHidden }
+    }
+
+    /// The index of the element in row `row`.
+    func elementIndex(ofRow row: Int) -> Int {
+        var remaining = row
+        for (index, element) in elements.enumerated() where !element.isHidden {
+            if remaining == 0 { return index }
+            remaining -= 1
+        }
+        preconditionFailure("ListMirror: row \(row) of a list of \(rowCount) rows")
     }
 
     /// The index of an element, if the list holds it.
@@ -105,11 +133,14 @@ struct ListMirror {
         try upsert.run()
     }
 
-    /// The position key for `element` inserted at `index` (before the
-    /// element now there).
-    func position(forInsertionAt index: Int, of element: GlobalKey) -> PositionKey {
-        PositionKey.between(index > 0 ? elements[index - 1].position : nil,
-                            and: index < elements.count ? elements[index].position : nil, for: element)
+    /// Where `element`, inserted as row `row`, goes: right after the
+    /// element of the row before (ahead of hidden elements after that
+    /// one), with a position key between its neighbours there.
+    func insertion(atRow row: Int, of element: GlobalKey) -> (index: Int, position: PositionKey) {
+        let index = row > 0 ? elementIndex(ofRow: row - 1) + 1 : 0
+        let position = PositionKey.between(index > 0 ? elements[index - 1].position : nil,
+                                           and: index < elements.count ? elements[index].position : nil, for: element)
+        return (index, position)
     }
 
     private func encoded() -> [UInt8] {
@@ -121,12 +152,9 @@ struct ListMirror {
             writer.lengthPrefixed(element.position.bytes)
             Self.write(element.valueStamp, into: &writer)
             Self.write(element.positionStamp, into: &writer)
-            if let target = element.target {
-                writer.byte(1)
-                writer.signed(target)
-            } else {
-                writer.byte(0)
-            }
+            // Flags: 1, a target follows; 2, hidden.
+            writer.byte((element.target == nil ? 0 : 1) | (element.isHidden ? 2 : 0))
+            if let target = element.target { writer.signed(target) }
         }
         writer.varint(UInt64(erased.count))
         for key in erased.sorted() {
@@ -163,8 +191,11 @@ struct ListMirror {
                 let position = PositionKey(Array(try reader.lengthPrefixed()))
                 let valueStamp = try readStamp(&reader)
                 let positionStamp = try readStamp(&reader)
-                let target: Int64? = try reader.byte() == 1 ? try reader.signed() : nil
-                elements.append(Element(key: key, position: position, valueStamp: valueStamp, positionStamp: positionStamp, target: target))
+                let flags = try reader.byte()
+                guard flags <= 3 else { return nil }
+                let target: Int64? = flags & 1 != 0 ? try reader.signed() : nil
+                elements.append(Element(key: key, position: position, valueStamp: valueStamp, positionStamp: positionStamp, target: target,
+                                        isHidden: flags & 2 != 0))
             }
             let erasedCount = try reader.count(minimumSize: 2)
             var erased: Set<GlobalKey> = []

@@ -35,6 +35,18 @@ public struct Changeset: Hashable, Sendable {
     }
 }
 
+extension Stamp {
+    /// The stamp of a default value (a `setDefault`): below every stamp of
+    /// a `set`, and ordered among defaults by client and sequence, so that
+    /// every replica keeps the same default when no replica set the value.
+    public var asDefault: Stamp {
+        Stamp(timestamp: .min, client: client, sequence: sequence)
+    }
+
+    /// Whether this is the stamp of a default value.
+    public var isDefault: Bool { timestamp == .min }
+}
+
 /// When a change was made, for last-writer-wins: compared by timestamp,
 /// then client file identity, then sequence, so that every replica orders
 /// any two changes the same way.

@@ -56,7 +56,7 @@ public enum ChangesetCoding {
     }
 
     private enum Tag: UInt8 {
-        case addClass = 1, addProperty, create, erase, set, addInteger, listInsert, listSet, listMove, listErase, listClear
+        case addClass = 1, addProperty, create, erase, set, addInteger, listInsert, listSet, listMove, listErase, listClear, setDefault
     }
 
     private static func encode(_ instruction: Instruction, into writer: inout BinaryWriter, names: inout NameTable) {
@@ -83,6 +83,12 @@ public enum ChangesetCoding {
             encode(identity, into: &writer, names: &names)
         case .set(let className, let identity, let property, let value):
             writer.byte(Tag.set.rawValue)
+            writer.varint(names.index(className))
+            encode(identity, into: &writer, names: &names)
+            writer.varint(names.index(property))
+            encode(value, into: &writer, names: &names)
+        case .setDefault(let className, let identity, let property, let value):
+            writer.byte(Tag.setDefault.rawValue)
             writer.varint(names.index(className))
             encode(identity, into: &writer, names: &names)
             writer.varint(names.index(property))
@@ -284,6 +290,10 @@ public enum ChangesetCoding {
                 let className = try name()
                 let identity = try identity(depth: 0)
                 return .set(class: className, identity, property: try name(), try value(depth: 0))
+            case .setDefault:
+                let className = try name()
+                let identity = try identity(depth: 0)
+                return .setDefault(class: className, identity, property: try name(), try value(depth: 0))
             case .addInteger:
                 let className = try name()
                 let identity = try identity(depth: 0)

@@ -14,6 +14,11 @@ public enum Instruction: Hashable, Sendable {
     case erase(class: String, ObjectIdentity)
     /// A property set: last writer wins, by the instruction's stamp.
     case set(class: String, ObjectIdentity, property: String, SyncValue)
+    /// A value a creation gave a property without being asked to (the
+    /// property's default): it loses to every `set`, whatever their
+    /// stamps, so that two replicas creating one primary key keep the
+    /// values either of them set (Docs/SyncDesign.md, "Defaults").
+    case setDefault(class: String, ObjectIdentity, property: String, SyncValue)
     /// An integer property increased by `delta` (commutes with other
     /// additions).
     case addInteger(class: String, ObjectIdentity, property: String, delta: Int64)

@@ -1,0 +1,164 @@
+import Foundation
+import RealmCore
+
+/// One write transaction of the model checker: a change of one kind,
+/// finding what it changes by content (a person by primary key, a dog by
+/// name), and doing nothing when it is gone. `client` (1, 2, 3) makes the
+/// values each client writes different.
+struct ModelOperation: CustomStringConvertible, Sendable {
+    let name: String
+    let body: @Sendable (ModelReplica, Int) throws -> Void
+
+    var description: String { name }
+
+    typealias P = ModelReplica.PersonProperty
+    typealias D = ModelReplica.DogProperty
+
+    /// The state every history starts from, written by a replica of its
+    /// own: Ana (1) with a home (with a detail), dogs Rex and Fido, tags
+    /// a, b, c and two past addresses, her best dog Rex; Bo (2); Rex owned by
+    /// Ana; Fido; Max, in no list.
+    static let seed = ModelOperation(name: "seed") { r, _ in
+        let t = r.transaction
+        let people = try r.people, dogs = try r.dogs
+        let ana = try t.createObject(in: people, values: [.int(1), .string("Ana")])
+        _ = try t.createObject(in: people, values: [.int(2), .string("Bo")])
+        let rex = try t.createObject(in: dogs, values: [.string("Rex"), .int(3), .object(ana)])
+        let fido = try t.createObject(in: dogs, values: [.string("Fido"), .int(5)])
+        _ = try t.createObject(in: dogs, values: [.string("Max"), .int(7)])
+        let home = try t.createEmbeddedObject(in: people, owner: ana, property: P.home, values: [.string("Main")])
+        _ = try t.createEmbeddedObject(in: try r.addresses, owner: home, property: 1, values: [.string("n0")])
+        let list = try t.list(P.dogs, of: ana, in: people)
+        try t.append(.object(rex), to: list)
+        try t.append(.object(fido), to: list)
+        let tags = try t.list(P.tags, of: ana, in: people)
+        for tag in ["a", "b", "c"] { try t.append(.string(tag), to: tags) }
+        let past = try t.list(P.past, of: ana, in: people)
+        _ = try t.appendEmbeddedObject(to: past, values: [.string("Old1")])
+        _ = try t.appendEmbeddedObject(to: past, values: [.string("Old2")])
+        try t.setValue(.object(rex), of: ana, property: P.best, in: people)
+    }
+
+    // MARK: The palette
+
+    /// Every kind of change, on objects, primary keys, embedded objects,
+    /// links, lists of objects, of values and of embedded objects.
+    static let all: [ModelOperation] = [
+        // Properties and objects.
+        op("rename") { r, c in try r.setPerson(1, P.name, .string("n\(c)")) },
+        op("nickname") { r, c in try r.setPerson(1, P.nickname, .string("k\(c)")) },
+        op("deleteAna") { r, _ in if let ana = try r.person(1) { try r.transaction.deleteObject(ana, in: try r.people) } },
+        op("deleteBo") { r, _ in if let bo = try r.person(2) { try r.transaction.deleteObject(bo, in: try r.people) } },
+        op("recreateBo") { r, c in
+            if let bo = try r.person(2) { try r.transaction.deleteObject(bo, in: try r.people) }
+            _ = try r.transaction.createObject(in: try r.people, values: [.int(2), .string("r\(c)")])
+        },
+        op("createCy") { r, c in
+            if try r.person(3) == nil { _ = try r.transaction.createObject(in: try r.people, values: [.int(3), .string("c\(c)")]) }
+        },
+        op("createCyDefaults") { r, c in
+            // Its name is the default; its nickname is set.
+            if try r.person(3) == nil { _ = try r.transaction.createObject(in: try r.people, values: [.int(3), .string(""), .string("k\(c)")]) }
+        },
+        op("deleteRex") { r, _ in if let rex = try r.dog("Rex") { try r.transaction.deleteObject(rex, in: try r.dogs) } },
+        op("deleteFido") { r, _ in if let fido = try r.dog("Fido") { try r.transaction.deleteObject(fido, in: try r.dogs) } },
+        op("deleteAllDogs") { r, _ in try r.transaction.deleteAllObjects(in: try r.dogs) },
+        op("ageRex") { r, c in if let rex = try r.dog("Rex") { try r.transaction.setValue(.int(Int64(10 + c)), of: rex, property: D.age, in: try r.dogs) } },
+        // Links.
+        op("rexToBo") { r, _ in
+            if let rex = try r.dog("Rex") { try r.transaction.setValue(try r.person(2).map { .object($0) } ?? .null, of: rex, property: D.owner, in: try r.dogs) }
+        },
+        op("bestFido") { r, _ in if let fido = try r.dog("Fido") { try r.setPerson(1, P.best, .object(fido)) } },
+        op("bestNone") { r, _ in try r.setPerson(1, P.best, .null) },
+        // Embedded objects.
+        op("setHome") { r, c in
+            if let ana = try r.person(1) { _ = try r.transaction.createEmbeddedObject(in: try r.people, owner: ana, property: P.home, values: [.string("h\(c)")]) }
+        },
+        op("setHomeWithDetail") { r, c in
+            if let ana = try r.person(1) {
+                let home = try r.transaction.createEmbeddedObject(in: try r.people, owner: ana, property: P.home, values: [.string("h\(c)")])
+                _ = try r.transaction.createEmbeddedObject(in: try r.addresses, owner: home, property: 1, values: [.string("d\(c)")])
+            }
+        },
+        op("clearHome") { r, _ in try r.setPerson(1, P.home, .null) },
+        op("editHome") { r, c in if let home = try r.home() { try r.transaction.setValue(.string("s\(c)"), of: home, property: 0, in: try r.addresses) } },
+        op("editDetail") { r, c in
+            guard let home = try r.home() else { return }
+            if case .object(let detail) = try r.transaction.value(of: home, property: 1, in: try r.addresses) {
+                try r.transaction.setValue(.string("e\(c)"), of: detail, property: 0, in: try r.details)
+            } else {
+                _ = try r.transaction.createEmbeddedObject(in: try r.addresses, owner: home, property: 1, values: [.string("e\(c)")])
+            }
+        },
+        op("deleteHomeObject") { r, _ in if let home = try r.home() { try r.transaction.deleteObject(home, in: try r.addresses) } },
+        // A list of objects.
+        op("newDogInList") { r, c in
+            guard let dogs = try r.list(P.dogs, of: 1) else { return }
+            let dog = try r.transaction.createObject(in: try r.dogs, values: [.string("d\(c)"), .int(1)])
+            try r.transaction.append(.object(dog), to: dogs)
+        },
+        op("insertMax") { r, _ in
+            if let dogs = try r.list(P.dogs, of: 1), let max = try r.dog("Max") { try r.transaction.insert(.object(max), at: 0, in: dogs) }
+        },
+        op("moveDogs") { r, _ in try r.withList(P.dogs) { t, list, count in if count > 1 { try t.move(from: 0, to: count - 1, in: list) } } },
+        op("removeDog") { r, _ in try r.withList(P.dogs) { t, list, count in if count > 0 { try t.remove(at: 0, from: list) } } },
+        op("setDogMax") { r, _ in
+            guard let max = try r.dog("Max") else { return }
+            try r.withList(P.dogs) { t, list, count in if count > 0 { try t.replace(at: 0, with: .object(max), in: list) } }
+        },
+        op("clearDogs") { r, _ in try r.withList(P.dogs) { t, list, _ in try t.removeAll(from: list) } },
+        // A list of values.
+        op("insertTag") { r, c in try r.withList(P.tags) { t, list, count in try t.insert(.string("t\(c)"), at: min(1, count), in: list) } },
+        op("moveTags") { r, _ in try r.withList(P.tags) { t, list, count in if count > 1 { try t.move(from: 0, to: count - 1, in: list) } } },
+        op("removeTag") { r, _ in try r.withList(P.tags) { t, list, count in if count > 0 { try t.remove(at: min(1, count - 1), from: list) } } },
+        op("setTag") { r, c in try r.withList(P.tags) { t, list, count in if count > 0 { try t.replace(at: 0, with: .string("u\(c)"), in: list) } } },
+        op("swapTags") { r, _ in try r.withList(P.tags) { t, list, count in if count > 1 { try t.swapAt(0, count - 1, in: list) } } },
+        op("clearTags") { r, _ in try r.withList(P.tags) { t, list, _ in try t.removeAll(from: list) } },
+        // A list of embedded objects.
+        op("insertPast") { r, c in
+            try r.withList(P.past) { t, list, _ in _ = try t.insertEmbeddedObject(at: 0, in: list, values: [.string("p\(c)")]) }
+        },
+        op("editPast") { r, c in
+            try r.withList(P.past) { t, list, count in
+                guard count > 0, case .object(let first) = try t.values(of: list)[0] else { return }
+                try t.setValue(.string("q\(c)"), of: first, property: 0, in: try r.addresses)
+            }
+        },
+        op("movePast") { r, _ in try r.withList(P.past) { t, list, count in if count > 1 { try t.move(from: 0, to: count - 1, in: list) } } },
+        op("removePast") { r, _ in try r.withList(P.past) { t, list, count in if count > 0 { try t.remove(at: 0, from: list) } } },
+        op("deletePastObject") { r, _ in
+            try r.withList(P.past) { t, list, count in
+                guard count > 0, case .object(let first) = try t.values(of: list)[0] else { return }
+                try t.deleteObject(first, in: try r.addresses)
+            }
+        },
+        op("clearPast") { r, _ in try r.withList(P.past) { t, list, _ in try t.removeAll(from: list) } },
+    ]
+
+    static func op(_ name: String, _ body: @escaping @Sendable (ModelReplica, Int) throws -> Void) -> ModelOperation {
+        ModelOperation(name: name, body: body)
+    }
+
+    static func named(_ name: String) -> ModelOperation {
+        all.first { $0.name == name }!
+    }
+}
+
+extension ModelReplica {
+    func setPerson(_ id: Int64, _ property: Int, _ value: Value) throws {
+        if let key = try person(id) { try transaction.setValue(value, of: key, property: property, in: try people) }
+    }
+
+    func home() throws -> ObjectKey? {
+        guard let ana = try person(1), case .object(let home) = try transaction.value(of: ana, property: PersonProperty.home, in: try people) else {
+            return nil
+        }
+        return home
+    }
+
+    /// Runs `body` on Ana's list `property`, if Ana is here.
+    func withList(_ property: Int, _ body: (Transaction, ListHandle, Int) throws -> Void) throws {
+        guard let list = try list(property, of: 1) else { return }
+        try body(transaction, list, try transaction.count(of: list))
+    }
+}
