@@ -15,6 +15,9 @@ public final class SyncManager: Sendable {
 
     private struct Settings {
         var logLevel: SyncLogLevel = .info
+        /// The logger made at the level set when the first synced Realm
+        /// opened; nil before.
+        var logger: Logger?
         var errorHandler: (@Sendable (any Error, SyncSession?) -> Void)?
         var rootDirectory: URL?
         var metadataEncryptionKey: Data?
@@ -26,7 +29,8 @@ public final class SyncManager: Sendable {
     private init() {}
 
     /// How much the client logs. Realm reads it when the first synced Realm
-    /// opens; set it before.
+    /// opens; set it before. A level set later is kept here but changes
+    /// nothing until the process starts again, as in Realm.
     public var logLevel: SyncLogLevel {
         get { settings.withLock { $0.logLevel } }
         set { settings.withLock { $0.logLevel = newValue } }
@@ -106,9 +110,21 @@ public final class SyncManager: Sendable {
         registry.withLock { $0 }
     }
 
-    /// The client's logger, at ``logLevel``.
+    /// The client's logger: at the level ``logLevel`` had when the first
+    /// synced Realm opened, or at the current one before that.
     var logger: Logger {
-        guard let level = logLevel.loggerLevel else {
+        settings.withLock { $0.logger } ?? Self.makeLogger(logLevel)
+    }
+
+    /// Fixes the logger's level: the first synced Realm is opening.
+    func fixLogLevel() {
+        settings.withLock { settings in
+            if settings.logger == nil { settings.logger = Self.makeLogger(settings.logLevel) }
+        }
+    }
+
+    private static func makeLogger(_ level: SyncLogLevel) -> Logger {
+        guard let level = level.loggerLevel else {
             return Logger(label: "io.realm.sync", factory: { _ in SwiftLogNoOpLogHandler() })
         }
         var logger = Logger(label: "io.realm.sync")

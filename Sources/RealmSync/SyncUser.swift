@@ -88,7 +88,7 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             throw SyncError(.clientUserError, "The user \(identity ?? "") is logged out: \(configuration.realmURL.absoluteString) cannot be synced.")
         }
         let session = try sessions.withLock { sessions throws -> SyncSession in
-            if let open = sessions[configuration.sessionKey], open.state != .invalid { return open }
+            if let open = sessions[configuration.sessionKey], open.state != .invalid, open.state != .dying { return open }
             let made = try SyncSession(configuration: configuration, coordinator: coordinator)
             sessions[configuration.sessionKey] = made
             return made
@@ -194,16 +194,20 @@ public final class SyncUser: Sendable, CustomStringConvertible {
     /// Logs out locally; returns the revocation under way, or nil for a
     /// user logged out already.
     private func beginLogOut() -> Task<(any Error)?, Never>? {
-        let refreshToken: String? = tokens.withLock { tokens in
+        let revoked: (refreshToken: String, accessToken: String?)? = tokens.withLock { tokens in
             guard tokens.state == .active else { return nil }
             tokens.state = .loggedOut
             tokens.refreshTask?.cancel()
             tokens.refreshTask = nil
-            return tokens.refreshToken
+            let access = tokens.accessToken.expires.timeIntervalSinceNow > 5 ? tokens.accessToken.token : nil
+            return (tokens.refreshToken, access)
         }
-        guard let refreshToken else { return nil }
-        for session in sessions.withLock({ sessions in defer { sessions.removeAll() }; return Array(sessions.values) }) {
-            session.engine.invalidate(SyncError(.clientUserError, "The user \(identity ?? "") logged out."))
+        guard let (refreshToken, accessToken) = revoked else { return nil }
+        // The sessions upload what was written before, with the access
+        // token the user has now (revoking the refresh token leaves it
+        // valid until it expires), then end.
+        for session in sessions.withLock({ Array($0.values) }) {
+            session.engine.logOut(SyncError(.clientUserError, "The user \(identity ?? "") logged out."), accessToken: accessToken)
         }
         SyncManager.shared.openedUsers?.loggedOut(self)
         SyncManager.shared.logger.info("logged out user \(identity ?? "")")

@@ -105,11 +105,13 @@ public final class SyncServer: Sendable {
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
             ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))))
-        let http = HTTPServerBuilder.http1WebSocketUpgrade(configuration: channel) { request, _, logger in
-            guard request.path == SyncService.route else { return .dontUpgrade }
-            return .upgrade([:]) { inbound, outbound, _ in
-                await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
-            }
+        let http = HTTPServerBuilder { responder in
+            MalformedRequestGuard(wrapped: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel) { request, _, logger in
+                guard request.path == SyncService.route else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
+                }
+            })
         }
         let serverBuilder: HTTPServerBuilder
         if let tls = configuration.tls {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RealmSync
 import RealmSyncServer
 import RealmSyncWire
@@ -54,6 +57,29 @@ extension SyncTests {
             #expect(taken.problem?.code == .userAlreadyExists)
         }
 
+        /// Bytes the HTTP parser cannot read get an answer and a closed
+        /// connection at once, not silence until the idle timeout.
+        @Test func requestsThatAreNotHTTPAreAnsweredAndClosed() async throws {
+            let server = try await TestServer.start()
+            defer { Task { await server.stop() } }
+            let port = try #require(server.server.port)
+            let cases: [(String, [UInt8], String)] = [
+                ("an unknown method", Array("BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n".utf8), "501"),
+                ("bytes that are not HTTP", [0, 1, 2, 0xFF, 0xFE, 13, 10, 13, 10], "501"),
+                ("a broken request line", Array("GET /health HTTP/9\r\n\r\n".utf8), "400"),
+                ("a header without a colon", Array("GET /health HTTP/1.1\r\nHost a\r\n\r\n".utf8), "400"),
+            ]
+            for (what, bytes, status) in cases {
+                let started = ContinuousClock.now
+                let (answer, closed) = try await offloaded { try RawExchange.send(bytes, toPort: port, waitingUpTo: 10) }
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(what): \(answer.prefix(40))")
+                #expect(closed, "\(what): the connection is closed")
+                #expect(ContinuousClock.now - started < .seconds(5), "\(what): answered at once")
+            }
+            // Still serving.
+            #expect(try await HTTPExchange.send("GET", server.url.appendingPathComponent("health")).status == 200)
+        }
+
         @Test func aFloodOfWrongPasswordsIsRefusedWithRetryAfter() async throws {
             let server = try await TestServer.start { configuration in
                 configuration.failedLoginLimit = 2
@@ -71,6 +97,37 @@ extension SyncTests {
             let retryAfter = limited.headers.first { $0.0.lowercased() == "retry-after" }.flatMap { Int($0.1) }
             #expect((1...30).contains(retryAfter ?? 0))
             #expect(limited.problem?.retryAfter == retryAfter)
+        }
+    }
+}
+
+/// One exchange of raw bytes over TCP with a server on loopback.
+enum RawExchange {
+    /// Sends `bytes` to 127.0.0.1:`port` and reads until the server closes
+    /// the connection or `seconds` pass: what it answered, and whether it
+    /// closed.
+    static func send(_ bytes: [UInt8], toPort port: Int, waitingUpTo seconds: Int) throws -> (answer: String, closed: Bool) {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (String(decoding: answer, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
+            answer += buffer[0..<count]
         }
     }
 }

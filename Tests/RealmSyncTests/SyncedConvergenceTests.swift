@@ -128,7 +128,7 @@ extension SyncTests {
             let id = Int(argument % 6)
             let note = realm.object(ofType: SyncNote.self, forPrimaryKey: id)
             let other = realm.object(ofType: SyncNote.self, forPrimaryKey: Int((argument / 7) % 6))
-            switch operation % 14 {
+            switch operation % 22 {
             case 0, 1: _ = try realm.create(SyncNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
             case 2: note?.text = "text \(argument % 1000)"
             case 3: note?.count = Int(argument % 100)
@@ -143,6 +143,23 @@ extension SyncTests {
             case 10: if let note { realm.delete(note) }
             case 11: note?.address = SyncAddress(value: ["street": "street \(argument % 10)"])
             case 12: realm.add(SyncPin(value: ["label": "pin \(argument % 10)", "note": other as Any]))
+            case 14: note?.address = nil
+            case 15: note?.address?.street = "edited \(argument % 10)"
+            case 16:
+                if let children = note?.children, children.count > 1 { children.move(from: 0, to: Int(argument % UInt64(children.count))) }
+            case 17:
+                if let children = note?.children, !children.isEmpty { children.remove(at: Int(argument % UInt64(children.count))) }
+            case 18:
+                if let children = note?.children, !children.isEmpty, let other { children.replace(index: Int(argument % UInt64(children.count)), object: other) }
+            case 19:
+                if let tags = note?.tags, tags.count > 1 {
+                    if argument % 2 == 0 { tags.swapAt(0, tags.count - 1) } else { tags.replace(index: 0, object: "r\(argument % 20)") }
+                }
+            case 20:
+                if argument % 2 == 0 { note?.tags.removeAll() } else { note?.children.removeAll() }
+            case 21:
+                // A creation that leaves every property at its default.
+                if note == nil { realm.create(SyncNote.self, value: ["id": id]) }
             default:
                 let pins = realm.objects(SyncPin.self)
                 if !pins.isEmpty { realm.delete(pins[Int(argument % UInt64(pins.count))]) }

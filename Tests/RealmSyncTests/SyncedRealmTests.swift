@@ -282,6 +282,53 @@ extension SyncTests {
             }
         }
 
+        /// Seed 001, "Logging out": "Any pending local changes will continue
+        /// to be uploaded until the Realm Object Server has been fully
+        /// synchronized."
+        @Test func changesWrittenBeforeLogOutAreStillUploaded() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/logout")
+                let aliceConfig = Self.configuration(alice, url)
+                _ = try await Self.tasks(aliceConfig)
+                let session = try #require(alice.session(for: url))
+                try await session.waitForDownload()
+                // Written offline, then the user logs out.
+                session.suspend()
+                try await Self.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": 1, "title": "before logging out"])) }
+                alice.logOut()
+                #expect(session.state == .dying, "the session goes on until its changes are uploaded")
+                #expect(alice.session(for: url) === session)
+                session.resume()
+                try await Self.waitUntil("the session ends once uploaded (\(session.diagnostics))") { session.state == .invalid }
+
+                let bobConfig = Self.configuration(bob, url)
+                _ = try await Self.tasks(bobConfig)
+                try await #require(bob.session(for: url)).waitForDownload()
+                #expect(try await Self.tasks(bobConfig) == ["1 before logging out false []"])
+
+                // Nothing left to upload: the session ends at once.
+                let bobSession = try #require(bob.session(for: url))
+                bob.logOut()
+                try await Self.waitUntil("an idle session ends at logout") { bobSession.state == .invalid }
+            }
+        }
+
+        /// Polls `condition` for up to ten seconds.
+        static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !condition() {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("timed out: \(what)")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+
         @Test func aUsersRealmIsTheirsAlone() async throws {
             try await TestClient.run {
                 let errors = SessionErrors()

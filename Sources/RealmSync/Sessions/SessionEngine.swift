@@ -46,6 +46,10 @@ final class SessionEngine: Sendable {
         var observers: [UInt64: ProgressObserver] = [:]
         var nextObserver: UInt64 = 1
         weak var owner: SyncSession?
+        /// Set when the user logged out with changes not yet uploaded: the
+        /// session uploads them with the last access token it had, then
+        /// ends with this error (seed 001, "Logging out").
+        var dying: (error: SyncError, accessToken: String?)?
     }
 
     private struct BoundConnection {
@@ -64,6 +68,7 @@ final class SessionEngine: Sendable {
     }
 
     init(configuration: SyncConfiguration, coordinator: Coordinator) throws {
+        SyncManager.shared.fixLogLevel()
         self.configuration = configuration
         queue = DispatchQueue(label: "io.realm.sync.session")
         do {
@@ -135,6 +140,21 @@ final class SessionEngine: Sendable {
         for waiter in waiters { waiter(error) }
     }
 
+    /// The user logged out: uploads what is still to upload, with
+    /// `accessToken` (the user can get no other), then ends with `error`.
+    /// The session is ``SyncSession/State/dying`` meanwhile; it ends at
+    /// once when nothing is left to upload.
+    func logOut(_ error: SyncError, accessToken: String?) {
+        let proceed = shared.withLock { shared -> Bool in
+            guard !shared.invalid, shared.dying == nil else { return false }
+            shared.dying = (error, accessToken)
+            shared.state = .dying
+            return true
+        }
+        guard proceed else { return }
+        if !waitForUpload({ [weak self] _ in self?.invalidate(error) }) { invalidate(error) }
+    }
+
     /// What the session is doing, for a test that waited too long.
     package var diagnostics: String {
         shared.withLock { shared in
@@ -153,7 +173,7 @@ final class SessionEngine: Sendable {
                 guard shared.connection?.run == run || shared.connection == nil else { return }
                 shared.connection?.uploads.finish()
                 shared.connection = nil
-                if !shared.invalid, shared.runNumber == run { shared.state = .inactive }
+                if !shared.invalid, shared.dying == nil, shared.runNumber == run { shared.state = .inactive }
             }
             switch ending {
             case .cancelled:
@@ -162,7 +182,13 @@ final class SessionEngine: Sendable {
                 logger.debug("sync connection to \(configuration.webSocketURL) ended: \(reason)")
             case .refused(let code, let message, let tryAgain):
                 let error = Self.error(code: code, message: message, path: configuration.resolvedPath)
-                if code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
+                if let dying = shared.withLock({ $0.dying }),
+                   code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
+                    // A logged-out user's last token no longer does: what
+                    // was not uploaded stays in the file.
+                    invalidate(dying.error)
+                    return
+                } else if code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
                     // The access token: get a new one, then bind again. A
                     // refresh token refused logs the user out (reported
                     // by the user), which ends the session; a server out
@@ -221,7 +247,12 @@ final class SessionEngine: Sendable {
     private func connectOnce(_ run: UInt64) async -> Ending {
         let token: String
         do {
-            token = try await configuration.user.accessToken()
+            if let dying = shared.withLock({ $0.dying }) {
+                guard let last = dying.accessToken else { return .loggedOut }
+                token = last
+            } else {
+                token = try await configuration.user.accessToken()
+            }
         } catch {
             if Task.isCancelled { return .cancelled }
             // Logged out, or the refresh token refused (which the user
@@ -294,7 +325,7 @@ final class SessionEngine: Sendable {
                         let marks = shared.withLock { shared -> [UInt64]? in
                             // A suspension (or a newer run) came first.
                             guard shared.runNumber == run, !shared.suspended, !shared.invalid else { return nil }
-                            shared.state = .active
+                            if shared.dying == nil { shared.state = .active }
                             shared.lastBound = .now
                             shared.connection = BoundConnection(run: run, sender: sender, uploads: continuation)
                             return shared.downloadWaiters.map(\.request)

@@ -32,6 +32,9 @@ public final class SyncSession: Sendable, CustomStringConvertible {
         case active
         /// Not connected: suspended, offline, or waiting to reconnect.
         case inactive
+        /// Its user logged out: it goes on uploading the changes made
+        /// before, then becomes invalid (seed 001, "Logging out").
+        case dying
         /// Ended for good: the user logged out, or the server refused the
         /// session in a way trying again cannot fix.
         case invalid

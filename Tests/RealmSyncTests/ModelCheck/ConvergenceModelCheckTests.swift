@@ -93,6 +93,29 @@ import Testing
         Self.expectConvergence(result, "two-write sequences")
     }
 
+    // MARK: Random
+
+    /// Longer histories than the exhaustive checks reach: three clients,
+    /// each with a script of 2 to 8 changes drawn from every kind, in a
+    /// random order with random views. `REALM_SYNC_MODEL_RUNS` sets the
+    /// number of histories; a failure names its seed.
+    @Test func randomLongHistoriesConverge() {
+        let runs = Int(ProcessInfo.processInfo.environment["REALM_SYNC_MODEL_RUNS"] ?? "") ?? 600
+        var failures: [ModelChecker.Failure] = []
+        for run in 0..<runs {
+            var generator = RandomEdits.Generator(seed: 20261128_000 + UInt64(run))
+            let scripts = (0..<3).map { _ in
+                (0..<(2 + Int(generator.next() % 7))).map { _ in Op.all[Int(generator.next() % UInt64(Op.all.count))] }
+            }
+            let schedule = ModelSchedule.random(scriptLengths: scripts.map(\.count), &generator)
+            if var failure = ModelChecker.run(scripts, schedule) {
+                failure.problem = "seed \(20261128_000 + UInt64(run)): " + failure.problem
+                failures.append(failure)
+            }
+        }
+        Self.expectConvergence((runs, failures), "random long histories")
+    }
+
     // MARK: Divergences found, each a regression test
     //
     // Each of these diverged before its fix (the pair or sequence named).

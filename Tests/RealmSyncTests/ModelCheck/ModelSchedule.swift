@@ -34,6 +34,27 @@ struct ModelSchedule: CustomStringConvertible {
         return schedules
     }
 
+    /// One schedule chosen at random: a random merge of the scripts, and
+    /// for each write a random prefix of what came before it.
+    static func random(scriptLengths: [Int], _ generator: inout RandomEdits.Generator) -> ModelSchedule {
+        var next = Array(repeating: 0, count: scriptLengths.count)
+        var order: [(client: Int, write: Int)] = []
+        var seen: [Int] = []
+        var lastSeen = Array(repeating: 0, count: scriptLengths.count)
+        while order.count < scriptLengths.reduce(0, +) {
+            let ready = scriptLengths.indices.filter { next[$0] < scriptLengths[$0] }
+            let client = ready[Int(generator.next() % UInt64(ready.count))]
+            // Often right up to date, often far behind.
+            let position = order.count
+            let view = generator.next() % 3 == 0 ? position : lastSeen[client] + Int(generator.next() % UInt64(position - lastSeen[client] + 1))
+            order.append((client, next[client]))
+            seen.append(view)
+            lastSeen[client] = view
+            next[client] += 1
+        }
+        return ModelSchedule(order: order, seen: seen, clocksBackwards: generator.next() % 2 == 0)
+    }
+
     /// Every merge of the clients' sequences of writes.
     static func interleavings(_ lengths: [Int]) -> [[(client: Int, write: Int)]] {
         var results: [[(client: Int, write: Int)]] = []
