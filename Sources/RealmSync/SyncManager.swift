@@ -21,6 +21,7 @@ public final class SyncManager: Sendable {
         var errorHandler: (@Sendable (any Error, SyncSession?) -> Void)?
         var rootDirectory: URL?
         var metadataEncryptionKey: Data?
+        var timeoutOptions = SyncTimeoutOptions()
     }
 
     private let settings = Mutex(Settings())
@@ -57,6 +58,13 @@ public final class SyncManager: Sendable {
     public var metadataEncryptionKey: Data? {
         get { settings.withLock { $0.metadataEncryptionKey } }
         set { settings.withLock { $0.metadataEncryptionKey = newValue } }
+    }
+
+    /// How long connections wait for the server; each new connection
+    /// uses the options set when it starts.
+    public var timeoutOptions: SyncTimeoutOptions {
+        get { settings.withLock { $0.timeoutOptions } }
+        set { settings.withLock { $0.timeoutOptions = newValue } }
     }
 
     /// The folder of a user's synced files.

@@ -40,6 +40,11 @@ extension SyncServer {
         public var failedLoginWindow: TimeInterval = 60
         /// The largest request body accepted.
         public var maxRequestBodySize = 64 * 1024
+        /// How often the server pings each sync connection: a client that
+        /// has not answered one ping when the next is due is taken as gone,
+        /// and its connection closed with its sessions (30 seconds by
+        /// default; a dead client is dropped within twice this).
+        public var keepAlivePeriod: Duration = .seconds(30)
         /// How many server versions a synced Realm's history gathers before
         /// the server compacts it: deletes what every client has
         /// integrated. Clients behind the compacted history catch up from

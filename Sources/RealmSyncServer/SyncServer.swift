@@ -104,7 +104,7 @@ public final class SyncServer: Sendable {
         // sync connection, once upgraded, is kept alive by pings instead.
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
-            ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))))
+            ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.keepAlivePeriod)))
         let http = HTTPServerBuilder { responder in
             MalformedRequestGuard(wrapped: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel) { request, _, logger in
                 guard request.path == SyncService.route else { return .dontUpgrade }

@@ -16,6 +16,10 @@ final class FaultProxy: Sendable {
         var cutAfterBytes: ClosedRange<Int>?
         /// Wait up to this many milliseconds before forwarding each chunk.
         var maximumDelayMilliseconds = 0
+        /// Forward nothing: connections are accepted, and what they carry
+        /// is dropped. A connection open during a black hole carries
+        /// nothing ever after (it lost bytes); new ones work once healed.
+        var isBlackHole = false
     }
 
     let port: Int
@@ -98,6 +102,7 @@ final class FaultProxy: Sendable {
         let cutAfter: Int?
         let forwarded = Atomic<Int>(0)
         let closed = Atomic<Bool>(false)
+        let swallowed = Atomic<Bool>(false)
 
         init(client: Int32, server: Int32, cutAfter: Int?) {
             self.client = client
@@ -119,6 +124,8 @@ final class FaultProxy: Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
+            if faults.isBlackHole { connection.swallowed.store(true, ordering: .relaxed) }
+            if connection.swallowed.load(ordering: .relaxed) { continue }
             let delay = faults.maximumDelayMilliseconds
             if delay > 0 { usleep(useconds_t(Int.random(in: 0...delay) * 1000)) }
             var sendable = count

@@ -21,6 +21,61 @@ extension SyncTests {
             try await offloaded { SyncedLogEntries.read(try Realm(configuration: configuration)) }
         }
 
+        /// A network that goes on accepting connections but carries
+        /// nothing (a black hole), then heals: the session notices its
+        /// connection is dead (no answer to its pings), gives up connecting
+        /// through the black hole at its connect timeout, and uploads once
+        /// healed.
+        @Test func aSessionComesBackFromABlackHole() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let proxy = try FaultProxy(targetPort: try #require(server.server.port), faults: .init())
+                defer { proxy.stop() }
+                let alice = try await Realms.register("alice", on: server)
+                let bob = try await Realms.register("bob", on: server)
+                var timeouts = SyncTimeoutOptions()
+                timeouts.connectTimeout = 400
+                timeouts.pingKeepalivePeriod = 200
+                timeouts.pongKeepaliveTimeout = 300
+                let url = URL(string: "realm://127.0.0.1:\(proxy.port)/shared/black-hole")!
+                var aliceConfig = Realms.configuration(alice, url)
+                aliceConfig.syncConfiguration?.timeoutOptions = timeouts
+                try await Realms.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": 1, "title": "before"])) }
+                let session = try #require(alice.session(for: url))
+                try await withDeadline("the first upload") { try await session.waitForUpload() }
+
+                proxy.faults.isBlackHole = true
+                try await Realms.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": 2, "title": "during"])) }
+                // Long enough for the ping to go unanswered and for connects
+                // into the black hole to time out.
+                try await Task.sleep(for: .seconds(2))
+                proxy.faults.isBlackHole = false
+                try await withDeadline("uploading after the black hole (\(session.diagnostics))", seconds: 20) { try await session.waitForUpload() }
+
+                let bobConfig = Realms.configuration(bob, Realms.realmURL(server, "/shared/black-hole"))
+                _ = try await Realms.tasks(bobConfig)
+                try await withDeadline("bob downloading") { try await #require(bob.session(for: Realms.realmURL(server, "/shared/black-hole"))).waitForDownload() }
+                #expect(try await Realms.tasks(bobConfig) == ["1 before false []", "2 during false []"])
+            }
+        }
+
+        /// The server drops a client that stops answering its pings.
+        @Test func theServerDropsAPeerThatStopsAnswering() async throws {
+            let server = try await TestServer.start { $0.keepAlivePeriod = .milliseconds(200) }
+            defer { Task { await server.stop() } }
+            let port = try #require(server.server.port)
+            let upgrade = "GET /sync HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            let started = ContinuousClock.now
+            // Upgrades, then reads and answers nothing until the server
+            // closes the connection.
+            let (answer, closed) = try await offloaded { try RawExchange.send(Array(upgrade.utf8), toPort: port, waitingUpTo: 10) }
+            #expect(answer.hasPrefix("HTTP/1.1 101"), "\(answer.prefix(40))")
+            #expect(closed, "the server closed the silent connection")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+
         @Test func delayedAndCutConnectionsLoseNothing() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()

@@ -7,7 +7,6 @@ import RealmCore
 import RealmSyncEngine
 import RealmSyncWire
 import Synchronization
-import WSClient
 
 /// What a ``SyncSession`` does: connects, binds, uploads, downloads and
 /// reconnects, and answers the waits and progress notifications.
@@ -272,33 +271,26 @@ final class SessionEngine: Sendable {
             if !configuration.enableSSLValidation { client.certificateVerification = .none }
             tls = client
         }
-        let ending = Mutex<Ending?>(nil)
+        let timeouts = configuration.timeoutOptions ?? SyncManager.shared.timeoutOptions
+        let channel: SyncWebSocket.Channel
         do {
-            try await WebSocketClient.connect(
-                url: configuration.webSocketURL,
-                configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))),
-                tlsConfiguration: tls, logger: logger
-            ) { inbound, outbound, _ in
-                let sender = SerialMessageSender { bytes in try await outbound.writeBinaryMessage(ByteBuffer(bytes: bytes)) }
-                let result = await withTaskCancellationHandler {
-                    await self.speak(inbound, sender, run: run, token: token, fileState: fileState)
-                } onCancel: {
-                    Task { try? await outbound.close(.goingAway, reason: "suspended") }
-                }
-                ending.withLock { $0 = result }
-                try? await outbound.close(.normalClosure, reason: nil)
-            }
+            channel = try await SyncWebSocket.connect(to: configuration.webSocketURL, tls: tls, timeouts: timeouts)
         } catch {
-            if Task.isCancelled { return .cancelled }
-            return ending.withLock { $0 } ?? .dropped("\(error)")
+            return Task.isCancelled ? .cancelled : .dropped("\(error)")
         }
-        if Task.isCancelled { return .cancelled }
-        return ending.withLock { $0 } ?? .dropped("the server closed the connection")
+        do {
+            let ending = try await SyncWebSocket.run(channel, timeouts: timeouts) { messages, sender in
+                await self.speak(messages, sender, run: run, token: token, fileState: fileState)
+            }
+            return Task.isCancelled ? .cancelled : ending
+        } catch {
+            return Task.isCancelled ? .cancelled : .dropped("\(error)")
+        }
     }
 
     /// Binds, then reads the server's messages until the connection ends,
     /// uploading alongside.
-    private func speak(_ inbound: WebSocketInboundStream, _ sender: SerialMessageSender, run: UInt64, token: String,
+    private func speak(_ inbound: AsyncThrowingStream<[UInt8], any Error>, _ sender: SerialMessageSender, run: UInt64, token: String,
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
         do {
@@ -311,11 +303,10 @@ final class SessionEngine: Sendable {
             defer { group.cancelAll() }
             var reassembler = ChangesetReassembler()
             do {
-                for try await message in inbound.messages(maxSize: SyncMessageCoding.maximumMessageSize) {
-                    guard case .binary(let buffer) = message else { return .dropped("a text message from the server") }
+                for try await message in inbound {
                     let decoded: SyncMessage
                     do {
-                        decoded = try SyncMessageCoding.decode(Array(buffer: buffer))
+                        decoded = try SyncMessageCoding.decode(message)
                     } catch {
                         return .dropped("a message from the server that cannot be read: \(error)")
                     }

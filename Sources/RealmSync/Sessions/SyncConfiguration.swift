@@ -23,6 +23,10 @@ public struct SyncConfiguration: Sendable, CustomStringConvertible {
     /// Whether a `realms://` server's certificate is checked (turn off only
     /// for a test server with a self-signed certificate).
     public var enableSSLValidation: Bool
+    /// Timeouts for this Realm's connections in place of
+    /// ``SyncManager/timeoutOptions`` (tests that must notice a dead
+    /// connection quickly, without changing the process's).
+    package var timeoutOptions: SyncTimeoutOptions?
 
     /// The synced Realm at `realmURL`, opened as `user`.
     public init(user: SyncUser, realmURL: URL, enableSSLValidation: Bool = true) {
