@@ -112,7 +112,6 @@ let package = Package(
             dependencies: [
                 "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

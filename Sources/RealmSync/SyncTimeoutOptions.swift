@@ -9,8 +9,8 @@
 public struct SyncTimeoutOptions: Sendable, Equatable {
     /// How long establishing a connection may take, in milliseconds: the
     /// TCP connection, TLS, and the server's answer to the WebSocket
-    /// upgrade (each phase up to this long). Past it the attempt is given
-    /// up and tried again. 15,000 by default.
+    /// upgrade, all together. Past it the attempt is given up and tried
+    /// again. 15,000 by default.
     public var connectTimeout: UInt = 15_000
     /// How often the client pings the server, in milliseconds. 15,000 by
     /// default.

@@ -88,7 +88,16 @@ public final class SyncUser: Sendable, CustomStringConvertible {
             throw SyncError(.clientUserError, "The user \(identity ?? "") is logged out: \(configuration.realmURL.absoluteString) cannot be synced.")
         }
         let session = try sessions.withLock { sessions throws -> SyncSession in
-            if let open = sessions[configuration.sessionKey], open.state != .invalid, open.state != .dying { return open }
+            if let open = sessions[configuration.sessionKey] {
+                switch open.state {
+                case .invalid: break
+                case .dying:
+                    // Logged in again: the new session uploads what the
+                    // dying one had left.
+                    open.engine.invalidate(SyncError(.clientUserError, "The user \(identity ?? "") logged in again."))
+                default: return open
+                }
+            }
             let made = try SyncSession(configuration: configuration, coordinator: coordinator)
             sessions[configuration.sessionKey] = made
             return made
@@ -194,12 +203,12 @@ public final class SyncUser: Sendable, CustomStringConvertible {
     /// Logs out locally; returns the revocation under way, or nil for a
     /// user logged out already.
     private func beginLogOut() -> Task<(any Error)?, Never>? {
-        let revoked: (refreshToken: String, accessToken: String?)? = tokens.withLock { tokens in
+        let revoked: (refreshToken: String, accessToken: (token: String, expires: Date)?)? = tokens.withLock { tokens in
             guard tokens.state == .active else { return nil }
             tokens.state = .loggedOut
             tokens.refreshTask?.cancel()
             tokens.refreshTask = nil
-            let access = tokens.accessToken.expires.timeIntervalSinceNow > 5 ? tokens.accessToken.token : nil
+            let access = tokens.accessToken.expires.timeIntervalSinceNow > 5 ? (tokens.accessToken.token, tokens.accessToken.expires) : nil
             return (tokens.refreshToken, access)
         }
         guard let (refreshToken, accessToken) = revoked else { return nil }

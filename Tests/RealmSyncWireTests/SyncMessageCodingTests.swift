@@ -42,10 +42,12 @@ import Testing
         }
         #expect(throws: WireFormatError.self) { _ = try SyncMessageCoding.decode(Array("GET / HTTP/1.1".utf8)) }
         #expect(throws: WireFormatError.self) {
-            _ = try SyncMessageCoding.decode([UInt8(ascii: "R"), UInt8(ascii: "S"), 1, 5] + [UInt8](repeating: 0, count: SyncMessageCoding.maximumMessageSize))
+            _ = try SyncMessageCoding.decode([UInt8(ascii: "R"), UInt8(ascii: "S"), SyncMessageCoding.protocolVersion, 5] + [UInt8](repeating: 0, count: SyncMessageCoding.maximumMessageSize))
         }
-        #expect(throws: WireFormatError.self, "another protocol version") {
-            _ = try SyncMessageCoding.decode([UInt8(ascii: "R"), UInt8(ascii: "S"), 2, 5, 1, 1])
+        let otherVersion = SyncMessageCoding.protocolVersion + 1
+        #expect(throws: WireFormatError(offset: 2, reason: "protocol version \(otherVersion), not \(SyncMessageCoding.protocolVersion)",
+                                        unsupportedProtocolVersion: otherVersion), "another protocol version") {
+            _ = try SyncMessageCoding.decode([UInt8(ascii: "R"), UInt8(ascii: "S"), otherVersion, 5, 1, 1])
         }
     }
 

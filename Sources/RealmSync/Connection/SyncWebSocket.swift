@@ -47,8 +47,8 @@ enum SyncWebSocket {
     }
 
     /// Connects to `url` (`ws://` or `wss://`) and upgrades to WebSocket,
-    /// giving up after `timeouts.connectTimeout` for the TCP connection and
-    /// again for TLS and the upgrade.
+    /// giving up when the TCP connection, TLS and the upgrade are not all
+    /// done within `timeouts.connectTimeout`.
     static func connect(to url: String, tls: TLSConfiguration?, timeouts: SyncTimeoutOptions) async throws -> Channel {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw Failure.invalidURL(url)
@@ -70,9 +70,14 @@ enum SyncWebSocket {
                     }
                     let negotiated = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgradeConfiguration(host: host, port: port, path: path)))
-                    // A handshake the server never finishes ends here.
+                    // A handshake the server never finishes ends here; so
+                    // does a connection that will not become a WebSocket.
                     let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-                    negotiated.whenComplete { _ in deadline.cancel() }
+                    negotiated.whenComplete { result in
+                        deadline.cancel()
+                        if case .success(.websocket) = result { return }
+                        channel.close(promise: nil)
+                    }
                     return negotiated
                 }
             }
@@ -93,7 +98,7 @@ enum SyncWebSocket {
             }
         }
         var headers = HTTPHeaders()
-        headers.add(name: "Host", value: "\(host):\(port)")
+        headers.add(name: "Host", value: host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
         headers.add(name: "Content-Length", value: "0")
         return NIOTypedHTTPClientUpgradeConfiguration(
             upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers),
@@ -101,32 +106,38 @@ enum SyncWebSocket {
             notUpgradingCompletionHandler: { channel in channel.eventLoop.makeCompletedFuture { .notUpgraded } })
     }
 
+    /// How many received messages wait for the session at most (each up to
+    /// 1 MiB) before the connection stops reading.
+    static let bufferedMessages = 4
+
     /// Runs `body` over `channel` with the server's binary messages and a
     /// sender, answering the server's pings and pinging it every
-    /// `pingKeepalivePeriod`; a ping unanswered for `pongKeepaliveTimeout`
-    /// closes the connection, which ends the messages with
-    /// ``Failure/unresponsive(_:)``. The connection is closed when `body`
-    /// returns.
+    /// `pingKeepalivePeriod`; a ping with nothing heard from the server
+    /// within `pongKeepaliveTimeout` closes the connection, which ends the
+    /// messages with ``Failure/unresponsive(_:)``. The connection is closed
+    /// when `body` returns.
+    ///
+    /// Pings and pongs are written to the channel directly, past the
+    /// writer's backpressure, so that a connection whose uploads a dead
+    /// network stopped taking is still found dead.
     static func run<Result: Sendable>(_ channel: Channel, timeouts: SyncTimeoutOptions,
-                                      _ body: @escaping @Sendable (AsyncThrowingStream<[UInt8], any Error>, SerialMessageSender) async -> Result)
+                                      _ body: @escaping @Sendable (MessageQueue, SerialMessageSender) async -> Result)
         async throws -> Result {
         let connection = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
-            let (messages, delivery) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
             let liveness = Liveness()
+            // The session taking a message is progress too: while it is
+            // behind, the reader waits and hears nothing.
+            let messages = MessageQueue(capacity: bufferedMessages, onTake: { liveness.heard() })
             let sender = SerialMessageSender { bytes in try await outbound.write(contentsOf: frames(of: bytes)) }
             return await withTaskGroup(of: Result?.self) { group in
                 group.addTask {
-                    await keepAlive(outbound, liveness, timeouts, onDeath: {
-                        delivery.finish(throwing: Failure.unresponsive(timeouts.pongKeepaliveTimeout))
-                        connection.close(promise: nil)
-                    })
+                    await keepAlive(connection, liveness, messages, timeouts)
                     return nil
                 }
                 group.addTask {
                     let result = await body(messages, sender)
-                    try? await outbound.write(WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(),
-                                                             data: ByteBuffer(webSocketErrorCode: .normalClosure)))
+                    connection.writeAndFlush(closeFrame(), promise: nil)
                     connection.close(promise: nil)
                     return result
                 }
@@ -138,23 +149,24 @@ enum SyncWebSocket {
                         liveness.heard()
                         switch frame.opcode {
                         case .binary:
-                            delivery.yield(Array(buffer: frame.unmaskedData))
+                            await messages.push(Array(buffer: frame.unmaskedData))
                         case .ping:
-                            try await outbound.write(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
+                            connection.writeAndFlush(WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData), promise: nil)
                         case .connectionClose:
                             var data = frame.unmaskedData
-                            delivery.finish(throwing: Failure.closedByServer(data.readWebSocketErrorCode()))
+                            messages.finish(throwing: Failure.closedByServer(data.readWebSocketErrorCode()))
+                            connection.writeAndFlush(closeFrame(), promise: nil)
                             break reading
                         case .text:
-                            delivery.finish(throwing: Failure.textMessage)
+                            messages.finish(throwing: Failure.textMessage)
                             break reading
                         default:
                             break
                         }
                     }
-                    delivery.finish()
+                    messages.finish()
                 } catch {
-                    delivery.finish(throwing: error)
+                    messages.finish(throwing: error)
                 }
                 connection.close(promise: nil)
                 var result: Result?
@@ -167,6 +179,11 @@ enum SyncWebSocket {
                 return result
             }
         }
+    }
+
+    /// A masked close frame with the normal closure code.
+    private static func closeFrame() -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: ByteBuffer(webSocketErrorCode: .normalClosure))
     }
 
     /// The largest frame the client sends: servers commonly refuse larger
@@ -186,24 +203,27 @@ enum SyncWebSocket {
         return frames
     }
 
-    /// Pings every `pingKeepalivePeriod`; calls `onDeath` when a ping goes
-    /// unanswered (nothing heard from the server) for
-    /// `pongKeepaliveTimeout`, and returns then or when cancelled.
-    private static func keepAlive(_ outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, _ liveness: Liveness,
-                                  _ timeouts: SyncTimeoutOptions, onDeath: @Sendable () -> Void) async {
+    /// Pings every `pingKeepalivePeriod`; when nothing was heard within
+    /// `pongKeepaliveTimeout` of a ping (and the reader was not waiting for
+    /// the session), ends `messages` as unresponsive and closes the
+    /// connection. Returns then, or when cancelled.
+    private static func keepAlive(_ connection: any NIOCore.Channel, _ liveness: Liveness, _ messages: MessageQueue,
+                                  _ timeouts: SyncTimeoutOptions) async {
         let period = Duration.milliseconds(Int64(timeouts.pingKeepalivePeriod))
         let patience = Duration.milliseconds(Int64(timeouts.pongKeepaliveTimeout))
         while !Task.isCancelled {
+            let sent: Int64
             do {
                 try await Task.sleep(for: period)
-                let sent = Liveness.now()
-                try await outbound.write(WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: ByteBuffer()))
+                sent = Liveness.now()
+                connection.writeAndFlush(WebSocketFrame(fin: true, opcode: .ping, maskKey: .random(), data: ByteBuffer()), promise: nil)
                 try await Task.sleep(for: patience)
-                if liveness.lastHeard < sent {
-                    onDeath()
-                    return
-                }
             } catch {
+                return
+            }
+            if liveness.lastHeard < sent, !messages.isFull {
+                messages.finish(throwing: Failure.unresponsive(timeouts.pongKeepaliveTimeout))
+                connection.close(promise: nil)
                 return
             }
         }

@@ -75,7 +75,7 @@ final class SessionEngine: Sendable {
         } catch {
             throw SyncError(.clientInternalError, "The synced Realm at '\(coordinator.path)' cannot record its changes: \(error.message)")
         }
-        file.file?.recorder.onChangesetCommitted = { [weak self] in self?.localChangesCommitted() }
+        file.file?.recorder.observeChangesets(owner: self) { [weak self] in self?.localChangesCommitted() }
     }
 
     /// The session reported to the error handler.
@@ -104,7 +104,7 @@ final class SessionEngine: Sendable {
         let run = shared.withLock { shared -> Task<Void, Never>? in
             guard !shared.invalid else { return nil }
             shared.suspended = true
-            shared.state = .inactive
+            shared.state = shared.dying == nil ? .inactive : .dying
             shared.connection?.uploads.finish()
             shared.connection = nil
             defer { shared.run = nil }
@@ -122,6 +122,7 @@ final class SessionEngine: Sendable {
     /// refused it); waiters get `error`.
     func invalidate(_ error: any Error) {
         let (run, waiters) = shared.withLock { shared -> (Task<Void, Never>?, [@Sendable ((any Error)?) -> Void]) in
+            guard !shared.invalid else { return (nil, []) }
             shared.invalid = true
             shared.state = .invalid
             let waiters = shared.uploadWaiters.map(\.callback) + shared.downloadWaiters.map(\.callback)
@@ -132,8 +133,8 @@ final class SessionEngine: Sendable {
             return (shared.run, waiters)
         }
         run?.cancel()
-        queue.async { [file] in
-            file.file?.recorder.onChangesetCommitted = nil
+        queue.async { [file, self] in
+            file.file?.recorder.stopObservingChangesets(owner: self)
             file.file = nil
         }
         for waiter in waiters { waiter(error) }
@@ -143,15 +144,23 @@ final class SessionEngine: Sendable {
     /// `accessToken` (the user can get no other), then ends with `error`.
     /// The session is ``SyncSession/State/dying`` meanwhile; it ends at
     /// once when nothing is left to upload.
-    func logOut(_ error: SyncError, accessToken: String?) {
+    ///
+    /// A dying session that cannot finish before `accessToken` expires
+    /// (offline, or suspended) ends then, its changes kept in the file.
+    func logOut(_ error: SyncError, accessToken: (token: String, expires: Date)?) {
         let proceed = shared.withLock { shared -> Bool in
             guard !shared.invalid, shared.dying == nil else { return false }
-            shared.dying = (error, accessToken)
+            shared.dying = (error, accessToken?.token)
             shared.state = .dying
             return true
         }
         guard proceed else { return }
         if !waitForUpload({ [weak self] _ in self?.invalidate(error) }) { invalidate(error) }
+        let lifetime = max(0, accessToken?.expires.timeIntervalSinceNow ?? 0)
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(lifetime))
+            self?.invalidate(error)
+        }
     }
 
     /// What the session is doing, for a test that waited too long.
@@ -278,6 +287,10 @@ final class SessionEngine: Sendable {
         } catch {
             return Task.isCancelled ? .cancelled : .dropped("\(error)")
         }
+        if Task.isCancelled {
+            channel.channel.close(promise: nil)
+            return .cancelled
+        }
         do {
             let ending = try await SyncWebSocket.run(channel, timeouts: timeouts) { messages, sender in
                 await self.speak(messages, sender, run: run, token: token, fileState: fileState)
@@ -290,7 +303,7 @@ final class SessionEngine: Sendable {
 
     /// Binds, then reads the server's messages until the connection ends,
     /// uploading alongside.
-    private func speak(_ inbound: AsyncThrowingStream<[UInt8], any Error>, _ sender: SerialMessageSender, run: UInt64, token: String,
+    private func speak(_ inbound: MessageQueue, _ sender: SerialMessageSender, run: UInt64, token: String,
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
         do {

@@ -80,7 +80,7 @@ package enum ChangesetApplier {
             case .create(let className, let identity):
                 try create(identity, className, stamp: stamp)
             case .erase(let className, let identity):
-                try erase(identity, className)
+                try erase(identity, className, stamp: stamp)
             case .set(let className, let identity, let property, let value):
                 try set(value, of: identity, className, property: property, stamp: stamp)
             case .setDefault(let className, let identity, let property, let value):
@@ -178,7 +178,11 @@ package enum ChangesetApplier {
                 let propertyIndex = try transaction.propertyIndex(named: property, in: ownerHandle)
                 // An embedded object in a list was made by its `listInsert`,
                 // which comes first.
-                guard try !transaction.objectSchema(ownerHandle).properties[propertyIndex].isList else { return }
+                let ownerProperty = try transaction.objectSchema(ownerHandle).properties[propertyIndex]
+                guard ownerProperty.objectClassName == className, transaction.schema[className]?.isEmbedded == true else {
+                    throw Self.badChangeset("'\(ownerClass).\(property)' does not hold embedded '\(className)' objects")
+                }
+                guard !ownerProperty.isList else { return }
                 // One in a to-one property is a write of that property: the
                 // later of it and the property's other writes (other
                 // embedded objects, nil) wins.
@@ -193,8 +197,24 @@ package enum ChangesetApplier {
             }
         }
 
-        private func erase(_ identity: ObjectIdentity, _ className: String) throws(RealmError) {
+        private mutating func erase(_ identity: ObjectIdentity, _ className: String, stamp: Stamp) throws(RealmError) {
             let handle = try transaction.classHandle(named: className)
+            if case .embedded(let ownerClass, let owner, let property, let element) = identity {
+                // Taken from its owner, as the recorder records it: by the
+                // rules of the owner's list or property.
+                guard try localKey(owner, ownerClass) != nil else { return }
+                let ownerHandle = try transaction.classHandle(named: ownerClass)
+                let ownerProperty = try transaction.objectSchema(ownerHandle).properties[try transaction.propertyIndex(named: property, in: ownerHandle)]
+                guard ownerProperty.objectClassName == className else {
+                    throw Self.badChangeset("'\(ownerClass).\(property)' does not hold '\(className)' objects")
+                }
+                if ownerProperty.isList {
+                    if let element { try listErase([element], in: ListReference(ownerClass: ownerClass, owner: owner, property: property)) }
+                } else if try localKey(identity, className) != nil {
+                    try set(.null, of: owner, ownerClass, property: property, stamp: stamp)
+                }
+                return
+            }
             if case .primaryKey(let value, let incarnation) = identity {
                 let current = try SyncTables.incarnation(className: className, primaryKey: value, transaction)
                 guard incarnation == current else { return }
@@ -244,15 +264,47 @@ package enum ChangesetApplier {
         /// A list of this replica named by `reference`: its handle, its
         /// property's name and whether it holds embedded objects (with
         /// their class); nil when the owner is gone or not here.
-        private func resolve(_ reference: ListReference) throws(RealmError) -> (list: ListHandle, embeddedClass: String?)? {
+        private func resolve(_ reference: ListReference) throws(RealmError) -> ResolvedList? {
             guard let owner = try localKey(reference.owner, reference.ownerClass) else { return nil }
             let handle = try transaction.classHandle(named: reference.ownerClass)
             let index = try transaction.propertyIndex(named: reference.property, in: handle)
             let property = try transaction.objectSchema(handle).properties[index]
             guard property.isList else { throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a list") }
-            var embeddedClass: String?
-            if let target = property.objectClassName, transaction.schema[target]?.isEmbedded == true { embeddedClass = target }
-            return (ListHandle(owningClass: handle, owner: owner, property: index), embeddedClass)
+            let isEmbedded = property.objectClassName.map { transaction.schema[$0]?.isEmbedded == true } ?? false
+            return ResolvedList(list: ListHandle(owningClass: handle, owner: owner, property: index), name: "\(reference.ownerClass).\(reference.property)",
+                                targetClass: property.objectClassName, isEmbedded: isEmbedded)
+        }
+
+        /// A list of this replica, and what its elements hold.
+        private struct ResolvedList {
+            let list: ListHandle
+            let name: String
+            /// The class of the objects it holds; nil for a list of values.
+            let targetClass: String?
+            let isEmbedded: Bool
+            var embeddedClass: String? { isEmbedded ? targetClass : nil }
+
+            /// Checks that `value` is what an element of this list can
+            /// hold: a link to its class exactly when it holds objects.
+            func check(_ value: SyncValue) throws(RealmError) {
+                switch (value, targetClass, isEmbedded) {
+                case (.link(let linked, _), let target?, false) where linked == target: return
+                case (.null, _?, true): return
+                case (.link, _, _), (_, _?, _):
+                    throw ChangesetApplier.Applier.badChangeset("an element of list '\(name)' holds \(value)")
+                default: return
+                }
+            }
+
+            /// Checks a position key from a changeset: one a replica can
+            /// have made (not empty, not ending in a zero byte) and that no
+            /// other element of `mirror` has.
+            func check(_ position: PositionKey, for element: GlobalKey, in mirror: ListMirror) throws(RealmError) {
+                guard let last = position.bytes.last, last != 0,
+                      !mirror.elements.contains(where: { $0.position == position && $0.key != element }) else {
+                    throw ChangesetApplier.Applier.badChangeset("list '\(name)' is given the position \(position), which is malformed or taken")
+                }
+            }
         }
 
         /// The list's mirror, in step with its rows.
@@ -279,10 +331,13 @@ package enum ChangesetApplier {
 
         private func listInsert(_ value: SyncValue, element: GlobalKey, at position: PositionKey, in reference: ListReference,
                                 stamp: Stamp) throws(RealmError) {
-            guard let (list, embeddedClass) = try resolve(reference) else { return }
+            guard let resolved = try resolve(reference) else { return }
+            let (list, embeddedClass) = (resolved.list, resolved.embeddedClass)
+            try resolved.check(value)
             var mirror = try mirror(list, reference.property)
             // Inserted already (a changeset delivered again), or erased.
             guard mirror.index(of: element) == nil, !mirror.erased.contains(element) else { return }
+            try resolved.check(position, for: element, in: mirror)
             let index = mirror.insertionIndex(for: position)
             let row = mirror.row(ofElementAt: index)
             var target: Int64?
@@ -310,7 +365,9 @@ package enum ChangesetApplier {
         }
 
         private func listSet(_ value: SyncValue, element: GlobalKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
-            guard let (list, embeddedClass) = try resolve(reference), embeddedClass == nil else { return }
+            guard let resolved = try resolve(reference), !resolved.isEmbedded else { return }
+            let list = resolved.list
+            try resolved.check(value)
             var mirror = try mirror(list, reference.property)
             guard let index = mirror.index(of: element) else { return }
             if let last = mirror.elements[index].valueStamp, last >= stamp { return }
@@ -336,9 +393,11 @@ package enum ChangesetApplier {
         }
 
         private func listMove(_ element: GlobalKey, to position: PositionKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
-            guard let (list, _) = try resolve(reference) else { return }
+            guard let resolved = try resolve(reference) else { return }
+            let list = resolved.list
             var mirror = try mirror(list, reference.property)
             guard let from = mirror.index(of: element) else { return }
+            try resolved.check(position, for: element, in: mirror)
             if let last = mirror.elements[from].positionStamp, last >= stamp { return }
             let fromRow = mirror.row(ofElementAt: from)
             var moved = mirror.elements.remove(at: from)
@@ -354,7 +413,7 @@ package enum ChangesetApplier {
         }
 
         private func listErase(_ elements: [GlobalKey], in reference: ListReference) throws(RealmError) {
-            guard let (list, _) = try resolve(reference) else { return }
+            guard let list = try resolve(reference)?.list else { return }
             var mirror = try mirror(list, reference.property)
             for element in elements {
                 mirror.erased.insert(element)

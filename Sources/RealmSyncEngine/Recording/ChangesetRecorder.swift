@@ -26,7 +26,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// the new version is visible to the other transactions: announced by
     /// another write's, it could send a session to read before it is.
     private let unannounced = Mutex<Set<ObjectIdentifier>>([])
-    private let changesetObserver = Mutex<(@Sendable () -> Void)?>(nil)
+    private let changesetObserver = Mutex<(owner: ObjectIdentifier, notify: @Sendable () -> Void)?>(nil)
 
     private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
@@ -51,16 +51,22 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         return recorder
     }
 
-    /// Called after each commit that recorded a changeset (on the writing
-    /// thread, after the commit): a sync session uploads then.
-    package var onChangesetCommitted: (@Sendable () -> Void)? {
-        get { changesetObserver.withLock { $0 } }
-        set { changesetObserver.withLock { $0 = newValue } }
+    /// Makes `notify` the call after each commit that recorded a changeset
+    /// (on the writing thread, after the commit): a sync session uploads
+    /// then. `owner` (the session) is the only one that can remove it.
+    package func observeChangesets(owner: AnyObject, _ notify: @escaping @Sendable () -> Void) {
+        changesetObserver.withLock { $0 = (ObjectIdentifier(owner), notify) }
+    }
+
+    /// Removes `owner`'s observer, unless another has replaced it since
+    /// (a new session of the same file).
+    package func stopObservingChangesets(owner: AnyObject) {
+        changesetObserver.withLock { if $0?.owner == ObjectIdentifier(owner) { $0 = nil } }
     }
 
     package func didCommit(_ transaction: Transaction) {
         guard unannounced.withLock({ $0.remove(ObjectIdentifier(transaction)) }) != nil else { return }
-        onChangesetCommitted?()
+        changesetObserver.withLock { $0?.notify }?()
     }
 
     /// The recorder of `coordinator`'s file, installed now if it has none
@@ -105,7 +111,8 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         // (otherwise a slow clock would keep its write here and lose it
         // everywhere else), and one device's changes stay in order when its
         // clock goes back.
-        let timestamp = max(now(), state.lastTimestamp + 1)
+        // (Saturating: a stamp at the end of time is not a crash.)
+        let timestamp = max(now(), state.lastTimestamp == .max ? .max : state.lastTimestamp + 1)
         state.lastClientVersion += 1
         let changeset = Changeset(clientFileIdent: state.clientFileIdent, clientVersion: state.lastClientVersion,
                                   lastServerVersion: state.lastServerVersion, timestamp: timestamp,
@@ -334,7 +341,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             // Still in the list: RealmCore drops it after this call.
             var position = element.flatMap { mirror.index(of: $0) }
-            if position == nil { position = try transaction.values(of: list).firstIndex(of: .object(key)) }
+            if position == nil, let row = try transaction.values(of: list).firstIndex(of: .object(key)) { position = mirror.elementIndex(ofRow: row) }
             guard let position else { return [] }
             let removed = mirror.elements.remove(at: position)
             mirror.erased.insert(removed.key)

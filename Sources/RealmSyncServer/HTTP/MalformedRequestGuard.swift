@@ -2,6 +2,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// A server child channel that answers a request the HTTP parser cannot
 /// read (bytes that are not HTTP, a method HTTP does not have) and closes
@@ -19,7 +20,14 @@ struct MalformedRequestGuard<Wrapped: ServerChildChannel>: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         wrapped.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let writer = RawResponseWriter()
-            try channel.pipeline.syncOperations.addHandler(writer, position: .first)
+            // Below the HTTP codec, above TLS when there is TLS: the answer
+            // is plain HTTP inside the connection's TLS.
+            let operations = channel.pipeline.syncOperations
+            if let tls = try? operations.handler(type: NIOSSLServerHandler.self) {
+                try operations.addHandler(writer, position: .after(tls))
+            } else {
+                try operations.addHandler(writer, position: .first)
+            }
             try channel.pipeline.syncOperations.addHandler(ParseFailureResponder(writer: writer, logger: logger), position: .last)
             return value
         }

@@ -42,7 +42,7 @@ final class ServerConnection: Sendable {
                 do {
                     decoded = try SyncMessageCoding.decode(Array(buffer: buffer))
                 } catch {
-                    await fail(SessionError(error.reason.hasPrefix("protocol version") ? .wrongProtocolVersion : .badSyntax,
+                    await fail(SessionError(error.unsupportedProtocolVersion != nil ? .wrongProtocolVersion : .badSyntax,
                                             "A message that cannot be read: \(error)"))
                     return
                 }

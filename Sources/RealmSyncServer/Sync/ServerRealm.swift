@@ -215,6 +215,12 @@ final class ServerRealm: @unchecked Sendable {
         return acknowledged
     }
 
+    /// The newest timestamp a changeset may carry: a day past the
+    /// server's clock, room for any device's clock error.
+    static func latestAcceptableTimestamp() -> Int64 {
+        Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000
+    }
+
     private func integrateNow(_ changesets: [Changeset], from ident: UInt64) throws(RealmError) -> Result<(UInt64, Bool), SessionError> {
         let first = try Self.serverState(transaction).latest
         var latest = first
@@ -230,6 +236,12 @@ final class ServerRealm: @unchecked Sendable {
                 }
                 guard changeset.lastServerVersion <= first else {
                     return .failure(SessionError(.badServerVersion, "A changeset made after server version \(changeset.lastServerVersion) of '\(path)', which has \(first)."))
+                }
+                // Every replica stamps its writes after the stamps it has
+                // seen: one from far in the future would win every conflict
+                // after it, for everyone.
+                guard changeset.timestamp <= Self.latestAcceptableTimestamp() else {
+                    return .failure(SessionError(.badChangeset, "Client version \(changeset.clientVersion) is stamped \(changeset.timestamp) ms, more than a day ahead of the server's clock."))
                 }
                 latest += 1
                 do throws(RealmError) {

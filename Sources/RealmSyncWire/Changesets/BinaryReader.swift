@@ -6,11 +6,16 @@ public struct WireFormatError: Error, Equatable, CustomStringConvertible {
     public var offset: Int
     /// What was wrong there.
     public var reason: String
+    /// The protocol version a message said it was of, when that is what
+    /// was wrong: a peer of another version, which is told so rather than
+    /// that it sent garbage.
+    public var unsupportedProtocolVersion: UInt8?
 
     /// An error at `offset`.
-    public init(offset: Int, reason: String) {
+    public init(offset: Int, reason: String, unsupportedProtocolVersion: UInt8? = nil) {
         self.offset = offset
         self.reason = reason
+        self.unsupportedProtocolVersion = unsupportedProtocolVersion
     }
 
     public var description: String { "malformed message at byte \(offset): \(reason)" }

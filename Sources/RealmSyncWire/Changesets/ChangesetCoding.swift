@@ -81,14 +81,8 @@ public enum ChangesetCoding {
             writer.byte(Tag.erase.rawValue)
             writer.varint(names.index(className))
             encode(identity, into: &writer, names: &names)
-        case .set(let className, let identity, let property, let value):
-            writer.byte(Tag.set.rawValue)
-            writer.varint(names.index(className))
-            encode(identity, into: &writer, names: &names)
-            writer.varint(names.index(property))
-            encode(value, into: &writer, names: &names)
-        case .setDefault(let className, let identity, let property, let value):
-            writer.byte(Tag.setDefault.rawValue)
+        case .set(let className, let identity, let property, let value), .setDefault(let className, let identity, let property, let value):
+            if case .set = instruction { writer.byte(Tag.set.rawValue) } else { writer.byte(Tag.setDefault.rawValue) }
             writer.varint(names.index(className))
             encode(identity, into: &writer, names: &names)
             writer.varint(names.index(property))

@@ -10,7 +10,9 @@
 /// ``WireFormatError`` rather than trust the peer.
 public enum SyncMessageCoding {
     /// The version of the protocol spoken.
-    public static let protocolVersion: UInt8 = 1
+    /// 2: `setDefault`, embedded objects in to-one properties named by a
+    /// key of their own (Docs/SyncDesign.md, "Embedded objects").
+    public static let protocolVersion: UInt8 = 2
     /// The largest message sent or accepted.
     public static let maximumMessageSize = 1 << 20
     /// Room left in a message for the fields around changeset parts.
@@ -102,7 +104,7 @@ public enum SyncMessageCoding {
         }
         let version = try reader.byte()
         guard version == protocolVersion else {
-            throw WireFormatError(offset: 2, reason: "protocol version \(version), not \(protocolVersion)")
+            throw WireFormatError(offset: 2, reason: "protocol version \(version), not \(protocolVersion)", unsupportedProtocolVersion: version)
         }
         let kindOffset = reader.offset
         guard let kind = Kind(rawValue: try reader.byte()) else {

@@ -20,17 +20,30 @@ import Testing
 
     /// Runs every schedule of each combination of scripts; the number of
     /// histories and those that failed.
+    ///
+    /// On a thread of its own, not the tests' cooperative pool: minutes of
+    /// work there would starve the servers other tests run meanwhile.
     static func check(_ combinations: [[[Op]]], clocksBackwards: Bool = true,
-                      expectation: ((ModelReplica, ModelSchedule) throws -> String?)? = nil) -> (histories: Int, failures: [ModelChecker.Failure]) {
-        var histories = 0
-        var failures: [ModelChecker.Failure] = []
-        for scripts in combinations {
-            for schedule in ModelSchedule.all(scriptLengths: scripts.map(\.count)) where clocksBackwards || !schedule.clocksBackwards {
-                histories += 1
-                if let failure = ModelChecker.run(scripts, schedule, expectation: expectation) { failures.append(failure) }
+                      expectation: (@Sendable (ModelReplica, ModelSchedule) throws -> String?)? = nil)
+        async -> (histories: Int, failures: [ModelChecker.Failure]) {
+        await offThePool {
+            var histories = 0
+            var failures: [ModelChecker.Failure] = []
+            for scripts in combinations {
+                for schedule in ModelSchedule.all(scriptLengths: scripts.map(\.count)) where clocksBackwards || !schedule.clocksBackwards {
+                    histories += 1
+                    if let failure = ModelChecker.run(scripts, schedule, expectation: expectation) { failures.append(failure) }
+                }
             }
+            return (histories, failures)
         }
-        return (histories, failures)
+    }
+
+    /// Runs `work` on a dispatch thread and waits for it.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     static func expectConvergence(_ result: (histories: Int, failures: [ModelChecker.Failure]), _ what: String,
@@ -54,11 +67,11 @@ import Testing
 
     // MARK: Exhaustive
 
-    @Test func everyPairOfChangesConverges() {
+    @Test func everyPairOfChangesConverges() async {
         let palette = Op.all
         var combinations: [[[Op]]] = []
         for i in palette.indices { for j in i..<palette.count { combinations.append([[palette[i]], [palette[j]]]) } }
-        let result = Self.check(combinations)
+        let result = await Self.check(combinations)
         Self.expectConvergence(result, "pairs")
         #expect(result.histories > 5_000)
     }
@@ -72,24 +85,24 @@ import Testing
         "movePast", "deletePastObject", "editPast",
     ].map(Op.named)
 
-    @Test func triplesOfConflictingChangesConverge() {
+    @Test func triplesOfConflictingChangesConverge() async {
         let palette = Self.conflicting
         var combinations: [[[Op]]] = []
         for i in palette.indices { for j in i..<palette.count { for k in j..<palette.count {
             combinations.append([[palette[i]], [palette[j]], [palette[k]]])
         } } }
         // Clocks run with the server's order here; the pairs try both.
-        let result = Self.check(Self.sample(combinations, 40, seed: 20261128), clocksBackwards: false)
+        let result = await Self.check(Self.sample(combinations, 40, seed: 20261128), clocksBackwards: false)
         Self.expectConvergence(result, "triples")
     }
 
-    @Test func sequencesOfTwoWritesConverge() {
+    @Test func sequencesOfTwoWritesConverge() async {
         let palette = Self.conflicting
         var scripts: [[Op]] = []
         for first in palette { for second in palette { scripts.append([first, second]) } }
         var combinations: [[[Op]]] = []
         for i in scripts.indices { for j in i..<scripts.count { combinations.append([scripts[i], scripts[j]]) } }
-        let result = Self.check(Self.sample(combinations, 30, seed: 20261129), clocksBackwards: false)
+        let result = await Self.check(Self.sample(combinations, 30, seed: 20261129), clocksBackwards: false)
         Self.expectConvergence(result, "two-write sequences")
     }
 
@@ -99,8 +112,13 @@ import Testing
     /// each with a script of 2 to 8 changes drawn from every kind, in a
     /// random order with random views. `REALM_SYNC_MODEL_RUNS` sets the
     /// number of histories; a failure names its seed.
-    @Test func randomLongHistoriesConverge() {
+    @Test func randomLongHistoriesConverge() async {
         let runs = Int(ProcessInfo.processInfo.environment["REALM_SYNC_MODEL_RUNS"] ?? "") ?? 600
+        let failures = await Self.offThePool { Self.randomHistories(runs) }
+        Self.expectConvergence((runs, failures), "random long histories")
+    }
+
+    static func randomHistories(_ runs: Int) -> [ModelChecker.Failure] {
         var failures: [ModelChecker.Failure] = []
         for run in 0..<runs {
             var generator = RandomEdits.Generator(seed: 20261128_000 + UInt64(run))
@@ -113,7 +131,7 @@ import Testing
                 failures.append(failure)
             }
         }
-        Self.expectConvergence((runs, failures), "random long histories")
+        return failures
     }
 
     // MARK: Divergences found, each a regression test
@@ -122,14 +140,14 @@ import Testing
 
     /// An embedded object deleted directly was erased with a tombstone on
     /// its slot, so the next one made there never reached other replicas.
-    @Test func anEmbeddedObjectMadeWhereOneWasDeletedReachesEveryReplica() {
-        Self.expectConvergence(Self.check([[[Op.named("deleteHomeObject"), Op.named("setHome")], [Op.named("rename")]]]), "delete, set home")
+    @Test func anEmbeddedObjectMadeWhereOneWasDeletedReachesEveryReplica() async {
+        Self.expectConvergence(await Self.check([[[Op.named("deleteHomeObject"), Op.named("setHome")], [Op.named("rename")]]]), "delete, set home")
     }
 
     /// A new embedded object merged with the one it replaced on replicas
     /// that had the old one: its nested detail survived there.
-    @Test func aReplacedEmbeddedObjectKeepsNothingOfTheOldOne() {
-        let result = Self.check([[[Op.named("setHome")], [Op.named("rename")]]]) { server, _ in
+    @Test func aReplacedEmbeddedObjectKeepsNothingOfTheOldOne() async {
+        let result = await Self.check([[[Op.named("setHome")], [Op.named("rename")]]]) { server, _ in
             try server.transaction.count(of: try server.details) == 0 ? nil : "the old home's detail survived"
         }
         Self.expectConvergence(result, "set home")
@@ -137,27 +155,27 @@ import Testing
 
     /// A swap gave each element the other's position key: two elements
     /// with one key, refused as a corrupt list.
-    @Test func aSwapGivesEachElementAKeyOfItsOwn() {
-        Self.expectConvergence(Self.check([[[Op.named("swapTags")], [Op.named("insertTag")]]]), "swap, insert")
+    @Test func aSwapGivesEachElementAKeyOfItsOwn() async {
+        Self.expectConvergence(await Self.check([[[Op.named("swapTags")], [Op.named("insertTag")]]]), "swap, insert")
     }
 
     /// An embedded list element deleted as an object left the list's
     /// mirror one element longer than the list.
-    @Test func anEmbeddedListElementDeletedAsAnObjectConverges() {
-        Self.expectConvergence(Self.check([[[Op.named("deletePastObject")], [Op.named("editPast")]]]), "delete past object")
+    @Test func anEmbeddedListElementDeletedAsAnObjectConverges() async {
+        Self.expectConvergence(await Self.check([[[Op.named("deletePastObject")], [Op.named("editPast")]]]), "delete past object")
     }
 
     /// An element set to another object while its old object was deleted:
     /// kept where the set came first, dropped where the deletion did. Now
     /// the element is hidden while it holds a deleted object.
-    @Test func anElementSetWhileItsObjectIsDeletedConverges() {
-        Self.expectConvergence(Self.check([[[Op.named("deleteRex")], [Op.named("setDogMax")]]]), "delete Rex, set dogs[0]")
+    @Test func anElementSetWhileItsObjectIsDeletedConverges() async {
+        Self.expectConvergence(await Self.check([[[Op.named("deleteRex")], [Op.named("setDogMax")]]]), "delete Rex, set dogs[0]")
     }
 
     /// Two creations of one primary key: a value one of them left at its
     /// default loses to the other's, whatever the clocks say.
-    @Test func aDefaultValueLosesToAnExplicitOne() {
-        let result = Self.check([[[Op.named("createCy")], [Op.named("createCyDefaults")]]]) { server, schedule in
+    @Test func aDefaultValueLosesToAnExplicitOne() async {
+        let result = await Self.check([[[Op.named("createCy")], [Op.named("createCyDefaults")]]]) { server, schedule in
             guard let cy = try server.person(3) else { return "Cy is missing" }
             let values = try server.transaction.values(of: cy, in: try server.people)
             let name = values[ModelReplica.PersonProperty.name], nickname = values[ModelReplica.PersonProperty.nickname]

@@ -11,7 +11,7 @@ import RealmSyncWire
 /// hold the same data.
 struct ModelChecker {
     /// A history whose replicas ended different, or that failed.
-    struct Failure: CustomStringConvertible {
+    struct Failure: CustomStringConvertible, Sendable {
         var scripts: [[String]]
         var schedule: ModelSchedule
         var problem: String
@@ -35,7 +35,7 @@ struct ModelChecker {
     /// Runs one history; nil when every replica ends the same (and, when
     /// given, `expectation` finds nothing wrong with the server's state).
     static func run(_ scripts: [[ModelOperation]], _ schedule: ModelSchedule,
-                    expectation: ((ModelReplica, ModelSchedule) throws -> String?)? = nil) -> Failure? {
+                    expectation: (@Sendable (ModelReplica, ModelSchedule) throws -> String?)? = nil) -> Failure? {
         do {
             if let problem = try execute(scripts, schedule, expectation) {
                 return Failure(scripts: scripts.map { $0.map(\.name) }, schedule: schedule, problem: problem)
@@ -47,7 +47,7 @@ struct ModelChecker {
     }
 
     private static func execute(_ scripts: [[ModelOperation]], _ schedule: ModelSchedule,
-                                _ expectation: ((ModelReplica, ModelSchedule) throws -> String?)?) throws -> String? {
+                                _ expectation: (@Sendable (ModelReplica, ModelSchedule) throws -> String?)?) throws -> String? {
         // The server's log: each changeset with the client that made it
         // (nil for the seed).
         var log: [(origin: Int?, changeset: Changeset)] = seedChangesets.map { (nil, $0) }

@@ -7,7 +7,7 @@ import Foundation
 /// client uploads its writes in order, and integrates the log in order,
 /// so a write has seen a prefix of the log that ends before its own
 /// changeset.
-struct ModelSchedule: CustomStringConvertible {
+struct ModelSchedule: CustomStringConvertible, Sendable {
     /// The writes in the server's order: (client, index of the write in
     /// that client's script).
     var order: [(client: Int, write: Int)]

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// The messages a connection received and its session has not handled
+/// yet, at most ``capacity`` of them: when the session falls behind (a
+/// large download being integrated), the connection stops reading, and
+/// TCP holds the rest back, so a download's memory stays bounded.
+///
+/// One task pushes (the connection's reader), one task iterates (the
+/// session); ``finish(throwing:)`` ends both, the first call winning.
+final class MessageQueue: AsyncSequence, Sendable {
+    typealias Element = [UInt8]
+
+    private struct State {
+        var buffered: [[UInt8]] = []
+        var head = 0
+        /// Set once: nil to end normally, or the error to end with.
+        var ending: (any Error)?? = .none
+        var consumer: CheckedContinuation<[UInt8]?, any Error>?
+        var producer: CheckedContinuation<Void, Never>?
+
+        var count: Int { buffered.count - head }
+    }
+
+    let capacity: Int
+    private let state = Mutex(State())
+    /// Called each time the session takes a message.
+    private let onTake: @Sendable () -> Void
+
+    init(capacity: Int, onTake: @escaping @Sendable () -> Void = {}) {
+        self.capacity = capacity
+        self.onTake = onTake
+    }
+
+    /// Whether the queue is full, so that its reader is waiting.
+    var isFull: Bool { state.withLock { $0.count >= capacity } }
+
+    /// Adds a message, waiting while the queue is full; dropped once the
+    /// queue has finished.
+    func push(_ message: [UInt8]) async {
+        while true {
+            let waitForRoom = state.withLock { state -> Bool in
+                if case .some = state.ending { return false }
+                if let consumer = state.consumer {
+                    state.consumer = nil
+                    consumer.resume(returning: message)
+                    return false
+                }
+                guard state.count < capacity else { return true }
+                state.buffered.append(message)
+                return false
+            }
+            guard waitForRoom else { return }
+            await withCheckedContinuation { continuation in
+                let resumeNow = state.withLock { state -> Bool in
+                    if case .some = state.ending { return true }
+                    if state.count < capacity { return true }
+                    state.producer = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    /// Ends the queue: the session gets what is buffered, then the end
+    /// (or `error`).
+    func finish(throwing error: (any Error)? = nil) {
+        let (consumer, producer) = state.withLock { state -> (CheckedContinuation<[UInt8]?, any Error>?, CheckedContinuation<Void, Never>?) in
+            guard case .none = state.ending else { return (nil, nil) }
+            state.ending = .some(error)
+            defer { state.consumer = nil; state.producer = nil }
+            return (state.consumer, state.producer)
+        }
+        producer?.resume()
+        if let consumer {
+            if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
+        }
+    }
+
+    private func take() async throws -> [UInt8]? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
+                let outcome = state.withLock { state -> Result<[UInt8]?, any Error>? in
+                    if state.count > 0 {
+                        let message = state.buffered[state.head]
+                        state.head += 1
+                        if state.head == state.buffered.count { state.buffered.removeAll(keepingCapacity: true); state.head = 0 }
+                        if let producer = state.producer {
+                            state.producer = nil
+                            producer.resume()
+                        }
+                        return .success(message)
+                    }
+                    if case .some(let ending) = state.ending {
+                        return ending.map { .failure($0) } ?? .success(nil)
+                    }
+                    state.consumer = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            finish(throwing: CancellationError())
+        }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let queue: MessageQueue
+
+        mutating func next() async throws -> [UInt8]? {
+            let message = try await queue.take()
+            if message != nil { queue.onTake() }
+            return message
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(queue: self)
+    }
+}

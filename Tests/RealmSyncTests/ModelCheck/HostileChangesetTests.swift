@@ -1,0 +1,106 @@
+import Foundation
+import RealmCore
+import RealmSyncEngine
+import RealmSyncWire
+import Testing
+
+/// Changesets no replica of ours makes, as a hostile or broken client
+/// could upload them: each is refused as a bad changeset (a thrown error,
+/// never a trap), and the replica stays usable.
+@Suite struct HostileChangesetTests {
+    /// A replica with the model checker's seed, and the identities in it.
+    static func seeded() throws -> (ModelReplica, tags: ListReference, dogs: ListReference, past: ListReference) {
+        let replica = try ModelReplica()
+        try replica.apply(ModelChecker.seedChangesets, firstVersion: 1)
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        return (replica, ListReference(ownerClass: "Person", owner: ana, property: "tags"),
+                ListReference(ownerClass: "Person", owner: ana, property: "dogs"),
+                ListReference(ownerClass: "Person", owner: ana, property: "past"))
+    }
+
+    static func changeset(_ instructions: [Instruction], timestamp: Int64 = 5_000) -> Changeset {
+        Changeset(clientFileIdent: 77, clientVersion: 1, lastServerVersion: 1, timestamp: timestamp, firstSequence: 1, instructions: instructions)
+    }
+
+    /// Expects `instructions` refused, and the replica then still takes a
+    /// local write to every list.
+    static func expectRefused(_ instructions: [Instruction], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (replica, _, _, _) = try seeded()
+        do {
+            try replica.apply([changeset(instructions)], firstVersion: 2)
+            Issue.record("\(what): applied", sourceLocation: sourceLocation)
+        } catch let error as RealmError {
+            #expect(error.message.hasPrefix("Bad changeset"), "\(what): \(error.message)", sourceLocation: sourceLocation)
+        }
+        try replica.transaction.write {
+            try ModelOperation.named("insertTag").body(replica, 1)
+            try ModelOperation.named("insertMax").body(replica, 1)
+            try ModelOperation.named("insertPast").body(replica, 1)
+        }
+    }
+
+    @Test func malformedOrTakenPositionKeysAreRefused() throws {
+        let (replica, tags, _, _) = try Self.seeded()
+        let taken = try #require(try Self.positions(of: tags, in: replica).first)
+        let element = GlobalKey(client: 77, counter: 1)
+        try Self.expectRefused([.listInsert(tags, element: element, position: PositionKey([]), .string("x"))], "an empty key")
+        try Self.expectRefused([.listInsert(tags, element: element, position: PositionKey([5, 0]), .string("x"))], "a key ending in zero")
+        try Self.expectRefused([.listInsert(tags, element: element, position: taken, .string("x"))], "a taken key")
+    }
+
+    @Test func valuesOfTheWrongKindForAListAreRefused() throws {
+        let (_, tags, dogs, past) = try Self.seeded()
+        let element = GlobalKey(client: 77, counter: 1)
+        let position = PositionKey.between(nil, and: nil, for: element)
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        try Self.expectRefused([.listInsert(tags, element: element, position: position, .link(class: "Dog", .global(element)))], "a link in a list of strings")
+        try Self.expectRefused([.listInsert(dogs, element: element, position: position, .link(class: "Person", ana))], "a person in a list of dogs")
+        try Self.expectRefused([.listInsert(dogs, element: element, position: position, .string("Rex"))], "a string in a list of dogs")
+        try Self.expectRefused([.listInsert(past, element: element, position: position, .string("Old"))], "a value in a list of embedded objects")
+    }
+
+    @Test func anEmbeddedObjectOfTheWrongClassIsRefused() throws {
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        try Self.expectRefused([.create(class: "Detail", .embedded(ownerClass: "Person", owner: ana, property: "home", element: GlobalKey(client: 77, counter: 1)))],
+                               "a detail as a home")
+    }
+
+    /// Erasing an embedded list element as an object erases the element:
+    /// the list's identities stay in step with its rows.
+    @Test func anEmbeddedListElementErasedAsAnObjectLeavesTheListUsable() throws {
+        let (replica, _, _, past) = try Self.seeded()
+        let first = try #require(try Self.elements(of: past, in: replica).first)
+        let identity = ObjectIdentity.embedded(ownerClass: "Person", owner: past.owner, property: "past", element: first)
+        try replica.apply([Self.changeset([.erase(class: "Address", identity)])], firstVersion: 2)
+        try replica.transaction.write { try ModelOperation.named("insertPast").body(replica, 1) }
+        #expect(try replica.transaction.count(of: try #require(try replica.list(ModelReplica.PersonProperty.past, of: 1))) == 2)
+    }
+
+    /// A stamp at the end of time is kept (it wins), and later local
+    /// writes still record.
+    @Test func aTimestampAtTheEndOfTimeIsNoCrash() throws {
+        let (replica, _, _, _) = try Self.seeded()
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        try replica.apply([Self.changeset([.set(class: "Person", ana, property: "name", .string("late"))], timestamp: .max)], firstVersion: 2)
+        try replica.transaction.write { try ModelOperation.named("rename").body(replica, 1) }
+        #expect(try replica.takeUnuploaded().count == 1)
+    }
+
+    static func mirror(of reference: ListReference, in replica: ModelReplica) throws -> [(GlobalKey, PositionKey)] {
+        try replica.transaction.beginWrite()
+        defer { replica.transaction.cancelWrite() }
+        let snapshot = try StateSnapshot.changesets(replica.transaction)
+        return snapshot.flatMap(\.instructions).compactMap { instruction in
+            guard case .listInsert(reference, let element, let position, _) = instruction else { return nil }
+            return (element, position)
+        }
+    }
+
+    static func positions(of reference: ListReference, in replica: ModelReplica) throws -> [PositionKey] {
+        try mirror(of: reference, in: replica).map(\.1)
+    }
+
+    static func elements(of reference: ListReference, in replica: ModelReplica) throws -> [GlobalKey] {
+        try mirror(of: reference, in: replica).map(\.0)
+    }
+}
