@@ -137,6 +137,8 @@ enum SyncWebSocket {
                 }
                 group.addTask {
                     let result = await body(messages, sender)
+                    // A reader waiting for room in the queue stops waiting.
+                    messages.finish()
                     connection.writeAndFlush(closeFrame(), promise: nil)
                     connection.close(promise: nil)
                     return result
