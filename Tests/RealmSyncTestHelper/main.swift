@@ -18,6 +18,15 @@
 //   RealmSyncTestHelper sync-flush ROOT REALMURL
 //       opens it again, waits until the server has every change, and
 //       prints "entries A,B,…"
+//   RealmSyncTestHelper random-sync ROOT REALMURL
+//       opens the synced Realm at REALMURL and makes random changes of
+//       every kind for ever, suspending and resuming its session now and
+//       then, printing "committed N" (for the multi-process randomized
+//       test, which kills it)
+//   RealmSyncTestHelper converge ROOT REALMURL
+//       opens it, waits until the server has every change and this copy
+//       every change of the server's, and prints "object …" lines: the
+//       Realm by content
 //   RealmSyncTestHelper current-with-two ROOT SERVER
 //       logs in two nickname users, then asks for SyncUser.current (which
 //       stops the process, as Realm throws)
@@ -102,6 +111,39 @@ do {
         try await user.session(for: url)!.waitForUpload()
         let entries = try DispatchQueue(label: "read").sync { SyncedLog.entries(try Realm(configuration: configuration)) }
         say("entries \(entries.map(String.init).joined(separator: ","))")
+    case "random-sync":
+        guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("random-sync ROOT REALMURL, logged in") }
+        let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: RandomNotes.types)
+        try DispatchQueue(label: "writer").sync {
+            let realm = try Realm(configuration: configuration)
+            var generator = SystemRandomNumberGenerator()
+            var committed = 0
+            while true {
+                if generator.next() % 40 == 0, let session = user.session(for: url) {
+                    session.suspend()
+                    usleep(useconds_t(generator.next() % 300_000))
+                    session.resume()
+                }
+                try realm.write { try RandomNotes.edit(realm, &generator) }
+                committed += 1
+                say("committed \(committed)")
+                usleep(useconds_t(generator.next() % 20_000))
+            }
+        }
+    case "converge":
+        guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("converge ROOT REALMURL, logged in") }
+        let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: RandomNotes.types)
+        _ = try DispatchQueue(label: "open").sync { try Realm(configuration: configuration) }
+        let session = user.session(for: url)!
+        // A sync that never completes is a failure to report, not a hang.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            FileHandle.standardError.write(Data("RealmSyncTestHelper: converge timed out: \(session.diagnostics)\n".utf8))
+            exit(3)
+        }
+        try await session.waitForUpload()
+        try await session.waitForDownload()
+        let dump = try DispatchQueue(label: "read").sync { RandomNotes.dump(try Realm(configuration: configuration)) }
+        for line in dump { say("object \(line)") }
     case "current-with-two":
         guard arguments.count == 4, let server = URL(string: arguments[3]) else { fail("current-with-two ROOT SERVER") }
         _ = try await SyncUser.logIn(with: .nickname("first"), server: server)

@@ -23,14 +23,15 @@ final class FaultProxy: Sendable {
     }
 
     let port: Int
-    private let targetPort: Int
+    private let target: Atomic<Int>
+    private let open = Mutex<[Connection]>([])
     private let listener: Int32
     private let settings: Mutex<Faults>
     private let stopped = Atomic<Bool>(false)
     private let cuts = Atomic<Int>(0)
 
     init(targetPort: Int, faults: Faults) throws {
-        self.targetPort = targetPort
+        target = Atomic(targetPort)
         settings = Mutex(faults)
         let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var reuse: Int32 = 1
@@ -59,6 +60,16 @@ final class FaultProxy: Sendable {
     /// How many connections the proxy has cut.
     var cutCount: Int { cuts.load(ordering: .relaxed) }
 
+    /// Forwards new connections to another port (a server started again).
+    func retarget(to port: Int) {
+        target.store(port, ordering: .relaxed)
+    }
+
+    /// Resets every connection open now, both ways.
+    func resetAll() {
+        for connection in open.withLock({ open in defer { open.removeAll() }; return open }) { connection.closeBoth() }
+    }
+
     /// Stops accepting; connections open go on until they end.
     func stop() {
         stopped.store(true, ordering: .relaxed)
@@ -79,7 +90,7 @@ final class FaultProxy: Sendable {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: UInt16(targetPort))
+            var address = Self.loopback(port: UInt16(target.load(ordering: .relaxed)))
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -90,6 +101,10 @@ final class FaultProxy: Sendable {
             }
             let faults = self.faults
             let connection = Connection(client: client, server: server, cutAfter: faults.cutAfterBytes.map { Int.random(in: $0) })
+            open.withLock { open in
+                open.removeAll { $0.closed.load(ordering: .relaxed) }
+                open.append(connection)
+            }
             Thread { [self] in pump(from: client, to: server, connection) }.start()
             Thread { [self] in pump(from: server, to: client, connection) }.start()
         }
