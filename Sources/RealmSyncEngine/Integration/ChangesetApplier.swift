@@ -312,8 +312,8 @@ package enum ChangesetApplier {
             let count = try transaction.count(of: list)
             let stored = try ListMirror.stored(list, property: property, transaction) ?? ListMirror(elements: [])
             let transaction = transaction
-            let mirror = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
-                try ListMirror.objectExists(key, in: list, transaction)
+            let mirror = try stored.reconciled(withCount: count) { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
+                try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
             }
             guard mirror.rowCount == count else {
                 throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds \(count) elements, of which sync knows \(mirror.rowCount)")
@@ -359,8 +359,9 @@ package enum ChangesetApplier {
             } else {
                 try transaction.insert(try value.coreValue(), at: row, in: list)
             }
-            mirror.elements.insert(ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, target: target,
-                                                      isHidden: isHidden), at: index)
+            var inserted = ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, isHidden: isHidden)
+            inserted.hold(target, value)
+            mirror.elements.insert(inserted, at: index)
             try mirror.save(list, property: reference.property, transaction)
         }
 
@@ -383,7 +384,7 @@ package enum ChangesetApplier {
                 case (nil, true):
                     break
                 }
-                mirror.elements[index].target = linked?.rawValue
+                mirror.elements[index].hold(linked?.rawValue, value)
                 mirror.elements[index].isHidden = linked == nil
             } else {
                 try transaction.replace(at: row, with: try value.coreValue(), in: list)

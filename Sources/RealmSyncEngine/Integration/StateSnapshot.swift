@@ -170,8 +170,8 @@ package enum StateSnapshot {
             let count = try transaction.count(of: list)
             let transaction = transaction
             guard let mirror = try ListMirror.stored(list, property: property.name, transaction)?
-                .reconciled(withCount: count, exists: { (key: Int64) throws(RealmError) -> Bool in
-                    try ListMirror.objectExists(key, in: list, transaction)
+                .reconciled(withCount: count, exists: { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
+                    try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
                 }), mirror.rowCount == count else {
                 if count > 0 {
                     throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds \(count) elements that sync does not know.")

@@ -282,15 +282,19 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             var (mirror, reference, target) = try listState(list, countChange: -1, &context)
             let key = context.newKey()
             let (elementIndex, position) = mirror.insertion(atRow: index, of: key)
-            mirror.elements.insert(ListMirror.Element(key: key, position: position, target: value.objectKey), at: elementIndex)
+            let synced = try syncValue(value, target: target, &context)
+            var element = ListMirror.Element(key: key, position: position)
+            element.hold(value.objectKey, synced)
+            mirror.elements.insert(element, at: elementIndex)
             try mirror.save(list, property: reference.property, transaction)
-            return [.listInsert(reference, element: key, position: position, try syncValue(value, target: target, &context))]
+            return [.listInsert(reference, element: key, position: position, synced)]
         case .listSet(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: 0, &context)
             let elementIndex = mirror.elementIndex(ofRow: index)
-            mirror.elements[elementIndex].target = value.objectKey
+            let synced = try syncValue(value, target: target, &context)
+            mirror.elements[elementIndex].hold(value.objectKey, synced)
             try mirror.save(list, property: reference.property, transaction)
-            return [.listSet(reference, element: mirror.elements[elementIndex].key, try syncValue(value, target: target, &context))]
+            return [.listSet(reference, element: mirror.elements[elementIndex].key, synced)]
         case .listMoved(let list, let from, let to):
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             let move = Self.move(&mirror, from: from, to: to, in: reference)
@@ -416,8 +420,8 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     private func mirror(of list: ListHandle, property: String, count: Int, _ context: inout Context) throws(RealmError) -> ListMirror {
         if let stored = try ListMirror.stored(list, property: property, context.transaction) {
             let transaction = context.transaction
-            let reconciled = try stored.reconciled(withCount: count) { (key: Int64) throws(RealmError) -> Bool in
-                try ListMirror.objectExists(key, in: list, transaction)
+            let reconciled = try stored.reconciled(withCount: count) { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
+                try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
             }
             if reconciled.rowCount == count { return reconciled }
         }

@@ -30,17 +30,28 @@ struct ListMirror {
         /// without telling replication, and the mirror follows
         /// (``reconciled(withCount:exists:)``).
         var target: Int64?
+        /// For an object of a class keyed by its integer primary key, the
+        /// incarnation it had: such an object deleted and made again has
+        /// the same local key, and is another object.
+        var targetIncarnation: UInt32?
         /// Whether the object it holds is gone, so that it has no row.
         var isHidden: Bool
 
         init(key: GlobalKey, position: PositionKey, valueStamp: Stamp? = nil, positionStamp: Stamp? = nil, target: Int64? = nil,
-             isHidden: Bool = false) {
+             targetIncarnation: UInt32? = nil, isHidden: Bool = false) {
             self.key = key
             self.position = position
             self.valueStamp = valueStamp
             self.positionStamp = positionStamp
             self.target = target
+            self.targetIncarnation = targetIncarnation
             self.isHidden = isHidden
+        }
+
+        /// Holds `target` from now on, named by `value`.
+        mutating func hold(_ target: Int64?, _ value: SyncValue) {
+            self.target = target
+            if case .link(_, .primaryKey(_, let incarnation)) = value { targetIncarnation = incarnation } else { targetIncarnation = nil }
         }
     }
 
@@ -60,11 +71,12 @@ struct ListMirror {
     /// The mirror of a list of objects that now has `count` rows: the
     /// elements whose objects no longer exist (deleted, which took their
     /// rows) hidden.
-    func reconciled(withCount count: Int, exists: (Int64) throws(RealmError) -> Bool) throws(RealmError) -> ListMirror {
+    func reconciled(withCount count: Int, exists: (Int64, UInt32?) throws(RealmError) -> Bool) throws(RealmError) -> ListMirror {
         guard rowCount != count else { return self }
         var reconciled = self
         for index in reconciled.elements.indices where !reconciled.elements[index].isHidden {
-            if let target = reconciled.elements[index].target, try !exists(target) { reconciled.elements[index].isHidden = true }
+            let element = reconciled.elements[index]
+            if let target = element.target, try !exists(target, element.targetIncarnation) { reconciled.elements[index].isHidden = true }
         }
         return reconciled
     }
@@ -152,9 +164,11 @@ struct ListMirror {
             writer.lengthPrefixed(element.position.bytes)
             Self.write(element.valueStamp, into: &writer)
             Self.write(element.positionStamp, into: &writer)
-            // Flags: 1, a target follows; 2, hidden.
-            writer.byte((element.target == nil ? 0 : 1) | (element.isHidden ? 2 : 0))
+            // Flags: 1, a target follows; 2, hidden; 4, the target's
+            // incarnation follows.
+            writer.byte((element.target == nil ? 0 : 1) | (element.isHidden ? 2 : 0) | (element.targetIncarnation == nil ? 0 : 4))
             if let target = element.target { writer.signed(target) }
+            if let incarnation = element.targetIncarnation { writer.varint(UInt64(incarnation)) }
         }
         writer.varint(UInt64(erased.count))
         for key in erased.sorted() {
@@ -192,10 +206,11 @@ struct ListMirror {
                 let valueStamp = try readStamp(&reader)
                 let positionStamp = try readStamp(&reader)
                 let flags = try reader.byte()
-                guard flags <= 3 else { return nil }
+                guard flags <= 7 else { return nil }
                 let target: Int64? = flags & 1 != 0 ? try reader.signed() : nil
+                let incarnation: UInt32? = flags & 4 != 0 ? UInt32(truncatingIfNeeded: try reader.varint()) : nil
                 elements.append(Element(key: key, position: position, valueStamp: valueStamp, positionStamp: positionStamp, target: target,
-                                        isHidden: flags & 2 != 0))
+                                        targetIncarnation: incarnation, isHidden: flags & 2 != 0))
             }
             let erasedCount = try reader.count(minimumSize: 2)
             var erased: Set<GlobalKey> = []
@@ -211,10 +226,16 @@ struct ListMirror {
 extension ListMirror {
     /// Whether the object with local key `key`, of the class `list`'s
     /// elements link to, still exists.
-    static func objectExists(_ key: Int64, in list: ListHandle, _ transaction: Transaction) throws(RealmError) -> Bool {
+    static func objectExists(_ key: Int64, incarnation: UInt32?, in list: ListHandle, _ transaction: Transaction) throws(RealmError) -> Bool {
         let schema = try transaction.objectSchema(list.owningClass)
         guard let targetClass = schema.properties[list.property].objectClassName else { return true }
-        return try transaction.objectExists(ObjectKey(key), in: transaction.classHandle(named: targetClass))
+        let handle = try transaction.classHandle(named: targetClass)
+        guard try transaction.objectExists(ObjectKey(key), in: handle) else { return false }
+        // The same key may name a later incarnation of the primary key.
+        guard let incarnation, let primaryKey = try transaction.objectSchema(handle).primaryKeyProperty,
+              let index = try transaction.objectSchema(handle).properties.firstIndex(of: primaryKey) else { return true }
+        let value = try SyncValue(scalar: try transaction.value(of: ObjectKey(key), property: index, in: handle))
+        return try SyncTables.incarnation(className: targetClass, primaryKey: value, transaction) == incarnation
     }
 }
 

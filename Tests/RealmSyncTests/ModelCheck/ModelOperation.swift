@@ -16,8 +16,8 @@ struct ModelOperation: CustomStringConvertible, Sendable {
 
     /// The state every history starts from, written by a replica of its
     /// own: Ana (1) with a home (with a detail), dogs Rex and Fido, tags
-    /// a, b, c and two past addresses, her best dog Rex; Bo (2); Rex owned by
-    /// Ana; Fido; Max, in no list.
+    /// a, b, c, two past addresses, her best dog Rex and her friend Bo; Bo
+    /// (2); Rex owned by Ana; Fido; Max, in no list.
     static let seed = ModelOperation(name: "seed") { r, _ in
         let t = r.transaction
         let people = try r.people, dogs = try r.dogs
@@ -37,6 +37,9 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         _ = try t.appendEmbeddedObject(to: past, values: [.string("Old1")])
         _ = try t.appendEmbeddedObject(to: past, values: [.string("Old2")])
         try t.setValue(.object(rex), of: ana, property: P.best, in: people)
+        // Ana's friends: Bo, a primary-key object in a list (Bo made again
+        // has the same local key, and is another object).
+        if let bo = try r.person(2) { try t.append(.object(bo), to: try t.list(P.friends, of: ana, in: people)) }
     }
 
     // MARK: The palette
@@ -107,6 +110,9 @@ struct ModelOperation: CustomStringConvertible, Sendable {
             try r.withList(P.dogs) { t, list, count in if count > 0 { try t.replace(at: 0, with: .object(max), in: list) } }
         },
         op("clearDogs") { r, _ in try r.withList(P.dogs) { t, list, _ in try t.removeAll(from: list) } },
+        op("befriendBo") { r, _ in
+            if let bo = try r.person(2) { try r.withList(P.friends) { t, list, _ in try t.insert(.object(bo), at: 0, in: list) } }
+        },
         // A list of values.
         op("insertTag") { r, c in try r.withList(P.tags) { t, list, count in try t.insert(.string("t\(c)"), at: min(1, count), in: list) } },
         op("moveTags") { r, _ in try r.withList(P.tags) { t, list, count in if count > 1 { try t.move(from: 0, to: count - 1, in: list) } } },

@@ -17,6 +17,7 @@ final class ModelReplica {
             Property(name: "tags", type: .string, isList: true),
             Property(name: "past", type: .object, isList: true, objectClassName: "Address"),
             Property(name: "best", type: .object, isOptional: true, objectClassName: "Dog"),
+            Property(name: "friends", type: .object, isList: true, objectClassName: "Person"),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -31,7 +32,7 @@ final class ModelReplica {
     ])
 
     /// Person's properties, by index.
-    enum PersonProperty { static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7 }
+    enum PersonProperty { static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8 }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
 
