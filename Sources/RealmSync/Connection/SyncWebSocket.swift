@@ -59,6 +59,7 @@ enum SyncWebSocket {
         let sslContext = try secure ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
         let timeout = TimeAmount.milliseconds(Int64(timeouts.connectTimeout))
 
+        let started = ContinuousClock.now
         let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .connect(host: host, port: port) { channel in
@@ -81,7 +82,15 @@ enum SyncWebSocket {
                     return negotiated
                 }
             }
-        switch try await upgrade.get() {
+        let result: Upgrade
+        do {
+            result = try await upgrade.get()
+        } catch {
+            // Closed by the deadline: say so, rather than "channel closed".
+            if ContinuousClock.now - started >= .milliseconds(Int64(timeouts.connectTimeout)) { throw Failure.timedOut(timeouts.connectTimeout) }
+            throw error
+        }
+        switch result {
         case .websocket(let channel): return channel
         case .notUpgraded: throw Failure.notUpgraded
         }
