@@ -5,8 +5,9 @@ import RealmSyncServer
 import Testing
 
 /// Every sync test runs in turn: they share the process's `SyncManager`
-/// and its users.
-@Suite(.serialized) struct SyncTests {}
+/// and its users. They run on threads of their own, so that a server answers
+/// in time while other suites keep Swift's concurrency pool busy.
+@Suite(.serialized, .onSyncTestThreads) struct SyncTests {}
 
 extension SyncTests {
     @Suite struct UsernamePassword {
