@@ -39,10 +39,15 @@ import Testing
         }
     }
 
-    /// Runs `work` on a dispatch thread and waits for it.
+    /// Runs `work` on a thread of its own and waits for it.
+    ///
+    /// Not on a dispatch queue either: busy global-queue threads hold back
+    /// every serial queue that targets them (the server's user store and
+    /// Realm files among them), since Linux's dispatch adds a thread only
+    /// for one that blocks, not for one that computes.
     static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
