@@ -133,13 +133,14 @@ do {
     case "converge":
         guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("converge ROOT REALMURL, logged in") }
         let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: RandomNotes.types)
-        _ = try DispatchQueue(label: "open").sync { try Realm(configuration: configuration) }
-        let session = user.session(for: url)!
         // A sync that never completes is a failure to report, not a hang.
         DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-            FileHandle.standardError.write(Data("RealmSyncTestHelper: converge timed out: \(session.diagnostics)\n".utf8))
+            let diagnostics = user.session(for: url)?.diagnostics ?? "the Realm did not open"
+            FileHandle.standardError.write(Data("RealmSyncTestHelper: converge timed out: \(diagnostics)\n".utf8))
             exit(3)
         }
+        _ = try DispatchQueue(label: "open").sync { try Realm(configuration: configuration) }
+        let session = user.session(for: url)!
         try await session.waitForUpload()
         try await session.waitForDownload()
         let dump = try DispatchQueue(label: "read").sync { RandomNotes.dump(try Realm(configuration: configuration)) }

@@ -134,9 +134,12 @@ func productExecutable(_ name: String, sourceLocation: SourceLocation = #_source
 /// The wait happens on a dispatch thread: a child talking to the server of
 /// this process must not hold one of the few threads of Swift's
 /// concurrency pool, which the server's handlers need.
-func runProcess(_ executable: URL, _ arguments: [String],
-                environment: [String: String]? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await offloaded { try runProcessBlocking(executable, arguments, environment: environment) }
+///
+/// A child still running after `timeout` seconds is killed (SIGKILL), and
+/// its status is then 9.
+func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                timeout: Double? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await offloaded { try runProcessBlocking(executable, arguments, environment: environment, timeout: timeout) }
 }
 
 /// Runs blocking work on a dispatch thread, off Swift's concurrency pool.
@@ -146,8 +149,8 @@ func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async th
     }
 }
 
-private func runProcessBlocking(_ executable: URL, _ arguments: [String],
-                                environment: [String: String]?) throws -> (status: Int32, stdout: String, stderr: String) {
+private func runProcessBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]?,
+                                timeout: Double?) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -157,6 +160,12 @@ private func runProcessBlocking(_ executable: URL, _ arguments: [String],
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    if let timeout {
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
+    }
     let out = output.fileHandleForReading.readDataToEndOfFile()
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

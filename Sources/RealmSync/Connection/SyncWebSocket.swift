@@ -46,10 +46,11 @@ enum SyncWebSocket {
         case notUpgraded
     }
 
-    /// Connects to `url` (`ws://` or `wss://`) and upgrades to WebSocket,
-    /// giving up when the TCP connection, TLS and the upgrade are not all
-    /// done within `timeouts.connectTimeout`.
-    static func connect(to url: String, tls: TLSConfiguration?, timeouts: SyncTimeoutOptions) async throws -> Channel {
+    /// Connects to `url` (`ws://` or `wss://`) on `eventLoop` and upgrades
+    /// to WebSocket, giving up when the TCP connection, TLS and the upgrade
+    /// are not all done within `timeouts.connectTimeout`.
+    static func connect(to url: String, on eventLoop: any EventLoop, tls: TLSConfiguration?,
+                        timeouts: SyncTimeoutOptions) async throws -> Channel {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw Failure.invalidURL(url)
         }
@@ -60,7 +61,7 @@ enum SyncWebSocket {
         let timeout = TimeAmount.milliseconds(Int64(timeouts.connectTimeout))
 
         let started = ContinuousClock.now
-        let upgrade = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let upgrade = try await ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

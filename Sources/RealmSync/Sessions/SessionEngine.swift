@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-import NIOWebSocket
 import RealmCore
 import RealmSyncEngine
 import RealmSyncWire
@@ -11,133 +10,114 @@ import Synchronization
 /// What a ``SyncSession`` does: connects, binds, uploads, downloads and
 /// reconnects, and answers the waits and progress notifications.
 ///
-/// The file work runs on the session's serial queue (``SyncedFile`` holds
-/// a transaction, used by one thread); the connection runs in a task that
-/// lives from one (re)connection to the next until the session is
-/// suspended or invalid.
-final class SessionEngine: Sendable {
+/// One owner: the actor, whose executor is the sync worker's event loop
+/// (``SyncWorker``). The synced file (which holds a transaction, used by one
+/// thread at a time), the bound connection, the waiters and the progress
+/// counters are touched only there. The lifecycle (``SessionLifecycle``)
+/// is a small state machine of its own that callers on any thread move
+/// synchronously; the actor follows it (``reconcile()``). Calls from other
+/// threads reach the actor through the loop, in the order they were made.
+actor SessionEngine {
     /// The session number on the connection: a connection per session.
     static let sessionNumber: UInt64 = 1
     static let firstRetryDelay: Duration = .milliseconds(250)
     static let longestRetryDelay: Duration = .seconds(30)
 
-    let configuration: SyncConfiguration
-    private let queue: DispatchQueue
-    private let file: FileBox
-    private let shared = Mutex(Shared())
+    nonisolated let configuration: SyncConfiguration
+    private nonisolated let environment: SessionEnvironment
+    private nonisolated let eventLoop: any EventLoop
+    private nonisolated let lifecycle = Mutex(SessionLifecycle())
+    private nonisolated let nextObserverID = Atomic<UInt64>(1)
+    private nonisolated let reported = Mutex(WeakSession())
 
-    private struct Shared {
-        var state: SyncSession.State = .inactive
-        var suspended = false
-        var invalid = false
-        var run: Task<Void, Never>?
-        var runNumber: UInt64 = 0
-        /// When a connection was last bound.
-        var lastBound: ContinuousClock.Instant?
-        /// The bound connection, while there is one.
-        var connection: BoundConnection?
-        /// The last client version the server has acknowledged.
-        var acknowledged: UInt64 = 0
-        var uploadWaiters: [(target: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
-        var downloadWaiters: [(request: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
-        var nextRequest: UInt64 = 1
-        var progress = ProgressCounters()
-        var observers: [UInt64: ProgressObserver] = [:]
-        var nextObserver: UInt64 = 1
-        weak var owner: SyncSession?
-        /// Set when the user logged out with changes not yet uploaded: the
-        /// session uploads them with the last access token it had, then
-        /// ends with this error (seed 001, "Logging out").
-        var dying: (error: SyncError, accessToken: String?)?
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        eventLoop.executor.asUnownedSerialExecutor()
     }
 
+    /// The synced file, released when the session ends, so that the file
+    /// closes with its last Realm.
+    private var file: SyncedFile?
+    /// The run of ``runLoop(_:)`` going, if any.
+    private var running: (number: UInt64, task: Task<Void, Never>)?
+    /// When a connection was last bound.
+    private var lastBound: ContinuousClock.Instant?
+    /// The bound connection, while there is one.
+    private var connection: BoundConnection?
+    /// The last client version the server has acknowledged.
+    private var acknowledged: UInt64 = 0
+    private var uploadWaiters: [(target: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
+    private var downloadWaiters: [(request: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
+    private var nextRequest: UInt64 = 1
+    private var progress = ProgressCounters()
+    private var observers: [UInt64: ProgressObserver] = [:]
+
     private struct BoundConnection {
-        /// Which run of ``runLoop()`` bound it: a run that ends after the
+        /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
         /// next one began must not clear the next one's connection.
         let run: UInt64
         let sender: SerialMessageSender
         let uploads: AsyncStream<Void>.Continuation
     }
 
-    /// The synced file, used only on `queue`; released when the session
-    /// ends, so that the file closes with its last Realm.
-    private final class FileBox: @unchecked Sendable {
-        var file: SyncedFile?
-        init(_ file: SyncedFile) { self.file = file }
+    /// The session errors are reported with (held weakly: the session
+    /// holds the engine).
+    private struct WeakSession {
+        weak var session: SyncSession?
     }
 
-    init(configuration: SyncConfiguration, coordinator: Coordinator) throws {
-        SyncManager.shared.fixLogLevel()
+    init(configuration: SyncConfiguration, coordinator: Coordinator, environment: SessionEnvironment) throws {
         self.configuration = configuration
-        queue = DispatchQueue(label: "io.realm.sync.session")
+        self.environment = environment
+        eventLoop = SyncWorker.eventLoop
+        let file: SyncedFile
         do {
-            file = FileBox(try SyncedFile(coordinator: coordinator))
+            file = try SyncedFile(coordinator: coordinator)
         } catch {
             throw SyncError(.clientInternalError, "The synced Realm at '\(coordinator.path)' cannot record its changes: \(error.message)")
         }
-        file.file?.recorder.observeChangesets(owner: self) { [weak self] in self?.localChangesCommitted() }
+        let recorder = file.recorder
+        self.file = file
+        recorder.observeChangesets(owner: self) { [weak self] in self?.localChangesCommitted() }
     }
 
     /// The session reported to the error handler.
-    var owner: SyncSession? {
-        get { shared.withLock { $0.owner } }
-        set { shared.withLock { $0.owner = newValue } }
+    nonisolated var owner: SyncSession? {
+        get { reported.withLock { $0.session } }
+        set { reported.withLock { $0.session = newValue } }
     }
 
-    var state: SyncSession.State { shared.withLock { $0.state } }
+    nonisolated var state: SyncSession.State { lifecycle.withLock { $0.state } }
 
-    private var logger: Logger { SyncManager.shared.logger }
+    private var logger: Logger { environment.logger }
 
-    // MARK: Running
-
-    /// Starts connecting, unless suspended, invalid or running.
-    func start() {
-        shared.withLock { shared in
-            guard shared.run == nil, !shared.suspended, !shared.invalid else { return }
-            shared.runNumber += 1
-            let number = shared.runNumber
-            shared.run = Task { [weak self] in await self?.runLoop(number) }
-        }
+    /// Runs `body` on the actor, after every call made before this one.
+    private nonisolated func perform(_ body: @escaping @Sendable (isolated SessionEngine) -> Void) {
+        eventLoop.execute { self.assumeIsolated(body) }
     }
 
-    func suspend() {
-        let run = shared.withLock { shared -> Task<Void, Never>? in
-            guard !shared.invalid else { return nil }
-            shared.suspended = true
-            shared.state = shared.dying == nil ? .inactive : .dying
-            shared.connection?.uploads.finish()
-            shared.connection = nil
-            defer { shared.run = nil }
-            return shared.run
-        }
-        run?.cancel()
+    // MARK: Lifecycle
+
+    /// Starts connecting, unless suspended, ended or started.
+    nonisolated func start() {
+        lifecycle.withLock { $0.start() }
+        perform { $0.reconcile() }
     }
 
-    func resume() {
-        shared.withLock { $0.suspended = false }
-        start()
+    nonisolated func suspend() {
+        lifecycle.withLock { $0.suspend() }
+        perform { $0.reconcile() }
+    }
+
+    nonisolated func resume() {
+        lifecycle.withLock { $0.resume() }
+        perform { $0.reconcile() }
     }
 
     /// Ends the session for good (the user logged out, or the server
     /// refused it); waiters get `error`.
-    func invalidate(_ error: any Error) {
-        let (run, waiters) = shared.withLock { shared -> (Task<Void, Never>?, [@Sendable ((any Error)?) -> Void]) in
-            guard !shared.invalid else { return (nil, []) }
-            shared.invalid = true
-            shared.state = .invalid
-            let waiters = shared.uploadWaiters.map(\.callback) + shared.downloadWaiters.map(\.callback)
-            shared.uploadWaiters.removeAll()
-            shared.downloadWaiters.removeAll()
-            shared.observers.removeAll()
-            defer { shared.run = nil }
-            return (shared.run, waiters)
-        }
-        run?.cancel()
-        queue.async { [file, self] in
-            file.file?.recorder.stopObservingChangesets(owner: self)
-            file.file = nil
-        }
-        for waiter in waiters { waiter(error) }
+    nonisolated func invalidate(_ error: any Error) {
+        guard lifecycle.withLock({ $0.end(error) }) else { return }
+        perform { $0.reconcile() }
     }
 
     /// The user logged out: uploads what is still to upload, with
@@ -147,42 +127,70 @@ final class SessionEngine: Sendable {
     ///
     /// A dying session that cannot finish before `accessToken` expires
     /// (offline, or suspended) ends then, its changes kept in the file.
-    func logOut(_ error: SyncError, accessToken: (token: String, expires: Date)?) {
-        let proceed = shared.withLock { shared -> Bool in
-            guard !shared.invalid, shared.dying == nil else { return false }
-            shared.dying = (error, accessToken?.token)
-            shared.state = .dying
-            return true
-        }
-        guard proceed else { return }
-        if !waitForUpload({ [weak self] _ in self?.invalidate(error) }) { invalidate(error) }
+    nonisolated func logOut(_ error: SyncError, accessToken: (token: String, expires: Date)?) {
+        guard lifecycle.withLock({ $0.logOut(error, accessToken: accessToken?.token) }) else { return }
         let lifetime = max(0, accessToken?.expires.timeIntervalSinceNow ?? 0)
-        Task { [weak self] in
-            try? await Task.sleep(for: .seconds(lifetime))
-            self?.invalidate(error)
+        perform { engine in
+            engine.addUploadWaiter { [weak engine] _ in engine?.invalidate(error) }
+            engine.eventLoop.scheduleTask(in: .milliseconds(Int64(lifetime * 1000))) { [weak engine] in engine?.invalidate(error) }
         }
     }
 
-    /// What the session is doing, for a test that waited too long.
-    package var diagnostics: String {
-        shared.withLock { shared in
-            "state \(shared.state), suspended \(shared.suspended), run \(shared.runNumber) \(shared.run == nil ? "stopped" : "running"), "
-                + "bound \(shared.connection.map { "by run \($0.run)" } ?? "no"), acknowledged \(shared.acknowledged), "
-                + "waiting for uploads \(shared.uploadWaiters.map(\.target)), for downloads \(shared.downloadWaiters.map(\.request))"
+    /// Makes the actor's work follow the lifecycle: the wanted run going
+    /// and no other, and everything let go once the session has ended.
+    private func reconcile() {
+        let (wanted, ending) = lifecycle.withLock { ($0.wantedRun, $0.ending) }
+        if let current = running, current.number != wanted {
+            current.task.cancel()
+            running = nil
+            dropConnection(ofRun: current.number)
+        }
+        if running == nil, let wanted {
+            running = (wanted, Task { await self.runLoop(wanted) })
+        }
+        if let ending, let file {
+            file.recorder.stopObservingChangesets(owner: self)
+            self.file = nil
+            let waiters = uploadWaiters.map(\.callback) + downloadWaiters.map(\.callback)
+            uploadWaiters.removeAll()
+            downloadWaiters.removeAll()
+            observers.removeAll()
+            for waiter in waiters { waiter(ending) }
         }
     }
+
+    /// Forgets run `run`'s connection, if it is the bound one.
+    private func dropConnection(ofRun run: UInt64) {
+        lifecycle.withLock { $0.unbind(run: run) }
+        guard connection?.run == run else { return }
+        connection?.uploads.finish()
+        connection = nil
+    }
+
+    /// What the session is doing, for a test that waited too long.
+    package nonisolated var diagnostics: String {
+        let summary = lifecycle.withLock { $0.description }
+        let details = Mutex<String?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        perform { engine in
+            details.withLock {
+                $0 = "acknowledged \(engine.acknowledged), waiting for uploads \(engine.uploadWaiters.map(\.target)), "
+                    + "for downloads \(engine.downloadWaiters.map(\.request))"
+            }
+            answered.signal()
+        }
+        _ = answered.wait(timeout: .now() + 1)
+        return summary + ", " + (details.withLock { $0 } ?? "the sync worker is busy")
+    }
+
+    // MARK: Connecting
 
     private func runLoop(_ run: UInt64) async {
         var delay = Self.firstRetryDelay
         while !Task.isCancelled {
             let started = ContinuousClock.now
             let ending = await connectOnce(run)
-            shared.withLock { shared in
-                guard shared.connection?.run == run || shared.connection == nil else { return }
-                shared.connection?.uploads.finish()
-                shared.connection = nil
-                if !shared.invalid, shared.dying == nil, shared.runNumber == run { shared.state = .inactive }
-            }
+            dropConnection(ofRun: run)
             switch ending {
             case .cancelled:
                 return
@@ -190,13 +198,13 @@ final class SessionEngine: Sendable {
                 logger.debug("sync connection to \(configuration.webSocketURL) ended: \(reason)")
             case .refused(let code, let message, let tryAgain):
                 let error = Self.error(code: code, message: message, path: configuration.resolvedPath)
-                if let dying = shared.withLock({ $0.dying }),
-                   code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
+                let authentication = code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue
+                if authentication, let dying = lifecycle.withLock({ $0.dying }) {
                     // A logged-out user's last token no longer does: what
                     // was not uploaded stays in the file.
                     invalidate(dying.error)
                     return
-                } else if code == SyncProtocolError.badAuthentication.rawValue || code == SyncProtocolError.tokenExpired.rawValue {
+                } else if authentication {
                     // The access token: get a new one, then bind again. A
                     // refresh token refused logs the user out (reported
                     // by the user), which ends the session; a server out
@@ -225,7 +233,7 @@ final class SessionEngine: Sendable {
             }
             // A connection that got as far as binding made progress: the
             // next attempt starts from the shortest wait again.
-            if let bound = shared.withLock({ $0.lastBound }), bound > started { delay = Self.firstRetryDelay }
+            if let lastBound, lastBound > started { delay = Self.firstRetryDelay }
             // Jitter, so that clients a server restart dropped together do
             // not come back together.
             let jittered = delay * Double.random(in: 0.75...1.25)
@@ -255,7 +263,7 @@ final class SessionEngine: Sendable {
     private func connectOnce(_ run: UInt64) async -> Ending {
         let token: String
         do {
-            if let dying = shared.withLock({ $0.dying }) {
+            if let dying = lifecycle.withLock({ $0.dying }) {
                 guard let last = dying.accessToken else { return .loggedOut }
                 token = last
             } else {
@@ -270,7 +278,7 @@ final class SessionEngine: Sendable {
         }
         let fileState: SyncFileState
         do {
-            fileState = try await onQueue { file throws(RealmError) in try file.state() }
+            fileState = try withFile { file throws(RealmError) in try file.state() }
         } catch {
             return .failed(SyncError(.clientInternalError, "The synced Realm of \(configuration.realmURL.absoluteString) cannot be read: \(error.message)"))
         }
@@ -280,10 +288,10 @@ final class SessionEngine: Sendable {
             if !configuration.enableSSLValidation { client.certificateVerification = .none }
             tls = client
         }
-        let timeouts = configuration.timeoutOptions ?? SyncManager.shared.timeoutOptions
+        let timeouts = configuration.timeoutOptions ?? environment.timeouts()
         let channel: SyncWebSocket.Channel
         do {
-            channel = try await SyncWebSocket.connect(to: configuration.webSocketURL, tls: tls, timeouts: timeouts)
+            channel = try await SyncWebSocket.connect(to: configuration.webSocketURL, on: eventLoop, tls: tls, timeouts: timeouts)
         } catch {
             return Task.isCancelled ? .cancelled : .dropped("\(error)")
         }
@@ -325,34 +333,29 @@ final class SessionEngine: Sendable {
                     }
                     switch decoded {
                     case .ident(_, _, let acknowledged):
+                        // A suspension (or a newer run) came first.
+                        guard lifecycle.withLock({ $0.bind(run: run) }) else { return .cancelled }
                         let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-                        let marks = shared.withLock { shared -> [UInt64]? in
-                            // A suspension (or a newer run) came first.
-                            guard shared.runNumber == run, !shared.suspended, !shared.invalid else { return nil }
-                            if shared.dying == nil { shared.state = .active }
-                            shared.lastBound = .now
-                            shared.connection = BoundConnection(run: run, sender: sender, uploads: continuation)
-                            return shared.downloadWaiters.map(\.request)
-                        }
-                        guard let marks else { return .cancelled }
-                        await noteAcknowledged(acknowledged)
+                        lastBound = .now
+                        connection = BoundConnection(run: run, sender: sender, uploads: continuation)
+                        let marks = Set(downloadWaiters.map(\.request)).sorted()
+                        noteAcknowledged(acknowledged)
                         group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
-                        for request in Set(marks).sorted() { try await sender.send(.mark(session: number, request: request)) }
+                        for request in marks { try await sender.send(.mark(session: number, request: request)) }
                     case .download(_, let serverVersion, let parts, let acknowledged, let progress):
                         logger.trace("download of \(configuration.resolvedPath): \(parts.count) parts to server version \(serverVersion), client versions to \(acknowledged) acknowledged")
                         var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                         for part in parts {
                             if let changeset = try reassembler.add(part) { complete.append(changeset) }
                         }
-                        let toIntegrate = complete
                         do throws(RealmError) {
-                            try await onQueue { file throws(RealmError) in try file.integrate(toIntegrate, reaching: serverVersion) }
+                            try withFile { file throws(RealmError) in try file.integrate(complete, reaching: serverVersion) }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))
                         }
                         noteDownloadProgress(progress)
-                        await noteAcknowledged(acknowledged)
+                        noteAcknowledged(acknowledged)
                     case .mark(_, let request):
                         answerMarks(through: request)
                     case .error(_, let code, let text, let tryAgain):
@@ -376,8 +379,8 @@ final class SessionEngine: Sendable {
         repeat {
             do {
                 let after = sentThrough
-                let pending = try await onQueue { file throws(RealmError) in try file.unacknowledged(after: after) }
-                await refreshUploadProgress()
+                let pending = try withFile { file throws(RealmError) in try file.unacknowledged(after: after) }
+                refreshUploadProgress()
                 for parts in ChangesetPart.messages(of: pending.map { (0, $0.bytes) }) where !parts.isEmpty {
                     try await sender.send(.upload(session: Self.sessionNumber, parts: parts))
                 }
@@ -392,133 +395,132 @@ final class SessionEngine: Sendable {
         } while await iterator.next() != nil
     }
 
-    /// A local write recorded a changeset: upload it, and count it.
-    private func localChangesCommitted() {
-        shared.withLock { $0.connection }?.uploads.yield()
-        Task { await refreshUploadProgress() }
+    /// A local write recorded a changeset (called on the writing thread):
+    /// upload it, and count it.
+    private nonisolated func localChangesCommitted() {
+        perform { engine in
+            engine.connection?.uploads.yield()
+            engine.refreshUploadProgress()
+        }
     }
 
     // MARK: Waiting
 
-    func waitForUpload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
-        guard !shared.withLock({ $0.invalid }) else { return false }
-        queue.async { [file] in
-            let target = try? file.file?.newestUnacknowledged()
-            let done = self.shared.withLock { shared -> Bool in
-                guard let target, target > shared.acknowledged else { return true }
-                shared.uploadWaiters.append((target, callback))
-                return false
-            }
-            if done { callback(nil) }
-        }
+    /// Calls `callback` once every change written before this call is on
+    /// the server; false (and no call) when the session has ended.
+    nonisolated func waitForUpload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        guard !lifecycle.withLock({ $0.isEnded }) else { return false }
+        perform { $0.addUploadWaiter(callback) }
         return true
     }
 
-    func waitForDownload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
-        let (request, connection) = shared.withLock { shared -> (UInt64?, BoundConnection?) in
-            guard !shared.invalid else { return (nil, nil) }
-            let request = shared.nextRequest
-            shared.nextRequest += 1
-            shared.downloadWaiters.append((request, callback))
-            return (request, shared.connection)
+    private func addUploadWaiter(_ callback: @escaping @Sendable ((any Error)?) -> Void) {
+        if let ending = lifecycle.withLock({ $0.ending }) {
+            callback(ending)
+            return
         }
-        guard let request else { return false }
+        guard let target = try? withFile({ file throws(RealmError) in try file.newestUnacknowledged() }), target > acknowledged else {
+            callback(nil)
+            return
+        }
+        uploadWaiters.append((target, callback))
+    }
+
+    /// Calls `callback` once the Realm holds every change the server had
+    /// when this was called; false (and no call) when the session has
+    /// ended.
+    nonisolated func waitForDownload(_ callback: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        guard !lifecycle.withLock({ $0.isEnded }) else { return false }
+        perform { $0.addDownloadWaiter(callback) }
+        return true
+    }
+
+    private func addDownloadWaiter(_ callback: @escaping @Sendable ((any Error)?) -> Void) {
+        if let ending = lifecycle.withLock({ $0.ending }) {
+            callback(ending)
+            return
+        }
+        let request = nextRequest
+        nextRequest += 1
+        downloadWaiters.append((request, callback))
         if let connection {
             Task { try? await connection.sender.send(.mark(session: Self.sessionNumber, request: request)) }
         }
-        return true
     }
 
     private func answerMarks(through request: UInt64) {
-        let answered = shared.withLock { shared in
-            let answered = shared.downloadWaiters.filter { $0.request <= request }.map(\.callback)
-            shared.downloadWaiters.removeAll { $0.request <= request }
-            return answered
-        }
+        let answered = downloadWaiters.filter { $0.request <= request }.map(\.callback)
+        downloadWaiters.removeAll { $0.request <= request }
         for callback in answered { callback(nil) }
     }
 
     /// The server has made client versions up to `acknowledged` durable:
     /// forget them here, and answer the waits they complete.
-    private func noteAcknowledged(_ acknowledged: UInt64) async {
-        let answered = shared.withLock { shared -> [@Sendable ((any Error)?) -> Void] in
-            guard acknowledged > shared.acknowledged || shared.uploadWaiters.contains(where: { $0.target <= acknowledged }) else { return [] }
-            shared.acknowledged = max(shared.acknowledged, acknowledged)
-            let answered = shared.uploadWaiters.filter { $0.target <= acknowledged }.map(\.callback)
-            shared.uploadWaiters.removeAll { $0.target <= acknowledged }
-            return answered
-        }
-        let bytes = (try? await onQueue { file throws(RealmError) in try file.acknowledge(through: acknowledged) }) ?? 0
-        if bytes > 0 {
-            shared.withLock { $0.progress.uploadedBytes += bytes }
-        }
-        await refreshUploadProgress()
+    private func noteAcknowledged(_ acknowledged: UInt64) {
+        guard acknowledged > self.acknowledged || uploadWaiters.contains(where: { $0.target <= acknowledged }) else { return }
+        self.acknowledged = max(self.acknowledged, acknowledged)
+        let answered = uploadWaiters.filter { $0.target <= acknowledged }.map(\.callback)
+        uploadWaiters.removeAll { $0.target <= acknowledged }
+        let bytes = (try? withFile { file throws(RealmError) in try file.acknowledge(through: acknowledged) }) ?? 0
+        progress.uploadedBytes += bytes
+        refreshUploadProgress()
         for callback in answered { callback(nil) }
     }
 
     // MARK: Progress
 
-    private func refreshUploadProgress() async {
-        guard let unacknowledged = try? await onQueue({ file throws(RealmError) in try file.unacknowledgedBytes() }) else { return }
-        let changed = shared.withLock { shared -> Bool in
-            guard shared.progress.unacknowledgedBytes != unacknowledged else { return false }
-            shared.progress.unacknowledgedBytes = unacknowledged
-            return true
-        }
-        if changed { deliverProgress(.upload) }
+    private func refreshUploadProgress() {
+        guard let unacknowledged = try? withFile({ file throws(RealmError) in try file.unacknowledgedBytes() }),
+              progress.unacknowledgedBytes != unacknowledged else { return }
+        progress.unacknowledgedBytes = unacknowledged
+        deliverProgress(.upload)
     }
 
     private func noteDownloadProgress(_ progress: TransferProgress) {
-        shared.withLock { shared in
-            shared.progress.downloaded = progress.downloaded
-            shared.progress.downloadable = progress.downloadable
-        }
+        self.progress.downloaded = progress.downloaded
+        self.progress.downloadable = progress.downloadable
         deliverProgress(.download)
     }
 
-    func addProgressObserver(_ observer: ProgressObserver) -> UInt64? {
-        if observer.direction == .upload, let unacknowledged = queue.sync(execute: { [file] in try? file.file?.unacknowledgedBytes() }) {
-            // Counted now: the work outstanding at registration includes
-            // the write just made.
-            shared.withLock { $0.progress.unacknowledgedBytes = unacknowledged }
-        }
-        let registered = shared.withLock { shared -> (UInt64, SyncSession.Progress)? in
-            guard !shared.invalid else { return nil }
-            var observer = observer
-            let now = shared.progress.progress(observer.direction)
-            if observer.mode == .forCurrentlyOutstandingWork {
-                observer.outstanding = now.transferrableBytes
-            }
-            let id = shared.nextObserver
-            shared.nextObserver += 1
-            shared.observers[id] = observer
-            return (id, now)
-        }
-        guard let (id, _) = registered else { return nil }
-        deliverProgress(observer.direction)
+    /// Registers `observer` and calls it with the progress now; nil when the
+    /// session has ended.
+    nonisolated func addProgressObserver(_ observer: ProgressObserver) -> UInt64? {
+        guard !lifecycle.withLock({ $0.isEnded }) else { return nil }
+        let id = nextObserverID.wrappingAdd(1, ordering: .relaxed).oldValue
+        perform { $0.register(observer, id: id) }
         return id
     }
 
-    func removeProgressObserver(_ id: UInt64) {
-        shared.withLock { _ = $0.observers.removeValue(forKey: id) }
+    private func register(_ observer: ProgressObserver, id: UInt64) {
+        guard file != nil else { return }
+        if observer.direction == .upload, let unacknowledged = try? withFile({ file throws(RealmError) in try file.unacknowledgedBytes() }) {
+            // Counted now: the work outstanding at registration includes
+            // the write made just before it.
+            progress.unacknowledgedBytes = unacknowledged
+        }
+        var observer = observer
+        if observer.mode == .forCurrentlyOutstandingWork {
+            observer.outstanding = progress.progress(observer.direction).transferrableBytes
+        }
+        observers[id] = observer
+        deliverProgress(observer.direction)
+    }
+
+    nonisolated func removeProgressObserver(_ id: UInt64) {
+        perform { _ = $0.observers.removeValue(forKey: id) }
     }
 
     private func deliverProgress(_ direction: SyncSession.ProgressDirection) {
-        let deliveries = shared.withLock { shared -> [(ProgressObserver, SyncSession.Progress)] in
-            let progress = shared.progress.progress(direction)
-            var deliveries: [(ProgressObserver, SyncSession.Progress)] = []
-            for (id, observer) in shared.observers where observer.direction == direction {
-                guard let outstanding = observer.outstanding else {
-                    deliveries.append((observer, progress))
-                    continue
-                }
-                let relative = SyncSession.Progress(transferredBytes: min(progress.transferredBytes, outstanding), transferrableBytes: outstanding)
-                deliveries.append((observer, relative))
-                if relative.isTransferComplete { shared.observers.removeValue(forKey: id) }
+        let progress = progress.progress(direction)
+        for (id, observer) in observers where observer.direction == direction {
+            guard let outstanding = observer.outstanding else {
+                observer.deliver(progress)
+                continue
             }
-            return deliveries
+            let relative = SyncSession.Progress(transferredBytes: min(progress.transferredBytes, outstanding), transferrableBytes: outstanding)
+            observer.deliver(relative)
+            if relative.isTransferComplete { observers.removeValue(forKey: id) }
         }
-        for (observer, progress) in deliveries { observer.deliver(progress) }
     }
 
     // MARK: Errors
@@ -530,7 +532,7 @@ final class SessionEngine: Sendable {
     }
 
     private func report(_ error: any Error) {
-        SyncManager.shared.report(error, session: owner)
+        environment.report(error, owner)
     }
 
     /// The client's error for a server's `error` message.
@@ -547,17 +549,10 @@ final class SessionEngine: Sendable {
         return SyncError(kind, "The server refused the session of '\(path)': \(message)", serverCode: code)
     }
 
-    // MARK: Plumbing
+    // MARK: The file
 
-    private func onQueue<T: Sendable>(_ body: @escaping @Sendable (SyncedFile) throws(RealmError) -> T) async throws(RealmError) -> T {
-        let result: Result<T, RealmError> = await withCheckedContinuation { continuation in
-            queue.async { [file] in
-                continuation.resume(returning: Result { () throws(RealmError) in
-                    guard let file = file.file else { throw RealmError(.invalidTransactionState, "The session has ended.") }
-                    return try body(file)
-                })
-            }
-        }
-        return try result.get()
+    private func withFile<T>(_ body: (SyncedFile) throws(RealmError) -> T) throws(RealmError) -> T {
+        guard let file else { throw RealmError(.invalidTransactionState, "The session has ended.") }
+        return try body(file)
     }
 }

@@ -48,7 +48,7 @@ public final class SyncSession: Sendable, CustomStringConvertible {
     init(configuration: SyncConfiguration, coordinator: Coordinator) throws {
         realmURL = configuration.realmURL
         syncConfiguration = configuration
-        engine = try SessionEngine(configuration: configuration, coordinator: coordinator)
+        engine = try SessionEngine(configuration: configuration, coordinator: coordinator, environment: .of(SyncManager.shared))
         engine.owner = self
     }
 
