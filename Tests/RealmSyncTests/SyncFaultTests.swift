@@ -237,6 +237,13 @@ struct ChildServer {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        // A server that never says it listens is killed, which ends the
+        // read below (one run of SyncKills saw a restarted server serve its
+        // clients without ever printing the line).
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [process] in
+            if process.isRunning { Glibc.kill(pid, SIGKILL) }
+        }
         let text = try await offloaded {
             var line = Data()
             while !line.contains(UInt8(ascii: "\n")) {
