@@ -175,11 +175,17 @@ public final class SyncServer: Sendable {
             }
             state = .running(group, task)
         }
+        let waitStarted = ContinuousClock.now
+        var warned = false
         while port == nil {
             // A run that ended before binding failed to bind.
             if let ended = runEnding.value {
                 if case .failure(let error) = ended { throw Error.startFailed("\(error)") }
                 throw Error.startFailed("the server stopped before listening")
+            }
+            if !warned, ContinuousClock.now - waitStarted > .seconds(10) {
+                warned = true
+                logger.warning("the server has not reported its port after 10 s of starting")
             }
             try await Task.sleep(for: .milliseconds(5))
         }

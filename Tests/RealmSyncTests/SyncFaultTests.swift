@@ -233,9 +233,17 @@ struct ChildServer {
     static func start(data: URL, port: Int) async throws -> ChildServer {
         let process = Process()
         process.executableURL = try productExecutable("realm")
-        process.arguments = ["server", "--port", "\(port)", "--data", data.path, "--password-hash-cost", "4", "--log-level", "error"]
+        // Its log goes beside its data, appended at each start, so that a
+        // start that went wrong can be read afterwards.
+        let log = data.appendingPathExtension("log")
+        if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let logHandle = try FileHandle(forWritingTo: log)
+        defer { try? logHandle.close() }
+        logHandle.seekToEndOfFile()
+        process.arguments = ["server", "--port", "\(port)", "--data", data.path, "--password-hash-cost", "4", "--log-level", "info"]
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = logHandle
         try process.run()
         // A server that never says it listens is killed, which ends the
         // read below (one run of SyncKills saw a restarted server serve its
@@ -255,7 +263,8 @@ struct ChildServer {
         }
         guard let url = text.split(separator: "\n").first.flatMap({ URL(string: String($0.dropFirst("Listening on ".count))) }) else {
             process.terminate()
-            throw DeadlineExceeded(what: "the server printed '\(text)'", seconds: 0)
+            let logged = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw DeadlineExceeded(what: "the server printed '\(text)'; its log ends: \(logged.suffix(2_000))", seconds: 0)
         }
         return ChildServer(process: process, url: url)
     }
