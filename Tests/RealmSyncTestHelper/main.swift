@@ -18,6 +18,9 @@
 //   RealmSyncTestHelper sync-flush ROOT REALMURL
 //       opens it again, waits until the server has every change, and
 //       prints "entries A,B,…"
+//   RealmSyncTestHelper sync-append ROOT REALMURL COUNT
+//       appends COUNT entries, waits until the server has every change, and
+//       prints "entries A,B,…"
 //   RealmSyncTestHelper random-sync ROOT REALMURL
 //       opens the synced Realm at REALMURL and makes random changes of
 //       every kind for ever, suspending and resuming its session now and
@@ -108,6 +111,24 @@ do {
         guard arguments.count == 4, let url = URL(string: arguments[3]), let user = SyncUser.current else { fail("sync-flush ROOT REALMURL, logged in") }
         let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: [SyncedLog.self])
         _ = try DispatchQueue(label: "open").sync { try Realm(configuration: configuration) }
+        try await user.session(for: url)!.waitForUpload()
+        let entries = try DispatchQueue(label: "read").sync { SyncedLog.entries(try Realm(configuration: configuration)) }
+        say("entries \(entries.map(String.init).joined(separator: ","))")
+    case "sync-append":
+        // Appends COUNT entries, uploads them, and prints the entries.
+        guard arguments.count == 5, let url = URL(string: arguments[3]), let count = Int(arguments[4]), let user = SyncUser.current else {
+            fail("sync-append ROOT REALMURL COUNT, logged in")
+        }
+        let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: [SyncedLog.self])
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            let diagnostics = user.session(for: url)?.diagnostics ?? "the Realm did not open"
+            FileHandle.standardError.write(Data("RealmSyncTestHelper: sync-append timed out: \(diagnostics)\n".utf8))
+            exit(3)
+        }
+        try DispatchQueue(label: "writer").sync {
+            let realm = try Realm(configuration: configuration)
+            for _ in 0..<count { _ = try SyncedLog.appendNext(realm) }
+        }
         try await user.session(for: url)!.waitForUpload()
         let entries = try DispatchQueue(label: "read").sync { SyncedLog.entries(try Realm(configuration: configuration)) }
         say("entries \(entries.map(String.init).joined(separator: ","))")

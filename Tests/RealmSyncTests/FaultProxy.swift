@@ -111,6 +111,13 @@ final class FaultProxy: Sendable {
     }
 
     /// One proxied connection: its sockets and the bytes both ways share.
+    ///
+    /// Its descriptors are closed by the last of its two pumps to stop, never
+    /// while a pump may still use them: a number closed early is handed to
+    /// the next accepted connection, and a pump still holding it would write
+    /// one client's bytes into another's stream (which once delivered another
+    /// client's acknowledgement, and a client forgot changes it had not
+    /// uploaded).
     private final class Connection: Sendable {
         let client: Int32
         let server: Int32
@@ -118,6 +125,7 @@ final class FaultProxy: Sendable {
         let forwarded = Atomic<Int>(0)
         let closed = Atomic<Bool>(false)
         let swallowed = Atomic<Bool>(false)
+        private let runningPumps = Atomic<Int>(2)
 
         init(client: Int32, server: Int32, cutAfter: Int?) {
             self.client = client
@@ -125,10 +133,18 @@ final class FaultProxy: Sendable {
             self.cutAfter = cutAfter
         }
 
+        /// Ends the connection both ways: the pumps' reads and writes fail,
+        /// and they stop.
         func closeBoth() {
             guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
             shutdown(client, Int32(SHUT_RDWR))
             shutdown(server, Int32(SHUT_RDWR))
+        }
+
+        /// A pump stopped; the last one closes the descriptors.
+        func pumpStopped() {
+            closeBoth()
+            guard runningPumps.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
             close(client)
             close(server)
         }
@@ -165,6 +181,6 @@ final class FaultProxy: Sendable {
                 break
             }
         }
-        connection.closeBoth()
+        connection.pumpStopped()
     }
 }

@@ -209,6 +209,53 @@ extension SyncTests {
                 #expect(try await Self.entries(daveConfig) == flushed, "the server has every commit once")
             }
         }
+
+        /// A client file put back from a backup is behind what the server
+        /// acknowledged to it. Believing the server's acknowledgement would
+        /// have it forget its next changes (the server takes their versions
+        /// for ones it has); the session ends with an error instead, and the
+        /// file keeps them.
+        @Test func aClientRestoredFromABackupIsToldRatherThanLosingChanges() async throws {
+            try await TestClient.run {
+                let helper = try productExecutable("RealmSyncTestHelper")
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let root = temporaryDirectory("restored-client")
+                _ = try await Realms.register("rita", on: server)
+                let login = try await runProcess(helper, ["login", root.path, server.url.absoluteString, "rita", "password"])
+                #expect(login.status == 0, "\(login.stderr)")
+                let url = "realm://127.0.0.1:\(server.server.port!)/shared/restored"
+
+                let first = try await runProcess(helper, ["sync-append", root.path, url, "3"], timeout: 60)
+                #expect(first.status == 0, "\(first.stderr)")
+                let backup = temporaryDirectory("restored-client-backup").appendingPathComponent("root")
+                try copyRegularFiles(from: root, to: backup)
+                let second = try await runProcess(helper, ["sync-append", root.path, url, "5"], timeout: 60)
+                #expect(second.status == 0 && second.stdout.contains("entries 1,2,3,4,5,6,7,8"), "\(second.stdout) \(second.stderr)")
+
+                try FileManager.default.removeItem(at: root)
+                try copyRegularFiles(from: backup, to: root)
+                let restored = try await runProcess(helper, ["sync-append", root.path, url, "1"], timeout: 60)
+                #expect(restored.status != 0, "the restored client's change was taken as uploaded: \(restored.stdout)")
+                #expect(restored.stderr.contains("which this client has not made"), "\(restored.stderr)")
+            }
+        }
+    }
+}
+
+/// Copies the folder `source` to `destination`, its regular files only:
+/// the named pipes Realms notify each other through would block a copy.
+private func copyRegularFiles(from source: URL, to destination: URL) throws {
+    let manager = FileManager.default
+    try manager.createDirectory(at: destination, withIntermediateDirectories: true)
+    for name in try manager.contentsOfDirectory(atPath: source.path) {
+        let from = source.appendingPathComponent(name), to = destination.appendingPathComponent(name)
+        let type = try manager.attributesOfItem(atPath: from.path)[.type] as? FileAttributeType
+        if type == .typeDirectory {
+            try copyRegularFiles(from: from, to: to)
+        } else if type == .typeRegular {
+            try manager.copyItem(at: from, to: to)
+        }
     }
 }
 

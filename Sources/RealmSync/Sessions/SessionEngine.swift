@@ -339,7 +339,7 @@ actor SessionEngine {
                         lastBound = .now
                         connection = BoundConnection(run: run, sender: sender, uploads: continuation)
                         let marks = Set(downloadWaiters.map(\.request)).sorted()
-                        noteAcknowledged(acknowledged)
+                        guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                         group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
                         for request in marks { try await sender.send(.mark(session: number, request: request)) }
                     case .download(_, let serverVersion, let parts, let acknowledged, let progress):
@@ -355,7 +355,7 @@ actor SessionEngine {
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))
                         }
                         noteDownloadProgress(progress)
-                        noteAcknowledged(acknowledged)
+                        guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                     case .mark(_, let request):
                         answerMarks(through: request)
                     case .error(_, let code, let text, let tryAgain):
@@ -455,9 +455,15 @@ actor SessionEngine {
     }
 
     /// The server has made client versions up to `acknowledged` durable:
-    /// forget them here, and answer the waits they complete.
-    private func noteAcknowledged(_ acknowledged: UInt64) {
-        guard acknowledged > self.acknowledged || uploadWaiters.contains(where: { $0.target <= acknowledged }) else { return }
+    /// forget them here, and answer the waits they complete. False, and
+    /// nothing forgotten, when `acknowledged` is a version this file has
+    /// not made: the message was not meant for it (Realm's "bad progress").
+    private func noteAcknowledged(_ acknowledged: UInt64) -> Bool {
+        guard acknowledged > self.acknowledged || uploadWaiters.contains(where: { $0.target <= acknowledged }) else { return true }
+        if acknowledged > self.acknowledged,
+           let made = try? withFile({ file throws(RealmError) in try file.state().lastClientVersion }), acknowledged > made {
+            return false
+        }
         self.acknowledged = max(self.acknowledged, acknowledged)
         let answered = uploadWaiters.filter { $0.target <= acknowledged }.map(\.callback)
         uploadWaiters.removeAll { $0.target <= acknowledged }
@@ -465,6 +471,14 @@ actor SessionEngine {
         progress.uploadedBytes += bytes
         refreshUploadProgress()
         for callback in answered { callback(nil) }
+        return true
+    }
+
+    /// Ends the session on an acknowledgement of a client version this file
+    /// never made: believing it would forget changes the server has not got.
+    private func unmadeVersionAcknowledged(_ acknowledged: UInt64) -> Ending {
+        .failed(SyncError(.clientSessionError, "The server acknowledged client version \(acknowledged) of \(configuration.realmURL.absoluteString), "
+                                                + "which this client has not made; nothing was forgotten."))
     }
 
     // MARK: Progress
