@@ -56,4 +56,36 @@ import Testing
         #expect(await consumer.value, "the waiting consumer ends with CancellationError")
         await queue.push([1])  // dropped, and does not wait
     }
+
+    /// A push that hands its message to the waiting consumer while the
+    /// consumer is being cancelled: resuming the consumer under the
+    /// queue's lock took the task's lock in the opposite order from the
+    /// cancellation (which holds the task's lock and takes the queue's in
+    /// its handler), and the two threads waited for each other for good.
+    /// The randomized end-to-end test found it as a sync worker that never
+    /// answered. Each round races the two on dedicated threads.
+    @Test func aPushRacingTheConsumersCancellationDoesNotDeadlock() async throws {
+        let rounds = 20_000
+        let finished = Atomic<Int>(0)
+        let race = Task(executorPreference: SyncTestThreads.shared) {
+            for _ in 0..<rounds {
+                let queue = MessageQueue(capacity: 4)
+                let waiting = Atomic<Bool>(false)
+                let consumer = Task(executorPreference: SyncTestThreads.shared) {
+                    var iterator = queue.makeAsyncIterator()
+                    waiting.store(true, ordering: .releasing)
+                    _ = try? await iterator.next()
+                }
+                while !waiting.load(ordering: .acquiring) { await Task.yield() }
+                async let cancel: Void = { consumer.cancel() }()
+                await queue.push([1])
+                await cancel
+                await consumer.value
+                finished.add(1, ordering: .relaxed)
+            }
+        }
+        try await withDeadline("\(finished.load(ordering: .relaxed)) of \(rounds) rounds of a push racing a cancellation", seconds: 60) {
+            await race.value
+        }
+    }
 }

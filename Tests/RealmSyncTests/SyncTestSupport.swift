@@ -192,7 +192,16 @@ func withDeadline(_ what: @autoclosure () -> String, seconds: Double = 30, _ bod
             outcome.finish(.success(false))
         }
     }
-    guard try result.get() else { throw DeadlineExceeded(what: what(), seconds: seconds) }
+    guard try result.get() else {
+        let description = what()
+        // Debugging aid: REALM_SYNC_DEADLINE_PAUSE=N holds a missed deadline
+        // for N seconds, so a debugger can attach while the hang lasts.
+        if let pause = ProcessInfo.processInfo.environment["REALM_SYNC_DEADLINE_PAUSE"].flatMap(Double.init) {
+            FileHandle.standardError.write(Data("deadline missed in process \(getpid()): \(description)\n".utf8))
+            try? await Task.sleep(for: .seconds(pause))
+        }
+        throw DeadlineExceeded(what: description, seconds: seconds)
+    }
 }
 
 /// The first of two racing outcomes.

@@ -7,6 +7,10 @@ import Synchronization
 ///
 /// One task pushes (the connection's reader), one task iterates (the
 /// session); ``finish(throwing:)`` ends both, the first call winning.
+///
+/// No continuation is resumed while the lock is held: resuming one takes
+/// its task's status lock, and cancelling the consumer holds that lock
+/// while the cancellation handler takes this one.
 final class MessageQueue: AsyncSequence, Sendable {
     typealias Element = [UInt8]
 
@@ -38,17 +42,20 @@ final class MessageQueue: AsyncSequence, Sendable {
     /// queue has finished.
     func push(_ message: [UInt8]) async {
         while true {
-            let waitForRoom = state.withLock { state -> Bool in
-                if case .some = state.ending { return false }
+            let (waitForRoom, consumer) = state.withLock { state -> (Bool, CheckedContinuation<[UInt8]?, any Error>?) in
+                if case .some = state.ending { return (false, nil) }
                 if let consumer = state.consumer {
                     state.consumer = nil
-                    consumer.resume(returning: message)
-                    return false
+                    return (false, consumer)
                 }
-                guard state.count < capacity else { return true }
+                guard state.count < capacity else { return (true, nil) }
                 state.buffered.append(message)
-                return false
+                return (false, nil)
             }
+            // Resumed outside the lock: resuming takes the task's own lock,
+            // which a cancellation holds while its handler (`finish`) takes
+            // this one.
+            consumer?.resume(returning: message)
             guard waitForRoom else { return }
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
@@ -80,23 +87,22 @@ final class MessageQueue: AsyncSequence, Sendable {
     private func take() async throws -> [UInt8]? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
-                let outcome = state.withLock { state -> Result<[UInt8]?, any Error>? in
+                let (outcome, producer) = state.withLock { state -> (Result<[UInt8]?, any Error>?, CheckedContinuation<Void, Never>?) in
                     if state.count > 0 {
                         let message = state.buffered[state.head]
                         state.head += 1
                         if state.head == state.buffered.count { state.buffered.removeAll(keepingCapacity: true); state.head = 0 }
-                        if let producer = state.producer {
-                            state.producer = nil
-                            producer.resume()
-                        }
-                        return .success(message)
+                        defer { state.producer = nil }
+                        return (.success(message), state.producer)
                     }
                     if case .some(let ending) = state.ending {
-                        return ending.map { .failure($0) } ?? .success(nil)
+                        return (ending.map { .failure($0) } ?? .success(nil), nil)
                     }
                     state.consumer = continuation
-                    return nil
+                    return (nil, nil)
                 }
+                // Both resumed outside the lock (see `push`).
+                producer?.resume()
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
