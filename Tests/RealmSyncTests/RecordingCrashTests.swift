@@ -58,9 +58,6 @@ extension SyncTests {
             }
             named.reset()
             #expect(identities == created)
-            let pending = try transaction.queryStatement("SELECT count(*) FROM sync_pending")
-            #expect(try pending.step() && pending.int64(at: 0) == 0)
-            pending.reset()
         }
     }
 }

@@ -41,12 +41,25 @@ package enum ReplicatedChange {
 /// Calls come after the change succeeded (deletions just before they
 /// happen), on the writing thread, inside the SQLite transaction, and inside
 /// the same atomic step as the change, so that a later failure of the
-/// operation rolls both back. An observer therefore keeps what it
-/// records in tables of its own in the file (written through
-/// ``Transaction/replicationStatement(_:)``), which roll back with the
-/// change, rather than in memory. An error it throws fails the change (or
-/// the commit), as any storage error would.
+/// operation rolls both back. What an observer records must roll back
+/// with the change: it keeps it in tables of its own in the file (written
+/// through ``Transaction/replicationStatement(_:)``), or in memory that it
+/// truncates when told an operation was rolled back. An error it throws
+/// fails the change (or the commit), as any storage error would.
+///
+/// One write transaction of a file is under way at a time in a process,
+/// so an observer's memory of the write under way needs no more than one
+/// slot.
 package protocol ReplicationObserver: AnyObject, Sendable {
+    /// A write transaction began: nothing recorded before belongs to it
+    /// (a cancelled write's records are forgotten here).
+    func didBeginWrite(_ transaction: Transaction)
+    /// An operation began: the transaction took the savepoint that a
+    /// failure of the operation rolls back to.
+    func willBeginOperation(_ transaction: Transaction)
+    /// The operation failed and its changes were rolled back: what was
+    /// recorded since ``willBeginOperation(_:)`` goes too.
+    func didRollBackOperation(_ transaction: Transaction)
     /// Records a change made by `transaction`.
     func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
     /// Called inside the SQLite transaction just before it commits.
@@ -56,4 +69,12 @@ package protocol ReplicationObserver: AnyObject, Sendable {
     /// thread: the moment to tell others (a sync session) that there is
     /// something new.
     func didCommit(_ transaction: Transaction)
+}
+
+extension ReplicationObserver {
+    /// Nothing to forget, for an observer that keeps its records in the
+    /// file.
+    package func didBeginWrite(_ transaction: Transaction) {}
+    package func willBeginOperation(_ transaction: Transaction) {}
+    package func didRollBackOperation(_ transaction: Transaction) {}
 }

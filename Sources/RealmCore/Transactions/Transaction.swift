@@ -266,6 +266,7 @@ public final class Transaction {
             let version = try readMetadata()
             state = .writing(version: version)
             replication = coordinator.replication
+            replication?.didBeginWrite(self)
             recorder = ChangeRecorder()
             nextKeys.removeAll(keepingCapacity: true)
             counter &+= 1
@@ -400,6 +401,7 @@ public final class Transaction {
     func atomically<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> Result {
         if pendingChanges != nil { return try body() }
         try connection.cachedStatement("SAVEPOINT realm_operation").run()
+        replication?.willBeginOperation(self)
         pendingChanges = []
         let catalogBefore = catalog
         do {
@@ -412,6 +414,7 @@ public final class Transaction {
         } catch {
             pendingChanges = nil
             try? connection.execute("ROLLBACK TO realm_operation; RELEASE realm_operation")
+            replication?.didRollBackOperation(self)
             // The rollback changed data back: nothing read since is current.
             changeCounterDidChange()
             listEpoch &+= 1

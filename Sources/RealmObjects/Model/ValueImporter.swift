@@ -18,16 +18,18 @@ enum ValueImporter {
         let properties = info.objectSchema.properties
         var provided: [(Int, Any)] = []
         switch value {
+        // A dictionary first: casting one to a class (`Object`) bridges it
+        // to an NSDictionary just to fail, which costs more than the rest.
+        case let dictionary as [String: Any]:
+            for (index, property) in properties.enumerated() {
+                if let entry = dictionary[property.name] { provided.append((index, entry)) }
+            }
         case let source as Object:
             guard Swift.type(of: source).className() == className || source is DynamicObject else {
                 throw Realm.Error(.wrongType, "Cannot create an object of type '\(className)' from an object of type '\(Swift.type(of: source).className())'.")
             }
             for (index, property) in properties.enumerated() where property.type != .linkingObjects {
                 provided.append((index, source[property.name] as Any))
-            }
-        case let dictionary as [String: Any]:
-            for (index, property) in properties.enumerated() {
-                if let entry = dictionary[property.name] { provided.append((index, entry)) }
             }
         case let dictionary as NSDictionary:
             for (index, property) in properties.enumerated() {
@@ -56,20 +58,21 @@ enum ValueImporter {
 
     /// Sets one property of an unmanaged object from untyped input.
     static func set(_ entry: Any, property index: Int, of object: Object, info: ClassInfo, copies: UnmanagedCopies? = nil) throws(Realm.Error) {
-        let property = info.objectSchema.properties[index]
-        let name = "'\(info.className).\(property.name)'"
+        // Named only when an error needs it: formatting it for every value
+        // would cost more than the conversion.
+        func name() -> String { "'\(info.className).\(info.objectSchema.properties[index].name)'" }
         switch info.kinds[index] {
         case .persisted(let valueType):
-            let converted = try convert(entry, to: valueType, name: name, copies: copies)
+            let converted = try convert(entry, to: valueType, name: name(), copies: copies)
             if object._unmanagedOverrides == nil { object._unmanagedOverrides = [:] }
             object._unmanagedOverrides![index] = converted ?? NSNull()
         case .optional(let wrapped):
-            let optional = try convert(entry, to: wrapped, name: name, allowNil: true)
+            let optional = try convert(entry, to: wrapped, name: name(), allowNil: true)
             (boundProperty(of: object, info: info, index: index) as? RealmOptionalBase)?.setUnmanaged(optional)
         case .list(let factory):
             var converted: [_Persistable] = []
-            for entry in try listElements(entry, name: name) {
-                converted.append(try element(entry, of: factory.elementType, name: name, copies: copies))
+            for entry in try listElements(entry, name: name()) {
+                converted.append(try element(entry, of: factory.elementType, name: name(), copies: copies))
             }
             (boundProperty(of: object, info: info, index: index) as? ListFactory)?.setUnmanaged(converted)
         case .linkingObjects:
@@ -80,18 +83,18 @@ enum ValueImporter {
     /// Converts untyped input to a value of `type`: nil for NSNull or nil
     /// when the type is optional; nested input for links makes unmanaged
     /// objects of the target class.
-    static func convert(_ entry: Any, to valueType: _Persistable.Type, name: String, allowNil: Bool = false,
+    static func convert(_ entry: Any, to valueType: _Persistable.Type, name: @autoclosure () -> String, allowNil: Bool = false,
                         copies: UnmanagedCopies? = nil) throws(Realm.Error) -> _Persistable? {
         if isNull(entry) {
             guard valueType._isOptional || allowNil else {
-                throw Realm.Error(.missingValue, "Invalid value 'null' for required property \(name).")
+                throw Realm.Error(.missingValue, "Invalid value 'null' for required property \(name()).")
             }
             return nil
         }
         if let target = valueType._objectType {
             if let object = entry as? Object {
                 guard Swift.type(of: object).className() == target.className() else {
-                    throw Realm.Error(.wrongType, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name), which links to '\(target.className())'.")
+                    throw Realm.Error(.wrongType, "Invalid value of type '\(Swift.type(of: object).className())' for property \(name()), which links to '\(target.className())'.")
                 }
                 if let copies, object._realm == nil {
                     return try copies.copy(of: object)
@@ -103,32 +106,32 @@ enum ValueImporter {
                 try fill(nested, from: entry, copies: copies)
             } catch {
                 // Say where in the input the nested object was.
-                throw Realm.Error(error.code, "\(error.message) (in the value of \(name))")
+                throw Realm.Error(error.code, "\(error.message) (in the value of \(name()))")
             }
             return nested
         }
         guard let converted = valueType._convert(from: unwrap(entry)) else {
-            throw invalid(entry, name, valueType._propertyType.rawValue)
+            throw invalid(entry, name(), valueType._propertyType.rawValue)
         }
         return converted
     }
 
     /// The elements of untyped input for a list property: an array, or
     /// another Realm collection.
-    static func listElements(_ entry: Any, name: String) throws(Realm.Error) -> [Any] {
+    static func listElements(_ entry: Any, name: @autoclosure () -> String) throws(Realm.Error) -> [Any] {
         switch entry {
         case let array as [Any]: return array
         case let array as NSArray: return array.map { $0 }
         case let collection as any RealmCollectionBase: return (collection as? any Sequence).map { Array($0) as [Any] } ?? []
-        default: throw invalid(entry, name, "list")
+        default: throw invalid(entry, name(), "list")
         }
     }
 
     /// One element of a list from untyped input.
-    static func element(_ entry: Any, of elementType: _Persistable.Type, name: String,
+    static func element(_ entry: Any, of elementType: _Persistable.Type, name: @autoclosure () -> String,
                         copies: UnmanagedCopies? = nil) throws(Realm.Error) -> _Persistable {
         // Nil is refused by `convert` unless the elements are optional.
-        try convert(entry, to: elementType, name: name + " (list element)", copies: copies) ?? elementType._defaultValue
+        try convert(entry, to: elementType, name: name() + " (list element)", copies: copies) ?? elementType._defaultValue
     }
 
     /// The primary-key value of `key` for a lookup.
@@ -159,8 +162,7 @@ enum ValueImporter {
 
     /// Looks through an `Optional` wrapped in `Any`.
     private static func unwrap(_ entry: Any) -> Any {
-        let mirror = Mirror(reflecting: entry)
-        guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return entry }
+        guard let optional = entry as? AnyOptional, let wrapped = optional.wrapped else { return entry }
         return unwrap(wrapped)
     }
 
@@ -196,11 +198,18 @@ final class UnmanagedCopies {
 /// `Mirror`.
 private protocol AnyOptional {
     var isNone: Bool { get }
+    /// The value inside, if any.
+    var wrapped: Any? { get }
 }
 
 extension Optional: AnyOptional {
     fileprivate var isNone: Bool {
         if case .none = self { return true }
         return false
+    }
+
+    fileprivate var wrapped: Any? {
+        if case .some(let value) = self { return value }
+        return nil
     }
 }

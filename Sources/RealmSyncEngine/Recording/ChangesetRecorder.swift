@@ -7,10 +7,12 @@ import Synchronization
 /// changesets, stored with the data in the same SQLite transaction
 /// (Docs/SyncDesign.md): a crash can never keep one without the other.
 ///
-/// Each change becomes instructions as it is made, in `sync_pending`
-/// (inside the savepoints RealmCore may roll back, so nothing is kept in
-/// memory); before the commit they become one changeset in
+/// Each change becomes instructions as it is made, kept in memory for the
+/// write under way and cut back when RealmCore rolls an operation back to
+/// its savepoint; before the commit they become one changeset in
 /// `sync_history`, numbered with the next client version and stamped.
+/// (What else recording learns, such as identities, goes into the file's
+/// sync tables at once, and rolls back with the change.)
 package final class ChangesetRecorder: ReplicationObserver, Sendable {
     // Every recording call runs on the writing thread, under the file's
     // write lock, and keeps what it records in the file; the few values
@@ -27,6 +29,9 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// another write's, it could send a session to read before it is.
     private let unannounced = Mutex<Set<ObjectIdentifier>>([])
     private let changesetObserver = Mutex<(owner: ObjectIdentifier, notify: @Sendable () -> Void)?>(nil)
+    /// The instructions of the write under way (one at a time per file),
+    /// and how many there were when its current operation began.
+    private let pending = Mutex<(instructions: [Instruction], operationStart: Int)>(([], 0))
 
     private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
@@ -90,20 +95,35 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         return try body()
     }
 
+    package func didBeginWrite(_ transaction: Transaction) {
+        pending.withLock { $0 = ([], 0) }
+    }
+
+    package func willBeginOperation(_ transaction: Transaction) {
+        pending.withLock { $0.operationStart = $0.instructions.count }
+    }
+
+    package func didRollBackOperation(_ transaction: Transaction) {
+        pending.withLock { $0.instructions.removeSubrange($0.operationStart...) }
+    }
+
     package func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
         guard !suppressed.load(ordering: .sequentiallyConsistent) else { return }
         let state = try SyncTables.state(transaction)
         var context = Context(transaction: transaction, state: state)
-        for instruction in try instructions(for: change, &context) {
-            try SyncTables.appendPending(instruction, transaction)
-        }
+        let instructions = try instructions(for: change, &context)
         if context.state != state { try SyncTables.save(context.state, transaction) }
+        pending.withLock { $0.instructions += instructions }
     }
 
     package func willCommit(_ transaction: Transaction) throws(RealmError) {
         // Classes and properties new to replication come first: the data
         // instructions after them may use them.
-        let instructions = try schemaAdditions(transaction) + (try SyncTables.takePending(transaction))
+        let recorded = pending.withLock { pending in
+            defer { pending = ([], 0) }
+            return pending.instructions
+        }
+        let instructions = try schemaAdditions(transaction) + recorded
         guard !instructions.isEmpty else { return }
         var state = try SyncTables.state(transaction)
         // After every stamp this replica has seen, its own and others': a

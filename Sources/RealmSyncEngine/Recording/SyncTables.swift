@@ -22,10 +22,6 @@ enum SyncTables {
                 client_version INTEGER PRIMARY KEY,
                 changeset BLOB NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS sync_pending (
-                position INTEGER PRIMARY KEY,
-                instruction BLOB NOT NULL
-            );
             CREATE TABLE IF NOT EXISTS sync_objects (
                 class TEXT NOT NULL,
                 object_key INTEGER NOT NULL,
@@ -356,36 +352,7 @@ enum SyncTables {
         return changesets
     }
 
-    // MARK: Pending instructions
-
-    /// Appends an instruction of the write under way.
-    static func appendPending(_ instruction: Instruction, _ transaction: Transaction) throws(RealmError) {
-        let bytes = ChangesetCoding.encode(Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0,
-                                                     firstSequence: 0, instructions: [instruction]))
-        let insert = try transaction.replicationStatement("INSERT INTO sync_pending (instruction) VALUES (?)")
-        insert.bind(Data(bytes), at: 1)
-        try insert.run()
-    }
-
-    /// The instructions of the write under way, in order, removed from the
-    /// table.
-    static func takePending(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
-        let select = try transaction.replicationStatement("SELECT instruction FROM sync_pending ORDER BY position")
-        var instructions: [Instruction] = []
-        do {
-            defer { select.reset() }
-            while try select.step() {
-                do {
-                    instructions += try ChangesetCoding.decode(Array(select.data(at: 0))).instructions
-                } catch {
-                    throw RealmError(.corruptFile, "A pending sync instruction of the Realm cannot be read: \(error)")
-                }
-            }
-        }
-        try transaction.replicationStatement("DELETE FROM sync_pending").run()
-        return instructions
-    }
-
+    /// Appends a changeset made by this replica.
     static func appendHistory(_ changeset: Changeset, _ transaction: Transaction) throws(RealmError) {
         let bytes = ChangesetCoding.encode(changeset)
         let insert = try transaction.replicationStatement("INSERT INTO sync_history (client_version, changeset) VALUES (?, ?)")
