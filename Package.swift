@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "RealmCore", targets: ["RealmCore"]),
         .library(name: "RealmQuery", targets: ["RealmQuery"]),
         .library(name: "RealmObjects", targets: ["RealmObjects"]),
+        .library(name: "RealmSyncWire", targets: ["RealmSyncWire"]),
         .library(name: "RealmSync", targets: ["RealmSync"]),
         .library(name: "RealmSyncServer", targets: ["RealmSyncServer"]),
         .library(name: "RealmTools", targets: ["RealmTools"]),

@@ -25,6 +25,7 @@ let package = Package(
         .package(name: "realm-swift-sqlite", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
         // What every contender shares: the protocol, the data, the checks.
@@ -65,6 +66,8 @@ let package = Package(
                 .product(name: "RealmObjects", package: "realm-swift-sqlite"),
                 .product(name: "RealmSync", package: "realm-swift-sqlite"),
                 .product(name: "RealmSyncServer", package: "realm-swift-sqlite"),
+                .product(name: "RealmSyncWire", package: "realm-swift-sqlite"),
+                .product(name: "WSClient", package: "swift-websocket"),
             ]
         ),
     ],

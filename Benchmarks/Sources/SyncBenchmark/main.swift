@@ -1,7 +1,7 @@
 // The sync benchmark (issue 19): a server and clients in this process on
 // loopback, measuring what a user of synced Realms waits for.
 //
-//   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick]
+//   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick] [--only latency|upload|single|open|idle]
 //
 // - latency: from a commit on one client to the collection notification
 //   on another (median and p99 over the changes);
@@ -28,10 +28,20 @@ final class BenchItem: Object {
     @Persisted var sentAt = 0
 }
 
+if CommandLine.arguments.dropFirst().first == "open-child" {
+    try await OpenInChild.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
+/// The one measure to run (`--only NAME`), for a profiler.
+let only = CommandLine.arguments.firstIndex(of: "--only").map { CommandLine.arguments[$0 + 1] }
+func measures(_ name: String) -> Bool { only == nil || only == name }
 let latencyChanges = quick ? 100 : 500
 let bulkObjects = quick ? 20_000 : 100_000
 let singleObjects = quick ? 500 : 2_000
+let openSizes = quick ? [20_000, 200_000] : [100_000, 1_000_000]
+let idleSessions = quick ? 1_000 : 10_000
 
 /// Writes a line at once (print buffers when the output is a pipe or a
 /// file, and a run cut short would lose it).
@@ -84,13 +94,17 @@ func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable ()
 
 report("# Sync benchmark (\(quick ? "quick" : "full"), release build, loopback, one process)\n")
 
-// MARK: Latency
-
 let writer = try await user("writer")
 let reader = try await user("reader")
-let latencyPath = "/bench/latency"
 let writerQueue = DispatchQueue(label: "writer")
 let readerQueue = DispatchQueue(label: "reader")
+report("| measure | result | goal |")
+report("|---|---:|---:|")
+
+// MARK: Latency
+
+if measures("latency") {
+let latencyPath = "/bench/latency"
 let writerConfig = configuration(writer, latencyPath)
 let readerConfig = configuration(reader, latencyPath)
 _ = try await onQueue(writerQueue) { _ = try Realm(configuration: writerConfig) }
@@ -125,17 +139,18 @@ try await session(reader, latencyPath).waitForDownload()
 try await Task.sleep(for: .milliseconds(200))
 token.value.invalidate()
 let latencies = received.withLock { $0 }.map(milliseconds).sorted()
-report("| measure | result | goal |")
-report("|---|---:|---:|")
 report(String(format: "| change → notification on another client, median (%d changes) | %.1f ms | < 20 ms |", latencies.count, percentile(latencies, 0.5)))
 report(String(format: "| change → notification on another client, p99 | %.1f ms | < 100 ms |", percentile(latencies, 0.99)))
+
+}
 
 // MARK: Upload throughput
 
 let bulkPath = "/bench/bulk"
+if measures("upload") {
 let bulkConfig = configuration(writer, bulkPath)
 _ = try await onQueue(writerQueue) { _ = try Realm(configuration: bulkConfig) }
-var start = now()
+let start = now()
 for batch in 0..<(bulkObjects / 1_000) {
     try await onQueue(writerQueue) {
         let realm = try Realm(configuration: bulkConfig)
@@ -151,10 +166,13 @@ try await session(writer, bulkPath).waitForUpload()
 let bulkSeconds = Double(now() - start) / 1e9
 report(String(format: "| upload, %d objects in transactions of 1,000 | %.0f objects/s (%.2f s) | |", bulkObjects, Double(bulkObjects) / bulkSeconds, bulkSeconds))
 
+}
+
+if measures("single") {
 let singlePath = "/bench/single"
 let singleConfig = configuration(writer, singlePath)
 _ = try await onQueue(writerQueue) { _ = try Realm(configuration: singleConfig) }
-start = now()
+let start = now()
 try await onQueue(writerQueue) {
     let realm = try Realm(configuration: singleConfig)
     for id in 0..<singleObjects {
@@ -165,19 +183,47 @@ try await session(writer, singlePath).waitForUpload()
 let singleSeconds = Double(now() - start) / 1e9
 report(String(format: "| upload, %d objects one per transaction | %.0f objects/s (%.2f s) | |", singleObjects, Double(singleObjects) / singleSeconds, singleSeconds))
 
+}
+
 // MARK: Async open
 
-let newcomer = try await user("newcomer")
-let openConfig = configuration(newcomer, bulkPath)
-start = now()
-let count: Int = try await withCheckedThrowingContinuation { continuation in
-    Realm.asyncOpen(configuration: openConfig, callbackQueue: readerQueue) { result in
-        continuation.resume(with: result.map { $0.objects(BenchItem.self).count })
+/// Writes `count` objects to `path` in transactions of 10,000 and waits
+/// until the server has them all.
+func populate(_ path: String, count: Int) async throws {
+    let config = configuration(writer, path)
+    for batch in stride(from: 0, to: count, by: 10_000) {
+        try await onQueue(writerQueue) {
+            let realm = try Realm(configuration: config)
+            try realm.write {
+                for id in batch..<min(count, batch + 10_000) {
+                    realm.create(BenchItem.self, value: ["id": id, "name": "item \(id)", "value": id])
+                }
+            }
+        }
+    }
+    try await session(writer, path).waitForUpload()
+}
+
+if measures("open") {
+    for (index, count) in openSizes.enumerated() {
+        let path = "/bench/open-\(count)"
+        try await populate(path, count: count)
+        let child = try OpenInChild.measure(server: server.url!, realm: URL(string: "realm://127.0.0.1:\(port)\(path)")!,
+                                            scratch: scratch.appendingPathComponent("open-child-\(count)"))
+        precondition(child.objects == count, "async open brought \(child.objects) objects of \(count)")
+        report(String(format: "| async open of %d small objects (new client, own process) | %.2f s, peak memory +%.0f MB | %@ |",
+                      count, child.seconds, Double(child.peakBytes) / 1e6, index == 0 ? "≤ 1 s" : "≤ 10 s, memory as above"))
     }
 }
-let openSeconds = Double(now() - start) / 1e9
-precondition(count == bulkObjects, "async open brought \(count) objects of \(bulkObjects)")
-report(String(format: "| async open of %d small objects (new client) | %.2f s | < 5 s |", bulkObjects, openSeconds))
+
+// MARK: Idle sessions
+
+if measures("idle") {
+    let outcome = try await IdleSessions.measure(port: port, accessToken: try await writer.accessToken(), count: idleSessions,
+                                                 perConnection: 250, realms: 100)
+    report(String(format: "| %d idle sessions on one server (%d connections, 100 Realms): memory per session | %.1f KB (bound in %.1f s) | reported |",
+                  outcome.sessions, outcome.connections, outcome.bytesPerSession / 1024, outcome.secondsToBind))
+}
 
 await server.stop()
 

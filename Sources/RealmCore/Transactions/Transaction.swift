@@ -398,7 +398,8 @@ public final class Transaction {
 
     /// Runs a multi-statement change atomically: if any statement fails, the
     /// ones before it are undone and none of its changes are recorded.
-    func atomically<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> Result {
+    /// Operations inside take no savepoint of their own.
+    package func atomically<Result>(_ body: () throws(RealmError) -> Result) throws(RealmError) -> Result {
         if pendingChanges != nil { return try body() }
         try connection.cachedStatement("SAVEPOINT realm_operation").run()
         replication?.willBeginOperation(self)

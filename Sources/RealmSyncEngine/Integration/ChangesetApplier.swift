@@ -41,7 +41,9 @@ package enum ChangesetApplier {
     package static func apply(_ changesets: [(serverVersion: UInt64, changeset: Changeset)], in transaction: Transaction,
                               recorder: ChangesetRecorder) throws(RealmError) {
         guard !changesets.isEmpty else { return }
-        try recorder.withoutRecording { () throws(RealmError) in
+        // One atomic step for the batch, so that the operations inside take
+        // no savepoint each: a failure fails the whole write anyway.
+        try recorder.withoutRecording { () throws(RealmError) in try transaction.atomically { () throws(RealmError) in
             var applier = Applier(transaction: transaction)
             var newestTimestamp = Int64.min
             for (_, changeset) in changesets {
@@ -51,9 +53,10 @@ package enum ChangesetApplier {
                 }
                 newestTimestamp = max(newestTimestamp, changeset.timestamp)
             }
+            try applier.insertUnborn()
             let newestVersion = changesets.map(\.serverVersion).max() ?? 0
             try SyncTables.noteIntegrated(serverVersion: newestVersion, timestamp: newestTimestamp, transaction)
-        }
+        } }
     }
 
     private struct Applier {
@@ -66,8 +69,59 @@ package enum ChangesetApplier {
         /// follows each creation with its values. Only `create` and `set`
         /// keep it; they neither delete objects nor end incarnations.
         var lastObject: (className: String, identity: ObjectIdentity, key: ObjectKey, isNew: Bool)?
+        /// A top-level object a `create` found new, not inserted yet.
+        var unborn: Unborn?
+        let incarnations = Incarnations()
+
+        /// The current incarnations of primary keys, asking the file only
+        /// about classes where a key has ended one (most never have): a
+        /// state download names every object by its primary key.
+        final class Incarnations {
+            private var classesWithout: Set<String> = []
+
+            func current(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
+                if classesWithout.contains(className) { return 0 }
+                if try !SyncTables.hasIncarnations(className: className, transaction) {
+                    classesWithout.insert(className)
+                    return 0
+                }
+                return try SyncTables.incarnation(className: className, primaryKey: primaryKey, transaction)
+            }
+
+            /// A key of `className` has a new incarnation.
+            func changed(className: String) {
+                classesWithout.remove(className)
+            }
+        }
+
+        /// A new top-level object and the values the `set`s after its
+        /// `create` gave it: inserted once with them (``insertUnborn()``),
+        /// rather than with defaults and then updated property by property.
+        /// A state download follows every creation with its values, in
+        /// changesets of their own (their stamps are others'), so an unborn
+        /// object lives on from one changeset of a batch to the next.
+        struct Unborn {
+            let className: String
+            let identity: ObjectIdentity
+            let handle: ClassHandle
+            /// The identity to note, for an object without a primary key.
+            let global: GlobalKey?
+            var values: [String: Value]
+            var stamps: [String: Stamp] = [:]
+        }
 
         mutating func apply(_ instruction: Instruction, stamp: Stamp) throws(RealmError) {
+            if unborn != nil {
+                switch instruction {
+                case .set(let className, let identity, let property, let value):
+                    if try gather(value, of: identity, className, property: property, stamp: stamp) { return }
+                case .setDefault(let className, let identity, let property, let value):
+                    if try gather(value, of: identity, className, property: property, stamp: stamp.asDefault) { return }
+                default:
+                    break
+                }
+                try insertUnborn()
+            }
             switch instruction {
             case .create, .set, .setDefault: break
             default: lastObject = nil
@@ -150,7 +204,7 @@ package enum ChangesetApplier {
             let handle = try transaction.classHandle(named: className)
             switch identity {
             case .primaryKey(let value, let incarnation):
-                let current = try SyncTables.incarnation(className: className, primaryKey: value, transaction)
+                let current = try incarnations.current(className: className, primaryKey: value, transaction)
                 // An incarnation this replica saw erased: delete won.
                 guard incarnation >= current else { return }
                 if try transaction.object(withPrimaryKey: try value.coreValue(), in: handle) != nil {
@@ -159,19 +213,18 @@ package enum ChangesetApplier {
                     throw Self.badChangeset("object \(value) of '\(className)' exists as an older incarnation than a creation names")
                 }
                 try SyncTables.setIncarnation(incarnation, className: className, primaryKey: value, transaction)
+                if incarnation > 0 { incarnations.changed(className: className) }
                 guard let primaryKey = try transaction.objectSchema(handle).primaryKeyProperty else {
                     throw Self.badChangeset("class '\(className)' has no primary key, but a creation names one")
                 }
-                // The other properties take their defaults; the sets that
-                // follow give them their values.
-                let key = try transaction.createObject(ofClass: className, values: [primaryKey.name: try value.coreValue()])
-                lastObject = (className, identity, key, true)
+                // The other properties take their defaults, or the values
+                // the sets that follow give them.
+                unborn = Unborn(className: className, identity: identity, handle: handle, global: nil,
+                                values: [primaryKey.name: try value.coreValue()])
             case .global(let global):
                 guard try SyncTables.localKey(of: global, className: className, transaction) == nil,
                       try !SyncTables.isTombstoned(identity, className: className, transaction) else { return }
-                let key = try transaction.createObject(ofClass: className, values: [:])
-                try SyncTables.setGlobalKey(global, of: key, className: className, transaction)
-                lastObject = (className, identity, key, true)
+                unborn = Unborn(className: className, identity: identity, handle: handle, global: global, values: [:])
             case .embedded(let ownerClass, let owner, let property, _):
                 guard let ownerKey = try localKey(owner, ownerClass) else { return }
                 let ownerHandle = try transaction.classHandle(named: ownerClass)
@@ -197,6 +250,41 @@ package enum ChangesetApplier {
             }
         }
 
+        /// Gives the unborn object the value of a `set` naming it; false
+        /// (nothing done) for a set it cannot take: of another object, of a
+        /// primary key, a list or a link (which may name the unborn object
+        /// itself), all applied as sets of an object that exists.
+        private mutating func gather(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
+                                     stamp: Stamp) throws(RealmError) -> Bool {
+            guard let unborn, unborn.identity == identity, unborn.className == className else { return false }
+            if case .link = value { return false }
+            let schema = try transaction.objectSchema(unborn.handle)
+            let index = try transaction.propertyIndex(named: property, in: unborn.handle)
+            let target = schema.properties[index]
+            guard !target.isList, !target.isPrimaryKey, target.type != .object else { return false }
+            // Last writer wins among the sets gathered, as among writes of
+            // an object that exists.
+            if let gathered = unborn.stamps[property], gathered >= stamp { return true }
+            let coreValue = try value.coreValue()
+            self.unborn?.values[property] = coreValue
+            self.unborn?.stamps[property] = stamp
+            return true
+        }
+
+        /// Inserts the unborn object, if any, with the values gathered.
+        mutating func insertUnborn() throws(RealmError) {
+            guard let unborn else { return }
+            self.unborn = nil
+            let key = try transaction.createObject(ofClass: unborn.className, values: unborn.values)
+            if let global = unborn.global {
+                try SyncTables.setGlobalKey(global, of: key, className: unborn.className, transaction)
+            }
+            for (property, stamp) in unborn.stamps {
+                try SyncTables.setStamp(stamp, of: key, className: unborn.className, property: property, transaction)
+            }
+            lastObject = (unborn.className, unborn.identity, key, true)
+        }
+
         private mutating func erase(_ identity: ObjectIdentity, _ className: String, stamp: Stamp) throws(RealmError) {
             let handle = try transaction.classHandle(named: className)
             if case .embedded(let ownerClass, let owner, let property, let element) = identity {
@@ -216,13 +304,14 @@ package enum ChangesetApplier {
                 return
             }
             if case .primaryKey(let value, let incarnation) = identity {
-                let current = try SyncTables.incarnation(className: className, primaryKey: value, transaction)
+                let current = try incarnations.current(className: className, primaryKey: value, transaction)
                 guard incarnation == current else { return }
                 if let key = try transaction.object(withPrimaryKey: try value.coreValue(), in: handle) {
                     try transaction.deleteObject(key, in: handle)
                     try SyncTables.forgetObject(key, className: className, transaction)
                 }
                 try SyncTables.endIncarnation(incarnation, className: className, primaryKey: value, transaction)
+                incarnations.changed(className: className)
                 return
             }
             if let key = try localKey(identity, className) {
@@ -431,7 +520,7 @@ package enum ChangesetApplier {
             switch identity {
             case .primaryKey(let value, let incarnation):
                 let handle = try transaction.classHandle(named: className)
-                guard incarnation == (try SyncTables.incarnation(className: className, primaryKey: value, transaction)) else { return nil }
+                guard incarnation == (try incarnations.current(className: className, primaryKey: value, transaction)) else { return nil }
                 return try transaction.object(withPrimaryKey: try value.coreValue(), in: handle)
             case .global(let global):
                 return try SyncTables.localKey(of: global, className: className, transaction)

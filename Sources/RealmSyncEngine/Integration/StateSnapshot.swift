@@ -112,9 +112,10 @@ package enum StateSnapshot {
 
         // MARK: Objects
 
-        /// Every top-level object's creation first (so that links find
-        /// their targets), then each one's values, lists and embedded
-        /// objects.
+        /// Every top-level object's creation, each followed by the values
+        /// that name no other object (an applier inserts the object once,
+        /// with them); then, once every object is there for links to find,
+        /// each one's links, lists and embedded objects.
         mutating func objects() throws(RealmError) {
             var made: [(ClassHandle, ObjectKey, ObjectIdentity)] = []
             for objectSchema in transaction.schema.objectSchemas where !objectSchema.isEmbedded {
@@ -122,19 +123,31 @@ package enum StateSnapshot {
                 for key in try transaction.objectKeys(in: handle) {
                     guard let identity = try identity(of: key, handle) else { continue }
                     append(.create(class: objectSchema.name, identity), stamp: nil)
+                    try content(of: key, handle, identity, part: .scalars)
                     made.append((handle, key, identity))
                 }
             }
-            for (handle, key, identity) in made { try content(of: key, handle, identity) }
+            for (handle, key, identity) in made { try content(of: key, handle, identity, part: .references) }
+        }
+
+        /// Which of an object's properties ``content(of:_:_:part:)`` gives.
+        enum Part {
+            /// Values that name no object.
+            case scalars
+            /// Links, lists and embedded objects.
+            case references
+            case all
         }
 
         /// An object's stamped values, its lists, and its embedded objects
-        /// (made, then filled the same way).
-        mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
+        /// (made, then filled the same way), or the `part` of them asked.
+        mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity, part: Part = .all) throws(RealmError) {
             let schema = try transaction.objectSchema(handle)
             let values = try transaction.values(of: key, in: handle)
             let stamps = try self.stamps(of: key, handle.className)
             for (index, property) in schema.properties.enumerated() where property.type != .linkingObjects && !property.isPrimaryKey {
+                let isScalar = !property.isList && property.objectClassName == nil
+                if part == .scalars && !isScalar || part == .references && isScalar { continue }
                 let embedded = try embeddedClass(of: property)
                 if property.isList {
                     try list(index, property, of: key, handle, identity, embedded: embedded)

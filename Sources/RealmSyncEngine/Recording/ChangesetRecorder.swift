@@ -32,6 +32,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// The instructions of the write under way (one at a time per file),
     /// and how many there were when its current operation began.
     private let pending = Mutex<(instructions: [Instruction], operationStart: Int)>(([], 0))
+    /// Classes none of whose primary keys has ended an incarnation, as
+    /// learned during the write under way (most classes: every key is then
+    /// at incarnation 0, without a lookup per object).
+    private let classesWithoutIncarnations = Mutex<Set<String>>([])
 
     private init(now: @escaping @Sendable () -> Int64) {
         self.now = now
@@ -91,12 +95,17 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// what it changes.
     package func withoutRecording<T>(_ body: () throws(RealmError) -> T) throws(RealmError) -> T {
         suppressed.store(true, ordering: .sequentiallyConsistent)
-        defer { suppressed.store(false, ordering: .sequentiallyConsistent) }
+        defer {
+            suppressed.store(false, ordering: .sequentiallyConsistent)
+            // What was applied may have ended incarnations.
+            classesWithoutIncarnations.withLock { $0.removeAll() }
+        }
         return try body()
     }
 
     package func didBeginWrite(_ transaction: Transaction) {
         pending.withLock { $0 = ([], 0) }
+        classesWithoutIncarnations.withLock { $0.removeAll() }
     }
 
     package func willBeginOperation(_ transaction: Transaction) {
@@ -105,6 +114,17 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
 
     package func didRollBackOperation(_ transaction: Transaction) {
         pending.withLock { $0.instructions.removeSubrange($0.operationStart...) }
+        classesWithoutIncarnations.withLock { $0.removeAll() }
+    }
+
+    /// The current incarnation of a primary key of `className`.
+    private func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
+        if classesWithoutIncarnations.withLock({ $0.contains(className) }) { return 0 }
+        if try !SyncTables.hasIncarnations(className: className, transaction) {
+            classesWithoutIncarnations.withLock { _ = $0.insert(className) }
+            return 0
+        }
+        return try SyncTables.incarnation(className: className, primaryKey: primaryKey, transaction)
     }
 
     package func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError) {
@@ -255,7 +275,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 let value = try SyncValue(scalar: try transaction.value(of: key, property: index, in: handle))
                 // Made again after a deletion: a new incarnation, which the
                 // deletion (replicated before) does not erase.
-                identity = .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, transaction))
+                identity = .primaryKey(value, incarnation: try incarnation(className: handle.className, primaryKey: value, transaction))
             } else {
                 let global = context.newKey()
                 try SyncTables.setGlobalKey(global, of: key, className: handle.className, transaction)
@@ -374,6 +394,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         }
         let identity = try identity(of: key, handle, &context)
         if case .primaryKey(let value, let incarnation) = identity {
+            classesWithoutIncarnations.withLock { _ = $0.remove(handle.className) }
             try SyncTables.endIncarnation(incarnation, className: handle.className, primaryKey: value, context.transaction)
         } else {
             // So that a creation of it arriving again is not applied again.
@@ -464,7 +485,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         let schema = try context.schema(handle)
         if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
             let value = try SyncValue(scalar: try context.transaction.value(of: key, property: index, in: handle))
-            return .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, context.transaction))
+            return .primaryKey(value, incarnation: try incarnation(className: handle.className, primaryKey: value, context.transaction))
         }
         if let identity = try SyncTables.embeddedIdentity(of: key, className: handle.className, context.transaction) {
             return identity

@@ -236,6 +236,15 @@ enum SyncTables {
         return try select.step() ? UInt32(truncatingIfNeeded: select.int64(at: 0)) : 0
     }
 
+    /// Whether any primary key of `className` has ended an incarnation:
+    /// when none has, every one is at 0.
+    static func hasIncarnations(className: String, _ transaction: Transaction) throws(RealmError) -> Bool {
+        let select = try transaction.replicationStatement("SELECT EXISTS (SELECT 1 FROM sync_incarnations WHERE class = ?)")
+        defer { select.reset() }
+        select.bind(className, at: 1)
+        return try select.step() && select.int64(at: 0) != 0
+    }
+
     /// Makes `incarnation` the current one of a primary key (an object
     /// another replica made again after a deletion).
     static func setIncarnation(_ incarnation: UInt32, className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) {
