@@ -165,6 +165,40 @@ import Testing
         #expect(try b.transaction.value(of: ObjectKey(1), property: 1, in: try b.people) == .string(winner))
     }
 
+    /// A new object's values are gathered and inserted with it (what a
+    /// state download brings): across the changesets of one batch, the
+    /// later write of a property still wins, whatever order the writes
+    /// come in, and the object ends as when each changeset is applied
+    /// alone.
+    @Test func aNewObjectsValuesGatheredFromSeveralChangesetsKeepTheLaterWrite() throws {
+        let person = ObjectIdentity.primaryKey(.int(9), incarnation: 0)
+        let create = Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                               instructions: [.create(class: "Person", person)])
+        func rename(_ name: String, at timestamp: Int64, by client: UInt64) -> Changeset {
+            Changeset(clientFileIdent: client, clientVersion: 1, lastServerVersion: 0, timestamp: timestamp, firstSequence: 1,
+                      instructions: [.set(class: "Person", person, property: "name", .string(name))])
+        }
+        let newer = rename("newer", at: 3_000, by: 5)
+        let older = rename("older", at: 2_000, by: 6)
+        let directory = temporaryDirectory("gather")
+        for (index, order) in [[create, newer, older], [create, older, newer]].enumerated() {
+            for batched in [true, false] {
+                let replica = try Replica(directory.appendingPathComponent("\(index)-\(batched).realm").path)
+                try replica.transaction.write {
+                    let numbered = order.enumerated().map { (serverVersion: UInt64($0.offset + 1), changeset: $0.element) }
+                    if batched {
+                        try ChangesetApplier.apply(numbered, in: replica.transaction, recorder: replica.recorder)
+                    } else {
+                        for entry in numbered { try ChangesetApplier.apply([entry], in: replica.transaction, recorder: replica.recorder) }
+                    }
+                }
+                let key = try #require(try replica.transaction.object(withPrimaryKey: .int(9), in: try replica.people))
+                #expect(try replica.transaction.value(of: key, property: 1, in: try replica.people) == .string("newer"),
+                        "order \(index), \(batched ? "one batch" : "one changeset at a time")")
+            }
+        }
+    }
+
     @Test func twoCreationsOfOnePrimaryKeyMakeOneObject() throws {
         let (a, b) = try Self.pair()
         a.clock.milliseconds = 1_000
