@@ -29,16 +29,24 @@ enum OpenInChild {
             process.executableURL = Bundle.main.executableURL
         }
         process.arguments = ["open-child", server.absoluteString, realm.absoluteString, scratch.path]
+        // A profiler around the child (`REALM_SYNC_BENCH_CHILD_WRAPPER="valgrind --tool=massif"`).
+        if let wrapper = ProcessInfo.processInfo.environment["REALM_SYNC_BENCH_CHILD_WRAPPER"] {
+            let words = wrapper.split(separator: " ").map(String.init)
+            process.arguments = Array(words.dropFirst()) + [process.executableURL!.path] + process.arguments!
+            process.executableURL = URL(fileURLWithPath: words[0])
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        // The last line that is a report (a profiler may print after it).
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").reversed()
         guard process.terminationStatus == 0,
-              let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last else {
+              let report = lines.lazy.compactMap({ try? JSONDecoder().decode(Report.self, from: Data($0.utf8)) }).first else {
             throw ChildFailed(status: process.terminationStatus)
         }
-        return try JSONDecoder().decode(Report.self, from: Data(line.utf8))
+        return report
     }
 
     struct ChildFailed: Error { var status: Int32 }
