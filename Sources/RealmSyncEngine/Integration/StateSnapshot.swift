@@ -19,15 +19,89 @@ import RealmSyncWire
 /// primary keys, tombstones of objects and list elements, so that a
 /// change to them arriving later is dropped here as there.
 package enum StateSnapshot {
-    /// The state of the file `transaction` reads, inside a write
-    /// transaction (the sync tables are read through the replication
-    /// statements); the caller cancels the write after.
+    /// The state of the file at the version `transaction` reads, whole.
     package static func changesets(_ transaction: Transaction) throws(RealmError) -> [Changeset] {
-        var builder = Builder(transaction: transaction)
-        try builder.schema()
-        try builder.erasures()
-        try builder.objects()
-        return builder.changesets
+        var stream = Stream(transaction)
+        var changesets: [Changeset] = []
+        while let chunk = try stream.next() { changesets += chunk }
+        return changesets
+    }
+
+    /// The state of a file in chunks, read as they are asked for: a server
+    /// sends the first while it reads the next, and never holds the whole
+    /// state of a large Realm. The transaction must stay at one version
+    /// (a read transaction, or a write) until the last chunk is read.
+    package struct Stream {
+        private var builder: Builder
+        private var phase = Phase.start
+        private var classes: [ClassHandle] = []
+        private var classIndex = 0
+        private var keys: [ObjectKey] = []
+        private var keyIndex = 0
+        /// Top-level objects read so far, each twice (its values, then its
+        /// references): what is left is for an estimate of the bytes to come.
+        package private(set) var objectVisits = 0
+
+        private enum Phase {
+            /// Schema and erasures are next.
+            case start
+            /// Each object's creation and the values that name no object.
+            case scalars
+            /// Each object's links, lists and embedded objects.
+            case references
+            case done
+        }
+
+        package init(_ transaction: Transaction) {
+            builder = Builder(transaction: transaction)
+        }
+
+        /// The next changesets, about `instructions` instructions of them
+        /// (an object's are never cut), or nil once the state is all read.
+        package mutating func next(instructions limit: Int = 20_000) throws(RealmError) -> [Changeset]? {
+            if phase == .start {
+                try builder.schema()
+                try builder.erasures()
+                classes = try builder.transaction.schema.objectSchemas.filter { !$0.isEmbedded }.map {
+                    (schema) throws(RealmError) in try builder.transaction.classHandle(named: schema.name)
+                }
+                phase = .scalars
+                try startClass(0)
+            }
+            while phase != .done && builder.instructionCount < limit {
+                guard keyIndex < keys.count else {
+                    if classIndex + 1 < classes.count {
+                        try startClass(classIndex + 1)
+                    } else if phase == .scalars {
+                        // Every object is made: links find their targets.
+                        phase = .references
+                        try startClass(0)
+                    } else {
+                        phase = .done
+                    }
+                    continue
+                }
+                let key = keys[keyIndex]
+                keyIndex += 1
+                objectVisits += 1
+                let handle = classes[classIndex]
+                guard let identity = try builder.identity(of: key, handle) else { continue }
+                if phase == .scalars {
+                    builder.append(.create(class: handle.className, identity), stamp: nil)
+                    try builder.content(of: key, handle, identity, part: .scalars)
+                } else {
+                    try builder.content(of: key, handle, identity, part: .references)
+                }
+            }
+            let chunk = builder.take()
+            return chunk.isEmpty && phase == .done ? nil : chunk
+        }
+
+        private mutating func startClass(_ index: Int) throws(RealmError) {
+            classIndex = index
+            keys = index < classes.count ? try builder.transaction.objectKeys(in: classes[index]) : []
+            keyIndex = 0
+        }
     }
 
     /// The identity a hidden list element's value names: of client 0,
@@ -37,6 +111,8 @@ package enum StateSnapshot {
     private struct Builder {
         let transaction: Transaction
         private(set) var changesets: [Changeset] = []
+        /// The instructions in ``changesets``.
+        private(set) var instructionCount = 0
         /// The current incarnation of each primary key that has ended one
         /// (read once by ``erasures()``; every other key is at 0).
         private var currentIncarnations: [String: [SyncValue: UInt32]] = [:]
@@ -50,6 +126,7 @@ package enum StateSnapshot {
         /// Appends an instruction to the changeset under way when its stamp
         /// continues that changeset's, else to a new one.
         mutating func append(_ instruction: Instruction, stamp: Stamp?) {
+            instructionCount += 1
             if let last = changesets.indices.last {
                 let next = changesets[last].stamp(ofInstruction: changesets[last].instructions.count)
                 let continues = if let stamp { changesets[last].clientFileIdent != 0 && stamp == next } else { changesets[last].clientFileIdent == 0 }
@@ -84,7 +161,7 @@ package enum StateSnapshot {
 
         /// Ended incarnations of primary keys, then tombstones.
         mutating func erasures() throws(RealmError) {
-            let incarnations = try transaction.replicationStatement("SELECT class, primary_key, next FROM sync_incarnations ORDER BY class, primary_key")
+            let incarnations = try transaction.queryStatement("SELECT class, primary_key, next FROM sync_incarnations ORDER BY class, primary_key")
             var ended: [(String, SyncValue, UInt32)] = []
             do {
                 defer { incarnations.reset() }
@@ -99,7 +176,7 @@ package enum StateSnapshot {
                 currentIncarnations[className, default: [:]][value] = next
                 for incarnation in 0..<next { append(.erase(class: className, .primaryKey(value, incarnation: incarnation)), stamp: nil) }
             }
-            let tombstones = try transaction.replicationStatement("SELECT class, identity FROM sync_tombstones ORDER BY class, identity")
+            let tombstones = try transaction.queryStatement("SELECT class, identity FROM sync_tombstones ORDER BY class, identity")
             var erased: [(String, ObjectIdentity)] = []
             do {
                 defer { tombstones.reset() }
@@ -112,25 +189,20 @@ package enum StateSnapshot {
 
         // MARK: Objects
 
-        /// Every top-level object's creation, each followed by the values
-        /// that name no other object (an applier inserts the object once,
-        /// with them); then, once every object is there for links to find,
-        /// each one's links, lists and embedded objects.
-        mutating func objects() throws(RealmError) {
-            var made: [(ClassHandle, ObjectKey, ObjectIdentity)] = []
-            for objectSchema in transaction.schema.objectSchemas where !objectSchema.isEmbedded {
-                let handle = try transaction.classHandle(named: objectSchema.name)
-                for key in try transaction.objectKeys(in: handle) {
-                    guard let identity = try identity(of: key, handle) else { continue }
-                    append(.create(class: objectSchema.name, identity), stamp: nil)
-                    try content(of: key, handle, identity, part: .scalars)
-                    made.append((handle, key, identity))
-                }
+        /// The changesets built so far, handed over and forgotten.
+        mutating func take() -> [Changeset] {
+            defer {
+                changesets = []
+                instructionCount = 0
             }
-            for (handle, key, identity) in made { try content(of: key, handle, identity, part: .references) }
+            return changesets
         }
 
-        /// Which of an object's properties ``content(of:_:_:part:)`` gives.
+        /// Which of an object's properties ``content(of:_:_:part:)`` gives:
+        /// the state sends every object's creation with the values that
+        /// name no object (an applier inserts the object once, with them),
+        /// then, once every object is there for links to find, each one's
+        /// links, lists and embedded objects.
         enum Part {
             /// Values that name no object.
             case scalars
@@ -257,7 +329,7 @@ package enum StateSnapshot {
         }
 
         func stamps(of key: ObjectKey, _ className: String) throws(RealmError) -> [String: Stamp] {
-            let select = try transaction.replicationStatement("SELECT property, timestamp, client, sequence FROM sync_stamps WHERE class = ? AND object_key = ?")
+            let select = try transaction.queryStatement("SELECT property, timestamp, client, sequence FROM sync_stamps WHERE class = ? AND object_key = ?")
             defer { select.reset() }
             select.bind(className, at: 1)
             select.bind(key.rawValue, at: 2)

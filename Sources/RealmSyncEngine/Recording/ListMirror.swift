@@ -115,7 +115,7 @@ struct ListMirror {
 
     /// The mirror stored for a list, if any.
     static func stored(_ list: ListHandle, property: String, _ transaction: Transaction) throws(RealmError) -> ListMirror? {
-        let select = try transaction.replicationStatement("SELECT elements FROM sync_lists WHERE class = ? AND owner = ? AND property = ?")
+        let select = try transaction.queryStatement("SELECT elements FROM sync_lists WHERE class = ? AND owner = ? AND property = ?")
         defer { select.reset() }
         select.bind(list.owningClass.className, at: 1)
         select.bind(list.owner.rawValue, at: 2)

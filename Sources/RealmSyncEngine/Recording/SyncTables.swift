@@ -119,7 +119,7 @@ enum SyncTables {
 
     /// The global key of an object of a class without a primary key.
     static func globalKey(of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) -> GlobalKey? {
-        let select = try transaction.replicationStatement("SELECT client, counter FROM sync_objects WHERE class = ? AND object_key = ?")
+        let select = try transaction.queryStatement("SELECT client, counter FROM sync_objects WHERE class = ? AND object_key = ?")
         defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(key.rawValue, at: 2)
@@ -138,7 +138,7 @@ enum SyncTables {
 
     /// The local key of the object with global key `global`.
     static func localKey(of global: GlobalKey, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
-        let select = try transaction.replicationStatement("SELECT object_key FROM sync_objects WHERE class = ? AND client = ? AND counter = ?")
+        let select = try transaction.queryStatement("SELECT object_key FROM sync_objects WHERE class = ? AND client = ? AND counter = ?")
         defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(Int64(bitPattern: global.client), at: 2)
@@ -148,7 +148,7 @@ enum SyncTables {
 
     /// The identity of an embedded object, stored when it was made.
     static func embeddedIdentity(of key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectIdentity? {
-        let select = try transaction.replicationStatement("SELECT identity FROM sync_embedded WHERE class = ? AND object_key = ?")
+        let select = try transaction.queryStatement("SELECT identity FROM sync_embedded WHERE class = ? AND object_key = ?")
         defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(key.rawValue, at: 2)
@@ -179,7 +179,7 @@ enum SyncTables {
     /// still exists (RealmCore deletes embedded objects with their owner,
     /// or when another takes their place, without telling sync).
     static func localKey(ofEmbedded identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
-        let select = try transaction.replicationStatement("SELECT object_key FROM sync_embedded WHERE class = ? AND identity = ?")
+        let select = try transaction.queryStatement("SELECT object_key FROM sync_embedded WHERE class = ? AND identity = ?")
         select.bind(className, at: 1)
         select.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
         let key = try select.step() ? ObjectKey(select.int64(at: 0)) : nil
@@ -206,7 +206,7 @@ enum SyncTables {
     /// The classes and properties replicated so far: class name to its
     /// properties' names.
     static func replicatedSchema(_ transaction: Transaction) throws(RealmError) -> [String: Set<String>] {
-        let select = try transaction.replicationStatement("SELECT class, property FROM sync_schema")
+        let select = try transaction.queryStatement("SELECT class, property FROM sync_schema")
         defer { select.reset() }
         var schema: [String: Set<String>] = [:]
         while try select.step() {
@@ -229,7 +229,7 @@ enum SyncTables {
     /// key: 0 until an object with that key is deleted, then one more at
     /// each deletion.
     static func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
-        let select = try transaction.replicationStatement("SELECT next FROM sync_incarnations WHERE class = ? AND primary_key = ?")
+        let select = try transaction.queryStatement("SELECT next FROM sync_incarnations WHERE class = ? AND primary_key = ?")
         defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(Data(ChangesetCoding.encode(identity: .primaryKey(primaryKey, incarnation: 0))), at: 2)
@@ -239,7 +239,7 @@ enum SyncTables {
     /// Whether any primary key of `className` has ended an incarnation:
     /// when none has, every one is at 0.
     static func hasIncarnations(className: String, _ transaction: Transaction) throws(RealmError) -> Bool {
-        let select = try transaction.replicationStatement("SELECT EXISTS (SELECT 1 FROM sync_incarnations WHERE class = ?)")
+        let select = try transaction.queryStatement("SELECT EXISTS (SELECT 1 FROM sync_incarnations WHERE class = ?)")
         defer { select.reset() }
         select.bind(className, at: 1)
         return try select.step() && select.int64(at: 0) != 0
@@ -266,7 +266,7 @@ enum SyncTables {
 
     /// Whether an object without a primary key was erased.
     static func isTombstoned(_ identity: ObjectIdentity, className: String, _ transaction: Transaction) throws(RealmError) -> Bool {
-        let select = try transaction.replicationStatement("SELECT 1 FROM sync_tombstones WHERE class = ? AND identity = ?")
+        let select = try transaction.queryStatement("SELECT 1 FROM sync_tombstones WHERE class = ? AND identity = ?")
         defer { select.reset() }
         select.bind(className, at: 1)
         select.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
@@ -282,7 +282,7 @@ enum SyncTables {
 
     /// The stamp of the last write to a property, if any.
     static func stamp(of key: ObjectKey, className: String, property: String, _ transaction: Transaction) throws(RealmError) -> Stamp? {
-        let select = try transaction.replicationStatement(
+        let select = try transaction.queryStatement(
             "SELECT timestamp, client, sequence FROM sync_stamps WHERE class = ? AND object_key = ? AND property = ?")
         defer { select.reset() }
         select.bind(className, at: 1)

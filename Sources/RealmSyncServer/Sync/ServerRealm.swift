@@ -26,6 +26,7 @@ final class ServerRealm: @unchecked Sendable {
 
     let path: RealmPath
     private let queue: DispatchQueue
+    private let coordinator: Coordinator
     private let transaction: Transaction
     private let recorder: ChangesetRecorder
     private let latest: Atomic<UInt64>
@@ -43,6 +44,7 @@ final class ServerRealm: @unchecked Sendable {
             throw RealmError(.fileAccess, "The folder of the synced Realm '\(path)' cannot be made: \(error.localizedDescription)")
         }
         let coordinator = try Coordinator.open(.file(fileURL.path))
+        self.coordinator = coordinator
         recorder = try ChangesetRecorder.installedRecorder(on: coordinator)
         transaction = try coordinator.makeTransaction()
         try transaction.beginWrite()
@@ -140,19 +142,13 @@ final class ServerRealm: @unchecked Sendable {
         }
     }
 
-    /// The Realm's state as changesets (``StateSnapshot``), encoded, and
-    /// the server version it is the state of.
-    func snapshot() async throws(SessionError) -> (changesets: [[UInt8]], serverVersion: UInt64) {
-        try await run { () throws(SessionError) in
-            try self.storage { () throws(RealmError) in
-                // Read inside a write, which is then cancelled: the sync
-                // tables are read through the replication statements, and
-                // no integration may come between the state and its version.
-                try self.transaction.beginWrite()
-                defer { self.transaction.cancelWrite() }
-                let version = try Self.serverState(self.transaction).latest
-                return (try StateSnapshot.changesets(self.transaction).map { ChangesetCoding.encode($0) }, version)
-            }
+    /// A reader of the Realm's state at its newest version, in chunks
+    /// (``StateSnapshot``), for a client catching up from it.
+    func stateReader() async throws(SessionError) -> StateReader {
+        do {
+            return try await StateReader.open(coordinator: coordinator, label: "realm.sync.server.state\(path)")
+        } catch {
+            throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(path)': \(error.message)", tryAgain: true)
         }
     }
 

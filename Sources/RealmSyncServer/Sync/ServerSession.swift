@@ -102,20 +102,46 @@ final class ServerSession: Sendable {
         var sentAcknowledgement: UInt64 = .max
         var downloaded: UInt64 = 0
         if catchUp == .state {
-            let (changesets, version) = try await realm.snapshot()
+            let reader = try await realm.stateReader()
+            let version = reader.version
             let acknowledged = state.withLock { $0.acknowledged }
-            let stateBytes = changesets.reduce(0) { $0 + UInt64($1.count) }
-            let downloadable = stateBytes + (try await realm.bytesToDownload(after: version, for: clientFileIdent))
+            let history = try await realm.bytesToDownload(after: version, for: clientFileIdent)
             // Server version 0 on every part: the client reaches `version`
             // with the last message only, so that a connection lost midway
-            // starts the state again rather than skip its rest.
-            let messages = ChangesetPart.messages(of: changesets.map { (0, $0) })
-            for (index, parts) in messages.enumerated() {
+            // starts the state again rather than skip its rest. The last
+            // message is known once the reader is done, so each waits for
+            // the next to be read before it goes.
+            var held: [ChangesetPart]?
+            var read: UInt64 = 0
+            var downloadable: UInt64 = 0
+            func sendHeld(reaching serverVersion: UInt64) async throws(SessionError) {
+                guard let parts = held else { return }
+                held = nil
                 downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
-                try await send(.download(session: number, serverVersion: index == messages.count - 1 ? version : 0, parts: parts,
-                                         acknowledgedClientVersion: acknowledged,
-                                         progress: TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0)))
+                try await send(.download(session: number, serverVersion: serverVersion, parts: parts, acknowledgedClientVersion: acknowledged,
+                                         progress: TransferProgress(downloaded: downloaded, downloadable: max(downloadable, downloaded),
+                                                                    uploaded: 0, uploadable: 0)))
             }
+            while true {
+                let chunk: (changesets: [[UInt8]], fractionRead: Double)?
+                do {
+                    chunk = try await reader.next()
+                } catch {
+                    throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(realm.path)': \(error.message)", tryAgain: true)
+                }
+                guard let chunk else { break }
+                read += chunk.changesets.reduce(0) { $0 + UInt64($1.count) }
+                // The state's size is known once it is all read; until then
+                // it is estimated from what was read, by objects.
+                let stateBytes = chunk.fractionRead > 0 ? UInt64(Double(read) / chunk.fractionRead) : read
+                downloadable = max(stateBytes, read) + history
+                for parts in ChangesetPart.messages(of: chunk.changesets.map { (0, $0) }) {
+                    try await sendHeld(reaching: 0)
+                    held = parts
+                }
+            }
+            downloadable = read + history
+            try await sendHeld(reaching: version)
             sentThrough = version
             sentAcknowledgement = acknowledged
         }
