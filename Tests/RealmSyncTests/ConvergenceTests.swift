@@ -427,6 +427,45 @@ import Testing
     }
 }
 
+extension ConvergenceTests {
+    /// The state read in small chunks, each applied in a write of its own
+    /// (as a client applies a download message by message), leaves a new
+    /// replica as the whole state applied at once does, and as the source:
+    /// chunks cut between an object's creation and its links, lists and
+    /// embedded objects, and a new object's values gathered per chunk.
+    @Test(arguments: [1, 3, 7, 50])
+    func theStateReadInChunksMakesTheSameReplica(instructionsPerChunk: Int) throws {
+        for round in 0..<10 {
+            let seed = UInt64(20261128 + round)
+            var generator = RandomEdits.Generator(seed: seed)
+            let directory = temporaryDirectory("chunks")
+            let source = try Replica(directory.appendingPathComponent("source.realm").path)
+            for step in 0..<40 {
+                source.clock.milliseconds = 1_000 + Int64(step)
+                try source.transaction.write { try RandomEdits.edit(source, &generator) }
+            }
+            try source.transaction.refresh()
+            var stream = StateSnapshot.Stream(source.transaction)
+            var chunks: [[Changeset]] = []
+            while let chunk = try stream.next(instructions: instructionsPerChunk) { chunks.append(chunk) }
+            #expect(chunks.count > 1 || instructionsPerChunk == 50)
+            let whole = try Replica(directory.appendingPathComponent("whole.realm").path)
+            let chunked = try Replica(directory.appendingPathComponent("chunked.realm").path)
+            try whole.transaction.write {
+                try ChangesetApplier.apply(chunks.joined().map { (0, $0) }, in: whole.transaction, recorder: whole.recorder)
+            }
+            for chunk in chunks {
+                try chunked.transaction.write {
+                    try ChangesetApplier.apply(chunk.map { (0, $0) }, in: chunked.transaction, recorder: chunked.recorder)
+                }
+            }
+            let expected = try source.snapshot()
+            #expect(try whole.snapshot() == expected, "seed \(seed): the whole state")
+            #expect(try chunked.snapshot() == expected, "seed \(seed): the state in chunks of \(instructionsPerChunk)")
+        }
+    }
+}
+
 /// The random changes of `randomEditsConverge`.
 enum RandomEdits {
     struct Generator {

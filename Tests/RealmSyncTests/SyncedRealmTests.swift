@@ -260,6 +260,43 @@ extension SyncTests {
             }
         }
 
+        /// A state larger than one chunk the server reads (about 40,000
+        /// instructions): read while sent, its last message names the
+        /// version, and the estimated size ends exact.
+        @Test func asyncOpenOfAStateReadInChunks() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/large")
+                try await Self.write(Self.configuration(alice, url)) { realm in
+                    for id in 1...15_000 { realm.add(SyncTask(value: ["id": id, "title": "item \(id)"])) }
+                }
+                try await #require(alice.session(for: url)).waitForUpload()
+
+                let progress = Mutex<[SyncSession.Progress]>([])
+                let bobConfig = Self.configuration(bob, url)
+                let queue = DispatchQueue(label: "progress")
+                // Opening starts the session; the state is on its way.
+                try await offloaded { _ = try Realm(configuration: bobConfig) }
+                let token = try #require(bob.session(for: url)).addProgressNotification(for: .download, queue: queue) { report in
+                    progress.withLock { $0.append(report) }
+                }
+                let count: Int = try await withCheckedThrowingContinuation { continuation in
+                    Realm.asyncOpen(configuration: bobConfig, callbackQueue: DispatchQueue(label: "open")) { result in
+                        continuation.resume(with: result.map { $0.objects(SyncTask.self).count })
+                    }
+                }
+                queue.sync {}
+                token?.invalidate()
+                #expect(count == 15_000)
+                let reports = progress.withLock { $0 }
+                #expect(reports.allSatisfy { $0.transferredBytes <= $0.transferrableBytes }, "never more done than to do")
+                #expect(reports.last?.isTransferComplete == true, "complete at the end: \(reports.suffix(3))")
+            }
+        }
+
         /// Opens with the `async` variant, on the main actor, as an app
         /// would; returns the tasks it finds.
         @MainActor static func countOpenedAsynchronously(_ configuration: Realm.Configuration) async throws -> Int {
