@@ -87,8 +87,7 @@ package enum StateSnapshot {
                 let handle = classes[classIndex]
                 guard let identity = try builder.identity(of: key, handle) else { continue }
                 if phase == .scalars {
-                    builder.append(.create(class: handle.className, identity), stamp: nil)
-                    try builder.content(of: key, handle, identity, part: .scalars)
+                    try builder.create(key, handle, identity)
                 } else {
                     try builder.content(of: key, handle, identity, part: .references)
                 }
@@ -214,9 +213,33 @@ package enum StateSnapshot {
         /// An object's stamped values, its lists, and its embedded objects
         /// (made, then filled the same way), or the `part` of them asked.
         mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity, part: Part = .all) throws(RealmError) {
+            try content(of: key, handle, identity, part: part, values: try transaction.values(of: key, in: handle),
+                        stamps: try stamps(of: key, handle.className))
+        }
+
+        /// A top-level object's creation and the values that name no
+        /// object. No stamp governs the creation of a top-level object, so
+        /// it borrows the one before its first value's: the creation and
+        /// values of objects written together (an object's creation came
+        /// just before its values) then travel in one changeset, not one
+        /// unstamped changeset and one stamped per object.
+        mutating func create(_ key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
             let schema = try transaction.objectSchema(handle)
             let values = try transaction.values(of: key, in: handle)
-            let stamps = try self.stamps(of: key, handle.className)
+            let stamps = try stamps(of: key, handle.className)
+            let first = schema.properties.lazy
+                .filter { $0.type != .linkingObjects && !$0.isPrimaryKey && !$0.isList && $0.objectClassName == nil }
+                .compactMap { stamps[$0.name] }.first
+            let borrowed = first.flatMap { first in
+                !first.isDefault && first.sequence > 0 ? Stamp(timestamp: first.timestamp, client: first.client, sequence: first.sequence - 1) : nil
+            }
+            append(.create(class: handle.className, identity), stamp: borrowed)
+            try content(of: key, handle, identity, part: .scalars, values: values, stamps: stamps)
+        }
+
+        private mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity, part: Part,
+                                      values: [Value], stamps: [String: Stamp]) throws(RealmError) {
+            let schema = try transaction.objectSchema(handle)
             for (index, property) in schema.properties.enumerated() where property.type != .linkingObjects && !property.isPrimaryKey {
                 let isScalar = !property.isList && property.objectClassName == nil
                 if part == .scalars && !isScalar || part == .references && isScalar { continue }
