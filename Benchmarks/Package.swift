@@ -63,6 +63,7 @@ let package = Package(
         .executableTarget(
             name: "SyncBenchmark",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "RealmObjects", package: "realm-swift-sqlite"),
                 .product(name: "RealmSync", package: "realm-swift-sqlite"),
                 .product(name: "RealmSyncServer", package: "realm-swift-sqlite"),

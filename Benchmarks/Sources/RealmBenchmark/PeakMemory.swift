@@ -1,8 +1,5 @@
 import BenchmarkSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The peak-memory workload: each contender enumerates the large data set
 /// in a child process of its own, because the kernel's high-water mark of
@@ -74,30 +71,11 @@ struct PeakMemory {
         guard case .timed(let enumerate) = trial.body else {
             throw BenchmarkError("enumerateAll must return a timed trial.")
         }
-        let resetWorked = resetHighWaterMark()
-        let baseline = (resetWorked ? statusBytes("VmRSS") : statusBytes("VmHWM")) ?? 0
+        let resetWorked = ProcessMemory.resetHighWaterMark()
+        let baseline = (resetWorked ? ProcessMemory.statusBytes("VmRSS") : ProcessMemory.statusBytes("VmHWM")) ?? 0
         try enumerate()
-        let peak = statusBytes("VmHWM") ?? 0
+        let peak = ProcessMemory.statusBytes("VmHWM") ?? 0
         return ChildReport(peakBytes: max(0, peak - baseline), baselineBytes: baseline,
                            resetWorked: resetWorked, result: try trial.result())
-    }
-
-    /// Writing 5 to /proc/self/clear_refs resets VmHWM to the current
-    /// resident size (Linux 4.0 and later).
-    private static func resetHighWaterMark() -> Bool {
-        let descriptor = open("/proc/self/clear_refs", O_WRONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return write(descriptor, "5", 1) == 1
-    }
-
-    /// A "kB" line of /proc/self/status, in bytes.
-    static func statusBytes(_ key: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-        }
-        return nil
     }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import Logging
 import NIOCore
@@ -24,7 +25,7 @@ enum IdleSessions {
     static func measure(port: Int, accessToken: String, count: Int, perConnection: Int, realms: Int) async throws -> Outcome {
         let connections = (count + perConnection - 1) / perConnection
         let bound = Tally()
-        let baseline = residentBytes()
+        let baseline = ProcessMemory.statusBytes("VmRSS") ?? 0
         let start = ContinuousClock.now
         return try await withThrowingTaskGroup(of: Void.self) { group in
             for connection in 0..<connections {
@@ -45,7 +46,7 @@ enum IdleSessions {
             let secondsToBind = (ContinuousClock.now - start) / .seconds(1)
             // Settled: what binding allocated and let go is freed.
             try await Task.sleep(for: .seconds(1))
-            let grown = residentBytes() - baseline
+            let grown = (ProcessMemory.statusBytes("VmRSS") ?? 0) - baseline
             group.cancelAll()
             return Outcome(sessions: count, connections: connections, bytesPerSession: Double(grown) / Double(count),
                            secondsToBind: secondsToBind)
@@ -78,15 +79,5 @@ enum IdleSessions {
                 }
             }
         }
-    }
-
-    /// The process's resident memory (VmRSS), in bytes.
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-        }
-        return 0
     }
 }

@@ -1,9 +1,7 @@
+import BenchmarkSupport
 import Foundation
 import RealmObjects
 import RealmSync
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Async open measured in a process of its own: the kernel's high-water
 /// mark of resident memory is per process, and the server (in the parent)
@@ -64,8 +62,8 @@ enum OpenInChild {
         let configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: realmURL),
                                                 objectTypes: [BenchItem.self])
         let queue = DispatchQueue(label: "open")
-        let resetWorked = resetHighWaterMark()
-        let baseline = (resetWorked ? statusBytes("VmRSS") : statusBytes("VmHWM")) ?? 0
+        let resetWorked = ProcessMemory.resetHighWaterMark()
+        let baseline = (resetWorked ? ProcessMemory.statusBytes("VmRSS") : ProcessMemory.statusBytes("VmHWM")) ?? 0
         let start = DispatchTime.now().uptimeNanoseconds
         let objects: Int = try await withCheckedThrowingContinuation { continuation in
             Realm.asyncOpen(configuration: configuration, callbackQueue: queue) { result in
@@ -73,27 +71,8 @@ enum OpenInChild {
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let peak = statusBytes("VmHWM") ?? 0
+        let peak = ProcessMemory.statusBytes("VmHWM") ?? 0
         let report = Report(seconds: seconds, objects: objects, peakBytes: max(0, peak - baseline), baselineBytes: baseline)
         FileHandle.standardOutput.write(try JSONEncoder().encode(report) + Data("\n".utf8))
-    }
-
-    /// Writing 5 to /proc/self/clear_refs resets VmHWM to the current
-    /// resident size (Linux 4.0 and later).
-    private static func resetHighWaterMark() -> Bool {
-        let descriptor = open("/proc/self/clear_refs", O_WRONLY)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return write(descriptor, "5", 1) == 1
-    }
-
-    /// A "kB" line of /proc/self/status, in bytes.
-    private static func statusBytes(_ key: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if fields.count >= 2, let kilobytes = Int(fields[1]) { return kilobytes * 1024 }
-        }
-        return nil
     }
 }
