@@ -252,8 +252,9 @@ package enum ChangesetApplier {
 
         /// Gives the unborn object the value of a `set` naming it; false
         /// (nothing done) for a set it cannot take: of another object, of a
-        /// primary key, a list or a link (which may name the unborn object
-        /// itself), all applied as sets of an object that exists.
+        /// primary key, a list, linking objects or a link (which may name
+        /// the unborn object itself), all applied as sets of an object that
+        /// exists.
         private mutating func gather(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
                                      stamp: Stamp) throws(RealmError) -> Bool {
             guard let unborn, unborn.identity == identity, unborn.className == className else { return false }
@@ -261,7 +262,7 @@ package enum ChangesetApplier {
             let schema = try transaction.objectSchema(unborn.handle)
             let index = try transaction.propertyIndex(named: property, in: unborn.handle)
             let target = schema.properties[index]
-            guard !target.isList, !target.isPrimaryKey, target.type != .object else { return false }
+            guard !target.isList, !target.isPrimaryKey, target.type != .object, target.type != .linkingObjects else { return false }
             // Last writer wins among the sets gathered, as among writes of
             // an object that exists.
             if let gathered = unborn.stamps[property], gathered >= stamp { return true }

@@ -18,8 +18,9 @@ import Synchronization
 /// acknowledgement is sent. Applying it is also the check: a changeset
 /// that contradicts the Realm's schema is refused whole.
 ///
-/// All file work runs on the Realm's own serial queue, off the server's
-/// event loops and Swift's cooperative pool.
+/// All file work runs on the Realm's own serial queue (a state being read
+/// for a client, on its reader's: ``StateReader``), off the server's event
+/// loops and Swift's cooperative pool.
 final class ServerRealm: @unchecked Sendable {
     // @unchecked: `transaction` and `recorder` are used only on `queue`;
     // the rest is locked or atomic.
