@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import RealmCore
 import RealmSyncWire
-import Synchronization
 
 /// The synced Realms of a server: opens each Realm's file once, and
 /// decides who may bind which path.
@@ -26,15 +25,23 @@ final class SyncService: Sendable {
     let logger: Logger
     let compaction: Compaction
     private let root: URL
-    /// The Realms open: held by their sessions (and work in flight), so
-    /// that a Realm nobody is bound to closes its file, and is opened again
-    /// by the next bind; never two at once for one path.
-    private let realms = Mutex<[RealmPath: WeakRealm]>([:])
+    /// The Realms open, owned by `opener`: held by their sessions (and
+    /// work in flight), so that a Realm nobody is bound to closes its file,
+    /// and is opened again by the next bind; never two at once for one path.
+    private let realms = OpenRealms()
+    /// Where Realms are looked up and opened: opening one is file work
+    /// (SQLite, a write that syncs the disk), kept off the server's event
+    /// loops and Swift's cooperative pool, whose threads a restart's burst
+    /// of binds would otherwise all block.
+    private let opener = DispatchQueue(label: "realm.sync.server.open")
 
-    private final class WeakRealm: @unchecked Sendable {
-        // Read and written only under `realms`' lock.
+    private final class OpenRealms: @unchecked Sendable {
+        // Read and written only on `opener`.
+        var byPath: [RealmPath: WeakRealm] = [:]
+    }
+
+    private struct WeakRealm {
         weak var realm: ServerRealm?
-        init(_ realm: ServerRealm) { self.realm = realm }
     }
 
     init(dataDirectory: URL, auth: AuthService, compaction: Compaction, logger: Logger) {
@@ -82,21 +89,29 @@ final class SyncService: Sendable {
                 throw SessionError(.permissionDenied, "The Realm '\(path)' belongs to another user.")
             }
         }
-        return try realm(at: path)
+        return try await realm(at: path)
     }
 
-    private func realm(at path: RealmPath) throws(SessionError) -> ServerRealm {
-        try realms.withLock { realms throws(SessionError) -> ServerRealm in
-            if let open = realms[path]?.realm { return open }
-            do {
-                let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root))
-                realms = realms.filter { $0.value.realm != nil }
-                realms[path] = WeakRealm(realm)
-                return realm
-            } catch {
-                logger.error("the synced Realm \(path) cannot be opened: \(error)")
-                throw SessionError(.otherSessionError, "The server cannot open the synced Realm '\(path)'.", tryAgain: true)
+    private func realm(at path: RealmPath) async throws(SessionError) -> ServerRealm {
+        let result: Result<ServerRealm, SessionError> = await withCheckedContinuation { continuation in
+            opener.async {
+                continuation.resume(returning: Result { () throws(SessionError) in try self.openedRealm(at: path) })
             }
+        }
+        return try result.get()
+    }
+
+    /// On `opener`: the open Realm at `path`, opened now if it is not.
+    private func openedRealm(at path: RealmPath) throws(SessionError) -> ServerRealm {
+        if let open = realms.byPath[path]?.realm { return open }
+        do {
+            let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root))
+            realms.byPath = realms.byPath.filter { $0.value.realm != nil }
+            realms.byPath[path] = WeakRealm(realm: realm)
+            return realm
+        } catch {
+            logger.error("the synced Realm \(path) cannot be opened: \(error)")
+            throw SessionError(.otherSessionError, "The server cannot open the synced Realm '\(path)'.", tryAgain: true)
         }
     }
 }
