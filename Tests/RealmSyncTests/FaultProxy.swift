@@ -33,20 +33,7 @@ final class FaultProxy: Sendable {
     init(targetPort: Int, faults: Faults) throws {
         target = Atomic(targetPort)
         settings = Mutex(faults)
-        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var reuse: Int32 = 1
-        setsockopt(listening, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = Self.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listening, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
-        }
-        listener = listening
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Self.listenOnLoopback()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -75,6 +62,27 @@ final class FaultProxy: Sendable {
         stopped.store(true, ordering: .relaxed)
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+    }
+
+    /// A socket listening on a free port of 127.0.0.1, and the port (for
+    /// the proxy, and for the servers its tests put behind it).
+    static func listenOnLoopback() throws -> (descriptor: Int32, port: Int) {
+        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var reuse: Int32 = 1
+        setsockopt(listening, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listening, 64) == 0 else {
+            close(listening)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
+        }
+        return (listening, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     private static func loopback(port: UInt16) -> sockaddr_in {

@@ -60,20 +60,7 @@ private final class EchoServer: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     init() throws {
-        let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listening, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) }
-        }
-        listener = listening
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try FaultProxy.listenOnLoopback()
         Thread { [self] in
             var served = 0
             while !stopped.load(ordering: .relaxed) {
