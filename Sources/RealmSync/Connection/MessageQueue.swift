@@ -15,14 +15,17 @@ final class MessageQueue: AsyncSequence, Sendable {
     typealias Element = [UInt8]
 
     private struct State {
+        /// At most `capacity` messages, so taking from the front is cheap;
+        /// a taken message must not stay referenced here (an index into a
+        /// growing array kept every message of a large download alive
+        /// until the queue happened to drain).
         var buffered: [[UInt8]] = []
-        var head = 0
         /// Set once: nil to end normally, or the error to end with.
         var ending: (any Error)?? = .none
         var consumer: CheckedContinuation<[UInt8]?, any Error>?
         var producer: CheckedContinuation<Void, Never>?
 
-        var count: Int { buffered.count - head }
+        var count: Int { buffered.count }
     }
 
     let capacity: Int
@@ -37,6 +40,10 @@ final class MessageQueue: AsyncSequence, Sendable {
 
     /// Whether the queue is full, so that its reader is waiting.
     var isFull: Bool { state.withLock { $0.count >= capacity } }
+
+    /// How many messages the queue references: never more than
+    /// ``capacity``, however long the reader stays ahead of the session.
+    var referencedMessages: Int { state.withLock { $0.buffered.count } }
 
     /// Adds a message, waiting while the queue is full; dropped once the
     /// queue has finished.
@@ -89,9 +96,7 @@ final class MessageQueue: AsyncSequence, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
                 let (outcome, producer) = state.withLock { state -> (Result<[UInt8]?, any Error>?, CheckedContinuation<Void, Never>?) in
                     if state.count > 0 {
-                        let message = state.buffered[state.head]
-                        state.head += 1
-                        if state.head == state.buffered.count { state.buffered.removeAll(keepingCapacity: true); state.head = 0 }
+                        let message = state.buffered.removeFirst()
                         defer { state.producer = nil }
                         return (.success(message), state.producer)
                     }
