@@ -98,8 +98,21 @@ package enum StateSnapshot {
 
         private mutating func startClass(_ index: Int) throws(RealmError) {
             classIndex = index
-            keys = index < classes.count ? try builder.transaction.objectKeys(in: classes[index]) : []
             keyIndex = 0
+            guard index < classes.count else {
+                keys = []
+                return
+            }
+            let handle = classes[index]
+            if phase == .references, try !builder.hasReferences(handle) {
+                // Nothing of its objects is left to send: a pass over them
+                // would read each one again for nothing (two seconds of a
+                // million objects' catch-up).
+                keys = []
+                objectVisits += try builder.transaction.count(of: handle)
+                return
+            }
+            keys = try builder.transaction.objectKeys(in: handle)
         }
     }
 
@@ -210,6 +223,14 @@ package enum StateSnapshot {
             case all
         }
 
+        /// Whether objects of the class have links, lists or embedded
+        /// objects: what the references pass sends.
+        func hasReferences(_ handle: ClassHandle) throws(RealmError) -> Bool {
+            try transaction.objectSchema(handle).properties.contains {
+                $0.type != .linkingObjects && !$0.isPrimaryKey && !$0.namesNoObject
+            }
+        }
+
         /// An object's stamped values, its lists, and its embedded objects
         /// (made, then filled the same way), or the `part` of them asked.
         mutating func content(of key: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity, part: Part = .all) throws(RealmError) {
@@ -228,7 +249,7 @@ package enum StateSnapshot {
             let values = try transaction.values(of: key, in: handle)
             let stamps = try stamps(of: key, handle.className)
             let first = schema.properties.lazy
-                .filter { $0.type != .linkingObjects && !$0.isPrimaryKey && !$0.isList && $0.objectClassName == nil }
+                .filter { $0.type != .linkingObjects && !$0.isPrimaryKey && $0.namesNoObject }
                 .compactMap { stamps[$0.name] }.first
             let borrowed = first.flatMap { first in
                 !first.isDefault && first.sequence > 0 ? Stamp(timestamp: first.timestamp, client: first.client, sequence: first.sequence - 1) : nil
@@ -241,7 +262,7 @@ package enum StateSnapshot {
                                       values: [Value], stamps: [String: Stamp]) throws(RealmError) {
             let schema = try transaction.objectSchema(handle)
             for (index, property) in schema.properties.enumerated() where property.type != .linkingObjects && !property.isPrimaryKey {
-                let isScalar = !property.isList && property.objectClassName == nil
+                let isScalar = property.namesNoObject
                 if part == .scalars && !isScalar || part == .references && isScalar { continue }
                 let embedded = try embeddedClass(of: property)
                 if property.isList {
@@ -372,4 +393,11 @@ package enum StateSnapshot {
             }
         }
     }
+}
+
+private extension Property {
+    /// Whether the property holds a value that names no object (not a
+    /// link, a list or an embedded object): the state's scalars pass sends
+    /// it, and the references pass the others.
+    var namesNoObject: Bool { !isList && objectClassName == nil }
 }
