@@ -8,9 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 int cstorage_bind_text(sqlite3_stmt *statement, int index,
                        const char *bytes, int64_t length) {
@@ -189,10 +186,4 @@ static void cstorage_wrapping_sum_final(sqlite3_context *context) {
 int cstorage_register_functions(sqlite3 *db) {
     return sqlite3_create_function_v2(db, "realm_sum", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                       NULL, NULL, cstorage_wrapping_sum_step, cstorage_wrapping_sum_final, NULL);
-}
-
-void cstorage_trim_heap(void) {
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
 }

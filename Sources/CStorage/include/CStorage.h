@@ -192,11 +192,6 @@ typedef struct cstorage_encryption_failure {
 /// SQLITE_IOERR_DATA or SQLITE_IOERR_WRITE; this says which page and why.
 int cstorage_encryption_take_failure(cstorage_encryption_failure *failure);
 
-/// Gives the heap's free memory back to the system where the C library
-/// can (glibc's malloc_trim, which trims every thread's arena); does
-/// nothing elsewhere.
-void cstorage_trim_heap(void);
-
 #ifdef __cplusplus
 }
 #endif

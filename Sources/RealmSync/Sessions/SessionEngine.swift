@@ -355,7 +355,6 @@ actor SessionEngine {
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))
                         }
                         noteDownloadProgress(progress)
-                        if parts.count > 1 || parts.contains(where: { $0.bytes.count >= Self.largeDownloadBytes }) { returnFreedMemory() }
                         guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                     case .mark(_, let request):
                         answerMarks(through: request)
@@ -536,20 +535,6 @@ actor SessionEngine {
             observer.deliver(relative)
             if relative.isTransferComplete { observers.removeValue(forKey: id) }
         }
-    }
-
-    // MARK: Memory
-
-    /// A download message this large (a state download's are about
-    /// 1 MiB) leaves freed memory that is worth giving back.
-    static let largeDownloadBytes = 64 << 10
-
-    /// Gives freed heap memory back to the system after a large download
-    /// message: applying a download keeps the heap small (about 10 MB for
-    /// any size) but, untrimmed, the resident size grew with the download
-    /// (+134 MB for 1,000,000 objects; see ``HeapMemory``).
-    private func returnFreedMemory() {
-        HeapMemory.returnFreedMemory()
     }
 
     // MARK: Errors
