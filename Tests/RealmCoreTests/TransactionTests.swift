@@ -43,6 +43,45 @@ import Testing
         }
     }
 
+    /// A commit that does not wait for the disk (a sync client's download)
+    /// is committed like any other, and leaves the file's own durability
+    /// for the next write: `synchronous` is NORMAL while it writes, then
+    /// FULL again, whether it commits or is cancelled; an encrypted file
+    /// stays FULL, a file made for crash-only durability NORMAL.
+    @Test(arguments: [(Coordinator.Configuration.Durability.full, false, 1, 2), (.crashOnly, false, 1, 1), (.full, true, 2, 2)])
+    func aCommitThatDoesNotSyncTheDiskLeavesTheFilesDurability(durability: Coordinator.Configuration.Durability, encrypted: Bool,
+                                                               whileWriting: Int64, afterwards: Int64) throws {
+        let directory = TemporaryDirectory()
+        var configuration = Coordinator.Configuration.file(directory.path("relaxed.realm"), schema: TestSchema.schema)
+        configuration.durability = durability
+        if encrypted { configuration.encryptionKey = Data(repeating: 7, count: 64) }
+        let coordinator = try Coordinator.open(configuration)
+        let writer = try coordinator.makeTransaction()
+        let reader = try coordinator.makeTransaction()
+        let dogs = try writer.classHandle(named: "Dog")
+        func synchronous() throws -> Int64 {
+            let setting = try writer.queryStatement("PRAGMA synchronous")
+            defer { setting.reset() }
+            #expect(try setting.step())
+            return setting.int64(at: 0)
+        }
+        try writer.beginWriteWithoutSyncingTheDisk()
+        #expect(try synchronous() == whileWriting)
+        writer.cancelWrite()
+        #expect(try synchronous() == afterwards)
+
+        try writer.beginWriteWithoutSyncingTheDisk()
+        _ = try writer.createObject(in: dogs, values: [.string("Rex"), .int(1)])
+        try writer.commitWrite()
+        #expect(try reader.refresh())
+        #expect(try reader.count(of: dogs) == 1)
+        #expect(try synchronous() == afterwards)
+        // The next ordinary commit goes on as before.
+        try writer.write { try writer.createObject(in: dogs, values: [.string("Fido"), .int(2)]) }
+        #expect(try reader.refresh())
+        #expect(try reader.count(of: dogs) == 2)
+    }
+
     @Test func readersOnOtherThreadsSeeConsistentSnapshots() async throws {
         let directory = TemporaryDirectory()
         let coordinator = try openCoordinator(directory)

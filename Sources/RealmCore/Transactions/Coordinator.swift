@@ -35,7 +35,7 @@ public final class Coordinator: Sendable {
     }
     private let state: Mutex<State>
     private let lockDescriptor: Int32
-    private let isInMemory: Bool
+    let isInMemory: Bool
 
     private struct State {
         var catalog: Catalog

@@ -60,6 +60,9 @@ public final class Transaction {
     /// tracking is left off. (The attribute only applies to accesses
     /// compiled in this module, hence the accessors.)
     @exclusivity(unchecked) private var counter: UInt64 = 0
+    /// Whether the write under way was begun by
+    /// ``beginWriteWithoutSyncingTheDisk()``.
+    private var syncIsRelaxed = false
 
     /// Whether values read when ``changeCounter`` was `stamp` are still
     /// current.
@@ -125,6 +128,7 @@ public final class Transaction {
             try? connection.execute("COMMIT")
         case .writing:
             try? connection.execute("ROLLBACK")
+            restoreTheSync()
             coordinator.writeLock.unlock()
         }
         statements.removeAll()
@@ -244,6 +248,28 @@ public final class Transaction {
     ///   Realm is read-only, or when this thread already writes to the file
     ///   through another transaction.
     public func beginWrite() throws(RealmError) {
+        try beginWrite(relaxingTheSync: false)
+    }
+
+    /// Begins a write like ``beginWrite()`` whose commit does not wait for
+    /// the disk, for content that can be had again (a download, which its
+    /// server keeps): a loss of power before the next commit that syncs
+    /// the disk loses this commit, and only it, since syncing the
+    /// write-ahead log makes every earlier commit durable too. A crash of
+    /// the process loses nothing.
+    ///
+    /// An encrypted file's commits always sync the disk: its recovery
+    /// tells a damaged log frame from a torn one by that.
+    package func beginWriteWithoutSyncingTheDisk() throws(RealmError) {
+        let configuration = coordinator.configuration
+        // Other files' commits do not sync the disk anyway.
+        try beginWrite(relaxingTheSync: configuration.durability == .full && configuration.encryptionKey == nil && !coordinator.isInMemory)
+    }
+
+    /// - Parameter relaxingTheSync: write with `synchronous = NORMAL`
+    ///   (which SQLite lets change only outside a transaction), and put
+    ///   `FULL` back when the write ends.
+    private func beginWrite(relaxingTheSync: Bool) throws(RealmError) {
         if case .writing = state {
             throw RealmError(.invalidTransactionState, "The Realm at '\(coordinator.path)' is already in a write transaction; write transactions cannot be nested.")
         }
@@ -257,8 +283,13 @@ public final class Transaction {
                 try connection.cachedStatement("COMMIT").run()
                 state = .idle
             }
+            if relaxingTheSync {
+                try connection.cachedStatement("PRAGMA synchronous = NORMAL").run()
+                syncIsRelaxed = true
+            }
             try connection.cachedStatement("BEGIN IMMEDIATE").run()
         } catch {
+            restoreTheSync()
             coordinator.writeLock.unlock()
             throw error
         }
@@ -273,9 +304,18 @@ public final class Transaction {
             listEpoch &+= 1
         } catch {
             try? connection.execute("ROLLBACK")
+            restoreTheSync()
             coordinator.writeLock.unlock()
             throw error
         }
+    }
+
+    /// Puts back the file's `synchronous = FULL` after a write begun by
+    /// ``beginWriteWithoutSyncingTheDisk()``; outside any transaction.
+    private func restoreTheSync() {
+        guard syncIsRelaxed else { return }
+        syncIsRelaxed = false
+        try? connection.execute("PRAGMA synchronous = FULL")
     }
 
     /// Commits the write transaction as a new version, records its change
@@ -352,6 +392,7 @@ public final class Transaction {
     }
 
     private func finishWrite() {
+        restoreTheSync()
         replication = nil
         coordinator.noteKeysHandedOut(Dictionary(uniqueKeysWithValues: nextKeys.compactMap { index, next in
             index < catalog.tables.count ? (catalog.tables[index].name, next) : nil

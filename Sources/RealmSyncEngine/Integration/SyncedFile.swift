@@ -53,7 +53,9 @@ package final class SyncedFile {
         try transaction.refresh()
         let bytes = try SyncTables.historyBytes(in: 0...clientVersion, transaction)
         guard bytes > 0 else { return 0 }
-        try write { () throws(RealmError) in try SyncTables.deleteHistory(through: clientVersion, transaction) }
+        // Forgetting need not wait for the disk: a power loss that undoes it
+        // has the changesets uploaded again, which the server skips.
+        try write(syncingTheDisk: false) { () throws(RealmError) in try SyncTables.deleteHistory(through: clientVersion, transaction) }
         return bytes
     }
 
@@ -80,7 +82,11 @@ package final class SyncedFile {
                            reaching serverVersion: UInt64) throws(RealmError) {
         try transaction.refresh()
         if changesets.isEmpty, let stored = try SyncTables.storedState(transaction), stored.lastServerVersion >= serverVersion { return }
-        try write { () throws(RealmError) in
+        // A download is the server's to send again: its commit need not wait
+        // for the disk (a power loss before the next synced commit loses it
+        // with its progress, so it comes again), which spares a change its
+        // third disk sync on its way from one device to another.
+        try write(syncingTheDisk: false) { () throws(RealmError) in
             try ChangesetApplier.apply(changesets, in: transaction, recorder: recorder)
             try recorder.withoutRecording { () throws(RealmError) in
                 try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: 0, transaction)
@@ -88,8 +94,12 @@ package final class SyncedFile {
         }
     }
 
-    private func write<T>(_ body: () throws(RealmError) -> T) throws(RealmError) -> T {
-        try transaction.beginWrite()
+    private func write<T>(syncingTheDisk: Bool = true, _ body: () throws(RealmError) -> T) throws(RealmError) -> T {
+        if syncingTheDisk {
+            try transaction.beginWrite()
+        } else {
+            try transaction.beginWriteWithoutSyncingTheDisk()
+        }
         do {
             let result = try body()
             try transaction.commitWrite()
