@@ -130,6 +130,40 @@ extension SyncTests {
             }
         }
 
+        /// The uploader learns of the new version and of its
+        /// acknowledgement in one download, not one for each: a second
+        /// message cost its client a second commit per change.
+        @Test func anUploaderHearsOfItsChangeOnce() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let token = try await Self.token(server)
+                let uploads = 30
+                var frames: [RawSyncClient.Frame] = [
+                    .message(.bind(session: 1, path: "/shared/once", accessToken: token, clientFileIdent: 77, lastServerVersion: 0)),
+                    // Its identity, and the (empty) download of version 0.
+                    .pause(2),
+                ]
+                for version in 1...UInt64(uploads) {
+                    let changeset = Changeset(clientFileIdent: 77, clientVersion: version, lastServerVersion: version - 1,
+                                              timestamp: 1_000 + Int64(version), firstSequence: 0, instructions: [])
+                    frames.append(.message(.upload(session: 1, parts: ChangesetPart.messages(of: [(0, ChangesetCoding.encode(changeset))])[0])))
+                    // Its answer (a second one, had it come, arrives before
+                    // the mark's).
+                    frames.append(.pause(1 + 2 * Int(version)))
+                    frames.append(.message(.mark(session: 1, request: version)))
+                    frames.append(.pause(2 + 2 * Int(version)))
+                }
+                let answers = try await RawSyncClient.exchange(server, frames, seconds: 4)
+                let downloads = answers.compactMap { message -> [UInt64]? in
+                    if case .download(_, let serverVersion, _, let acknowledged, _) = message { return [serverVersion, acknowledged] }
+                    return nil
+                }
+                #expect(downloads == (0...UInt64(uploads)).map { [$0, $0] }, "one download per upload, of its version and acknowledging it: \(downloads)")
+                #expect(answers.contains(.mark(session: 1, request: UInt64(uploads))))
+            }
+        }
+
         @Test func anotherUsersClientIdentityIsRefused() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()

@@ -202,14 +202,19 @@ final class ServerRealm: @unchecked Sendable {
     /// Changesets it integrated before (uploaded again after a lost
     /// acknowledgement) are skipped.
     ///
+    /// `acknowledging` is called with that version before the Realm's
+    /// watchers wake, the uploader's own sender among them, so that the
+    /// uploader learns of the new version and of its acknowledgement in
+    /// one message.
+    ///
     /// - Throws: ``SessionError`` (`badChangeset`, `badClientVersion`)
     ///   when one cannot be integrated; none of them is then.
-    func integrate(_ changesets: [Changeset], from ident: UInt64) async throws(SessionError) -> UInt64 {
+    func integrate(_ changesets: [Changeset], from ident: UInt64, acknowledging: (UInt64) -> Void) async throws(SessionError) {
         let (acknowledged, newVersions) = try await run { () throws(SessionError) -> (UInt64, Bool) in
             try self.storage { () throws(RealmError) in try self.integrateNow(changesets, from: ident) }.get()
         }
+        acknowledging(acknowledged)
         if newVersions { wakeWatchers() }
-        return acknowledged
     }
 
     /// The newest timestamp a changeset may carry: a day past the

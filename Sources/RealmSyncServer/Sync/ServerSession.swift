@@ -77,9 +77,11 @@ final class ServerSession: Sendable {
             return complete
         }
         guard !changesets.isEmpty else { return }
-        let acknowledged = try await realm.integrate(changesets, from: clientFileIdent)
-        logger.trace("integrated client versions \(changesets[0].clientVersion)…\(changesets[changesets.count - 1].clientVersion) of client \(clientFileIdent) into \(realm.path): \(acknowledged) acknowledged")
-        state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
+        try await realm.integrate(changesets, from: clientFileIdent) { acknowledged in
+            state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
+        }
+        logger.trace("integrated client versions \(changesets[0].clientVersion)…\(changesets[changesets.count - 1].clientVersion) of client \(clientFileIdent) into \(realm.path)")
+        // For an upload of changesets the server had (no new version).
         wake.yield()
         try await realm.compactIfNeeded(interval: compaction.interval, retention: compaction.retention)
     }
