@@ -46,9 +46,7 @@ public final class SyncServer: Sendable {
     public let configuration: Configuration
     private let application: Application<RouterResponder<BasicRequestContext>>
     private let state = Mutex<RunState>(.idle)
-    private let boundPort = BoundPort()
-    /// How the run ended, once it has.
-    private let runEnding = RunEnding()
+    private let startup = StartupSignal()
     private let logger: Logger
     /// Held while the server exists: one server per data folder.
     private let dataLock: DataDirectoryLock
@@ -125,18 +123,18 @@ public final class SyncServer: Sendable {
         } else {
             serverBuilder = http
         }
-        let port = boundPort
+        let startup = startup
         application = Application(
             router: router,
             server: serverBuilder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server"),
-            onServerRunning: { channel in port.value.store(channel.localAddress?.port ?? 0, ordering: .releasing) },
+            onServerRunning: { channel in startup.listening(on: channel.localAddress?.port ?? 0) },
             logger: logger)
     }
 
     /// The port the server listens on, once started.
     public var port: Int? {
-        let port = boundPort.value.load(ordering: .acquiring)
+        let port = startup.port
         return port == 0 ? nil : port
     }
 
@@ -161,34 +159,21 @@ public final class SyncServer: Sendable {
         // Requests in flight get this long to finish; then they are cut.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(30)
         let group = ServiceGroup(configuration: groupConfiguration)
-        let ending = runEnding
+        let startup = startup
         try state.withLock { state in
             guard case .idle = state else { throw Error.startFailed("a server starts once") }
             let task = Task {
                 do {
                     try await group.run()
-                    ending.value = .success(())
+                    startup.ended(.success(()))
                 } catch {
-                    ending.value = .failure(error)
+                    startup.ended(.failure(error))
                     throw error
                 }
             }
             state = .running(group, task)
         }
-        let waitStarted = ContinuousClock.now
-        var warned = false
-        while port == nil {
-            // A run that ended before binding failed to bind.
-            if let ended = runEnding.value {
-                if case .failure(let error) = ended { throw Error.startFailed("\(error)") }
-                throw Error.startFailed("the server stopped before listening")
-            }
-            if !warned, ContinuousClock.now - waitStarted > .seconds(10) {
-                warned = true
-                logger.warning("the server has not reported its port after 10 s of starting")
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = try await startup.waitForPort()
         logger.info("listening on \(url?.absoluteString ?? "?")")
     }
 
@@ -244,22 +229,6 @@ public final class SyncServer: Sendable {
         }
         guard configuration.failedLoginLimit > 0, configuration.maxRequestBodySize > 0 else {
             throw Error.configuration("the failed-login limit and the body size limit must be positive")
-        }
-    }
-
-    /// The port the listening channel was bound to (0 until then), shared
-    /// with the application's start-up callback.
-    private final class BoundPort: Sendable {
-        let value = Atomic<Int>(0)
-    }
-
-    /// How the run ended (nil while it runs), shared with its task.
-    private final class RunEnding: Sendable {
-        private let storage = Mutex<Result<Void, any Swift.Error>?>(nil)
-
-        var value: Result<Void, any Swift.Error>? {
-            get { storage.withLock { $0 } }
-            set { storage.withLock { $0 = newValue } }
         }
     }
 }

@@ -283,7 +283,7 @@ struct ChildServer {
         // Its log goes beside its data, appended at each start, so that a
         // start that went wrong can be read afterwards.
         let log = data.appendingPathExtension("log")
-        if !FileManager.default.fileExists(atPath: log.path) { FileManager.default.createFile(atPath: log.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
         let logHandle = try FileHandle(forWritingTo: log)
         defer { try? logHandle.close() }
         logHandle.seekToEndOfFile()

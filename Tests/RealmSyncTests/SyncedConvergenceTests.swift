@@ -73,7 +73,7 @@ extension SyncTests {
             if let trace = ProcessInfo.processInfo.environment["REALM_SYNC_E2E_TRACE"] {
                 let line = Data("run \(seed) \(Date())\n".utf8)
                 if let handle = FileHandle(forWritingAtPath: trace) { handle.seekToEndOfFile(); handle.write(line); try? handle.close() }
-                else { FileManager.default.createFile(atPath: trace, contents: line) }
+                else { _ = FileManager.default.createFile(atPath: trace, contents: line) }
             }
             var random = SplitMix64(seed: seed)
             let url = URL(string: "realm://127.0.0.1:\(server.server.port!)/shared/run-\(seed)")!
