@@ -304,10 +304,11 @@ final class ServerRealm: @unchecked Sendable {
 
     /// Other clients' changesets after server version `after` for client
     /// file `ident`, encoded, in server order, until about `maximumBytes`
-    /// (always at least one), and the server version the client reaches by
-    /// integrating them (past its own changesets too).
+    /// (always at least one), the server version the client reaches by
+    /// integrating them (past its own changesets too), and the bytes left
+    /// after that for the client's progress: one trip to the Realm's queue.
     func downloads(after: UInt64, for ident: UInt64, maximumBytes: Int) async throws(SessionError)
-        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64) {
+        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64, bytesAfter: UInt64) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
                 try self.transaction.refresh()
@@ -328,7 +329,7 @@ final class ServerRealm: @unchecked Sendable {
                     }
                     reached = version
                 }
-                return (changesets, reached)
+                return (changesets, reached, try self.bytesToDownloadNow(after: reached, for: ident))
             }
         }
     }
@@ -339,15 +340,19 @@ final class ServerRealm: @unchecked Sendable {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
                 try self.transaction.refresh()
-                let select = try self.transaction.queryStatement(
-                    "SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM server_history WHERE server_version > ? AND client_file_ident != ?")
-                defer { select.reset() }
-                select.bind(Int64(bitPattern: after), at: 1)
-                select.bind(Int64(bitPattern: ident), at: 2)
-                _ = try select.step()
-                return UInt64(bitPattern: select.int64(at: 0))
+                return try self.bytesToDownloadNow(after: after, for: ident)
             }
         }
+    }
+
+    private func bytesToDownloadNow(after: UInt64, for ident: UInt64) throws(RealmError) -> UInt64 {
+        let select = try transaction.queryStatement(
+            "SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM server_history WHERE server_version > ? AND client_file_ident != ?")
+        defer { select.reset() }
+        select.bind(Int64(bitPattern: after), at: 1)
+        select.bind(Int64(bitPattern: ident), at: 2)
+        _ = try select.step()
+        return UInt64(bitPattern: select.int64(at: 0))
     }
 
     // MARK: Watching

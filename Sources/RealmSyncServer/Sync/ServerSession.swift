@@ -153,9 +153,8 @@ final class ServerSession: Sendable {
                 let acknowledged = state.withLock { $0.acknowledged }
                 let batch = try await realm.downloads(after: sentThrough, for: clientFileIdent, maximumBytes: Self.downloadBatchBytes)
                 guard batch.reached > sentThrough || acknowledged != sentAcknowledgement else { break }
-                let remaining = try await realm.bytesToDownload(after: batch.reached, for: clientFileIdent)
                 let batchBytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
-                let downloadable = downloaded + batchBytes + remaining
+                let downloadable = downloaded + batchBytes + batch.bytesAfter
                 let messages = ChangesetPart.messages(of: batch.changesets)
                 for (index, parts) in messages.enumerated() {
                     let isLast = index == messages.count - 1
