@@ -118,6 +118,54 @@ import Testing
         expectDamageReported(by: realm)
     }
 
+    /// A list's count (its last position plus one) and its rows disagree:
+    /// every way of reading it gives the counted length, positions without
+    /// a row read as objects without values, and nothing stops (an array
+    /// made from the list trusted the count and stopped).
+    @Test func aListWhosePositionsLeaveAGapKeepsItsCountedLength() throws {
+        let directory = TemporaryDirectory()
+        let configuration = try makeFile(directory)
+        try damage(configuration) { _ in "UPDATE \"list_Person.dogs\" SET position = 3" }
+        let realm = try Realm(configuration: configuration)
+        let person = try #require(realm.objects(Person.self).first)
+        #expect(person.dogs.count == 4)
+        // A loop reads the rows there are, then the placeholders.
+        let dogs = Array(person.dogs)
+        #expect(dogs.map(\.name) == ["Rex", "", "", ""])
+        #expect(person.dogs[1].name == "")
+        #expect(person.dogs[3].name == "Rex")
+        #expect(person.dogs.map(\.age) == [0, 0, 0, 3])
+        expectDamageReported(by: realm)
+    }
+
+    /// A count no file of this size could hold (a damaged position) is
+    /// damage, not a size to allocate: the list reads as empty.
+    @Test func aCountLargerThanTheFileIsDamage() throws {
+        let directory = TemporaryDirectory()
+        let configuration = try makeFile(directory)
+        try damage(configuration) { _ in "UPDATE \"list_Person.dogs\" SET position = 4000000000" }
+        let realm = try Realm(configuration: configuration)
+        let person = try #require(realm.objects(Person.self).first)
+        #expect(person.dogs.count == 0)
+        #expect(Array(person.dogs).isEmpty)
+        expectDamageReported(by: realm)
+    }
+
+    /// Damage that beginning a write finds (its metadata gone) is thrown by
+    /// `write(_:)`, not a stop: the file is the caller's to handle.
+    @Test func damageFoundBeginningAWriteIsThrownByWrite() throws {
+        let directory = TemporaryDirectory()
+        let configuration = try makeFile(directory)
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(Dog.self).count == 2)
+        try damage(configuration) { _ in "DELETE FROM realm_metadata" }
+        let error = #expect(throws: Realm.Error.self) {
+            try realm.write { realm.create(Dog.self, value: ["name": "Late"]) }
+        }
+        #expect(error?.code == .fileCorrupt, "\(String(describing: error))")
+        #expect(!realm.isInWriteTransaction)
+    }
+
     /// A deleted object is invalidated, not damage: reading through a list
     /// and a query after deletions reports nothing.
     @Test func deletedObjectsAreNotTakenForDamage() throws {

@@ -26,7 +26,12 @@ extension Transaction {
         statement.bind(Int64(index), at: 2)
         defer { statement.reset() }
         guard try statement.step() else {
-            throw outOfBounds(index, count: try listCount(layout, list), layout, list)
+            let count = try listCount(layout, list)
+            // Positions run 0..<count in a sound file.
+            guard index >= count || index < 0 else {
+                throw RealmError(.corruptFile, "List \(layout.qualifiedName(list.property)) of object \(list.owner.rawValue) counts \(count) elements but has none at position \(index).")
+            }
+            throw outOfBounds(index, count: count, layout, list)
         }
         return statement.value(at: 0, as: layout.property(list.property).type)
     }
@@ -237,7 +242,7 @@ extension Transaction {
         statement.bind(list.owner.rawValue, at: 1)
         defer { statement.reset() }
         guard try statement.step(), !statement.isNull(at: 0) else { return 0 }
-        return Int(statement.int64(at: 0)) + 1
+        return try plausibleCount(statement.int64(at: 0) &+ 1, of: "elements in list \(layout.qualifiedName(list.property))")
     }
 
     private func prepareListWrite(_ list: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> (TableLayout, Int) {

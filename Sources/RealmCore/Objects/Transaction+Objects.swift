@@ -203,7 +203,8 @@ extension Transaction {
     public func count(of handle: ClassHandle) throws(RealmError) -> Int {
         let statement = try statement(layout(handle), .count)
         defer { statement.reset() }
-        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+        guard try statement.step() else { return 0 }
+        return try plausibleCount(statement.int64(at: 0), of: "objects of '\(handle.className)'")
     }
 
     /// The keys of every object of the class, in key order: creation order,

@@ -22,6 +22,8 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     }
 
     private var storage: Storage = .unmanaged([])
+    /// The count answered in SQL, which the elements then agree with.
+    private var reportedCount = ReportedCount()
 
     /// An empty, unmanaged list.
     public init() {}
@@ -88,7 +90,9 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             return elements.count
         case .managed(let realm, let handle):
             verifyValid(realm)
-            return realm.perform("count a list", ifDamaged: 0) { try $0.count(of: handle) }
+            let count = realm.perform("count a list", ifDamaged: 0) { try $0.count(of: handle) }
+            reportedCount.note(count, at: realm.transaction.changeCounter)
+            return count
         }
     }
 
@@ -121,13 +125,17 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         if case .managed(let realm, _) = storage, Element.self is AnyObject.Type,
            let objectType = Element._objectType, let query = _query {
             verifyValid(realm)
+            let counted = reportedCount.count(at: realm.transaction.changeCounter)
             guard let factory = ObjectFactory(realm: realm, type: objectType, className: query.className) else {
-                return Iterator(walk: nil)
+                // No class to make objects of (a damaged catalog): the
+                // elements the list counted, without values.
+                if let counted, counted > 0 { realm.noteCountMismatch(counted: counted, read: 0, while: "read a list") }
+                return Iterator(elements: [], counted: counted)
             }
             let cursor = realm.perform("read a list", ifDamaged: nil) { transaction in
                 try query.makeCursor(in: transaction) as ObjectCursor?
             }
-            return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) })
+            return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) }, factory: factory, counted: counted)
         }
         return Iterator(elements: elements())
     }
@@ -136,26 +144,42 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     public struct Iterator: IteratorProtocol {
         private var elements: IndexingIterator<[Element]>?
         private let walk: ObjectWalk?
+        private let factory: ObjectFactory?
+        /// Held to the count answered at this version, if one was.
+        private var loop: CountedLoop?
 
-        init(elements: [Element]) {
+        init(elements: [Element], counted: Int? = nil) {
             self.elements = elements.makeIterator()
             walk = nil
+            factory = nil
+            loop = counted.map(CountedLoop.init(expected:))
         }
 
-        init(walk: ObjectWalk?) {
+        init(walk: ObjectWalk?, factory: ObjectFactory, counted: Int?) {
             elements = nil
             self.walk = walk
+            self.factory = factory
+            loop = counted.map(CountedLoop.init(expected:))
         }
 
         /// The next element, or nil after the last.
         public mutating func next() -> Element? {
-            if let walk {
-                // The walk makes objects of the list's class, and `Element`
-                // is that class (`makeIterator` checked it is a class).
+            guard let walk else {
+                guard var loop else { return elements?.next() }
+                defer { self.loop = loop }
+                return loop.next({ elements?.next() }, placeholder: { Element._fromValue(.null, in: nil) }, mismatch: { _ in })
+            }
+            // The walk makes objects of the list's class, and `Element` is
+            // that class (`makeIterator` checked it is a class).
+            guard var loop, let factory else {
                 guard let object = walk.next() else { return nil }
                 return unsafeBitCast(object, to: Element.self)
             }
-            return elements?.next()
+            defer { self.loop = loop }
+            let object = loop.next({ walk.next() }, placeholder: { factory.make(.unreadable) }) { [expected = loop.expected] rows in
+                factory.realm.noteCountMismatch(counted: expected, read: rows, while: "read the next object of a list")
+            }
+            return object.map { unsafeBitCast($0, to: Element.self) }
         }
     }
 
@@ -167,7 +191,13 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             return elements
         case .managed(let realm, let handle):
             verifyValid(realm)
-            let values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
+            var values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
+            if let counted = reportedCount.count(at: realm.transaction.changeCounter), counted != values.count {
+                // See `ReportedCount`: a damaged file's rows disagree with
+                // its count.
+                realm.noteCountMismatch(counted: counted, read: values.count, while: "read a list")
+                values = Array(values.prefix(counted)) + repeatElement(.null, count: Swift.max(0, counted - values.count))
+            }
             return values.map { element($0, in: realm) }
         }
     }

@@ -28,6 +28,8 @@ public final class Results<Element: Object>: RealmCollection {
     private var cachedRows: [RowBatch] = []
     private var rowsStamp: UInt64?
     private var factory: ObjectFactory?
+    /// The count answered in SQL, which the elements then agree with.
+    private var reportedCount = ReportedCount()
 
     /// The most values (rows times properties) index access keeps in
     /// memory; the rows of matches past it are read by key.
@@ -61,12 +63,14 @@ public final class Results<Element: Object>: RealmCollection {
         realm.verifyThread()
         // A class the file does not have yet has no objects.
         guard objectFactory(realm) != nil else { return [] }
-        if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
+        let stamp = realm.transaction.changeCounter
+        if cachedStamp == stamp { return cachedKeys }
         cachedKeys = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: []) { transaction in
             try query.objectKeys(in: transaction)
         }
+        reportedCount.conform(&cachedKeys, at: stamp, in: realm, while: "evaluate a query on '\(query.className)'")
         cachedRows = []
-        cachedStamp = realm.transaction.changeCounter
+        cachedStamp = stamp
         return cachedKeys
     }
 
@@ -88,6 +92,7 @@ public final class Results<Element: Object>: RealmCollection {
                 }
             }
         }
+        reportedCount.conform(&keys, at: stamp, in: realm, while: "evaluate a query on '\(query.className)'")
         cachedKeys = keys
         cachedRows = rows
         cachedStamp = stamp
@@ -98,10 +103,13 @@ public final class Results<Element: Object>: RealmCollection {
         guard let realm else { return 0 }
         realm.verifyThread()
         guard objectFactory(realm) != nil else { return 0 }
-        if cachedStamp == realm.transaction.changeCounter { return cachedKeys.count }
-        return realm.perform("count the objects of '\(query.className)'", ifDamaged: 0) { transaction in
+        let stamp = realm.transaction.changeCounter
+        if cachedStamp == stamp { return cachedKeys.count }
+        let count = realm.perform("count the objects of '\(query.className)'", ifDamaged: 0) { transaction in
             try query.count(in: transaction)
         }
+        reportedCount.note(count, at: stamp)
+        return count
     }
 
     public subscript(position: Int) -> Element {
@@ -118,9 +126,12 @@ public final class Results<Element: Object>: RealmCollection {
         precondition(position >= 0 && position < cachedKeys.count, "Index \(position) is out of bounds (must be less than \(cachedKeys.count)).")
         let object = unsafeDowncast(factory.make(cachedKeys[position]), to: Element.self)
         let batch = position / ObjectCursor.rowsPerBatch
-        if rowsStamp == cachedStamp, batch < cachedRows.count {
+        let row = position % ObjectCursor.rowsPerBatch
+        // A batch holds fewer rows when the reading stopped in it: the last
+        // one, or where a damaged file ended the reading.
+        if rowsStamp == cachedStamp, batch < cachedRows.count, row < cachedRows[batch].count {
             object._rowBatch = cachedRows[batch]
-            object._row = position % ObjectCursor.rowsPerBatch
+            object._row = row
         }
         return object
     }
@@ -151,22 +162,41 @@ public final class Results<Element: Object>: RealmCollection {
 
     /// Iterates over a snapshot of the matches taken now.
     public func makeIterator() -> Iterator {
-        guard let realm, let factory = objectFactory(realm) else { return Iterator(walk: nil) }
+        guard let realm, let factory = objectFactory(realm) else { return Iterator(walk: nil, factory: nil, counted: nil) }
         realm.verifyThread()
+        let stamp = realm.transaction.changeCounter
+        let counted = cachedStamp == stamp ? cachedKeys.count : reportedCount.count(at: stamp)
         let cursor = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in
             try query.makeCursor(in: transaction) as ObjectCursor?
         }
-        return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) })
+        return Iterator(walk: cursor.map { ObjectWalk(cursor: $0, factory: factory) }, factory: factory, counted: counted)
     }
 
     /// Iterates over the matches as they were when iteration began.
     public struct Iterator: IteratorProtocol {
         let walk: ObjectWalk?
+        let factory: ObjectFactory?
+        /// Held to the count answered at this version, if one was.
+        private var loop: CountedLoop?
+
+        init(walk: ObjectWalk?, factory: ObjectFactory?, counted: Int?) {
+            self.walk = walk
+            self.factory = factory
+            loop = counted.map(CountedLoop.init(expected:))
+        }
 
         /// The next element, or nil after the last.
         public mutating func next() -> Element? {
-            guard let object = walk?.next() else { return nil }
-            return unsafeDowncast(object, to: Element.self)
+            guard var loop, let factory else {
+                guard let object = walk?.next() else { return nil }
+                return unsafeDowncast(object, to: Element.self)
+            }
+            defer { self.loop = loop }
+            let walk = walk
+            let object = loop.next({ walk?.next() }, placeholder: { factory.make(.unreadable) }) { [expected = loop.expected] rows in
+                factory.realm.noteCountMismatch(counted: expected, read: rows, while: "read the next object of a collection")
+            }
+            return object.map { unsafeDowncast($0, to: Element.self) }
         }
     }
 

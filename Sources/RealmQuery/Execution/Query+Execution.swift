@@ -106,7 +106,8 @@ extension Query {
         let statement = try transaction.queryStatement(sql)
         defer { statement.reset() }
         Self.bind(arguments, to: statement)
-        return try statement.step() ? Int(statement.int64(at: 0)) : 0
+        guard try statement.step() else { return 0 }
+        return try transaction.plausibleCount(statement.int64(at: 0), of: "objects of '\(className)' matching a query")
     }
 
     /// The minimum, maximum, sum or average of the property at `keyPath`

@@ -5,15 +5,27 @@ import RealmObjects
 /// Damaged copies of a Realm, each opened and fully read in a child process:
 /// no damage may crash or hang the reader, and what it reads is reported as
 /// damage or read as stored, never as garbage of another type.
+///
+/// With `RELIABILITY_ENCRYPTED=1` in the environment the templates, and so
+/// every damaged copy, are encrypted files.
 enum DamagedFiles {
     enum Damage: String, CaseIterable {
         case bitFlips, zeroedPage, swappedPages, duplicatedPage, truncated, header
         case walBitFlips, walZeroedFrame, walTruncated, walGarbage
         case garbageAppended, directory, empty, randomBytes, foreignSQLite
         case wrongStorageClass, catalogEdited, tableDropped
+        /// Bits flipped, or random bytes written, inside a few pages of the
+        /// main file while a live `-wal` holds the newest commits (or, half
+        /// the time, of the compacted file).
+        case pageBitFlipsUnderWAL, pageRandomBytes
     }
 
     static let pageSize = 4096
+    static let encryptionKey = Bank.encryptionKey
+
+    static func configuration(_ url: URL) -> Realm.Configuration {
+        Realm.Configuration(fileURL: url, encryptionKey: encryptionKey, objectTypes: itemTypes)
+    }
 
     static func run(size: Size, seed: UInt64) throws -> Int32 {
         let report = Report(family: "damaged-files", seed: seed)
@@ -22,17 +34,20 @@ enum DamagedFiles {
         let count = size.cases(ci: 540, full: 10_000)
 
         // Two healthy templates: a file whose commits are all in its -wal,
-        // and a compacted file with no -wal.
+        // and a compacted file with no -wal. At full size they hold 4,000
+        // items, so that damage lands in index and list pages as often as in
+        // rows.
         var rng = SeededGenerator(seed: seed)
         let live = scratch.file("live.realm")
         let clean = scratch.file("clean.realm")
+        let items = size == .full ? 4_000 : 450
         try autoreleasepool {
-            let realm = try Realm(configuration: .init(fileURL: live, objectTypes: itemTypes))
-            try ItemFixture.fill(realm, count: 400, startingAt: 0, rng: &rng)
+            let realm = try Realm(configuration: configuration(live))
+            try ItemFixture.fill(realm, count: items - 50, startingAt: 0, rng: &rng)
             for batch in 0..<10 {
-                try ItemFixture.fill(realm, count: 5, startingAt: 400 + batch * 5, rng: &rng)
+                try ItemFixture.fill(realm, count: 5, startingAt: items - 50 + batch * 5, rng: &rng)
             }
-            try realm.writeCopy(toFile: clean)
+            try realm.writeCopy(toFile: clean, encryptionKey: encryptionKey)
             try FileManager.default.copyItem(at: live, to: scratch.file("wal.realm"))
             try FileManager.default.copyItem(atPath: live.path + "-wal", toPath: scratch.file("wal.realm").path + "-wal")
         }
@@ -111,6 +126,29 @@ enum DamagedFiles {
             for _ in 0..<Int.random(in: 1...6, using: &rng) {
                 bytes[Int.random(in: 0..<100, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
+        case .pageBitFlipsUnderWAL, .pageRandomBytes:
+            let underWAL = rng.chance(0.5)
+            if underWAL {
+                bytes = walMain
+                try walLog.write(to: walPath)
+            }
+            let pages = max(bytes.count / pageSize, 1)
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                // Past the first page (its header is `.header`'s).
+                let page = pages > 1 ? Int.random(in: 1..<pages, using: &rng) : 0
+                let start = page * pageSize
+                let end = min(start + pageSize, bytes.count)
+                guard start < end else { continue }
+                if damage == .pageBitFlipsUnderWAL {
+                    for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                        bytes[Int.random(in: start..<end, using: &rng)] ^= UInt8(1) << UInt8.random(in: 0...7, using: &rng)
+                    }
+                } else {
+                    let offset = Int.random(in: start..<end, using: &rng)
+                    let length = min(Int.random(in: 1...512, using: &rng), end - offset)
+                    bytes.replaceSubrange(offset..<offset + length, with: Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+                }
+            }
         case .walBitFlips, .walZeroedFrame, .walTruncated, .walGarbage:
             bytes = walMain
             var log = walLog
@@ -161,7 +199,7 @@ enum DamagedFiles {
         if damage == .foreignSQLite {
             try FileManager.default.removeItem(at: path)
         }
-        let connection = try Connection(path: path.path, readOnly: false)
+        let connection = try Connection(path: path.path, readOnly: false, encryptionKey: encryptionKey)
         let table = damage == .foreignSQLite ? "" : (try itemTable(connection))
         switch damage {
         case .foreignSQLite:
@@ -228,11 +266,12 @@ enum DamagedFiles {
     /// The child's side: open, read everything, then try a throwing call, and
     /// say how it went on the last line.
     static func readDamaged(path: String) -> Int32 {
-        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: itemTypes)
+        let configuration = configuration(URL(fileURLWithPath: path))
         do {
             let realm = try Realm(configuration: configuration)
-            let touched = ItemFixture.readEverything(realm)
+            let touched = ItemFixture.readEverything(realm) &+ ItemFixture.readByIndex(realm)
             do {
+                try realm.writeCopy(toFile: URL(fileURLWithPath: path + ".copy"), encryptionKey: encryptionKey)
                 try realm.write {
                     try realm.create(Item.self, value: ["id": 9_999_999, "name": "after"], update: .modified)
                 }

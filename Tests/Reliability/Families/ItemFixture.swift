@@ -82,4 +82,33 @@ enum ItemFixture {
         touched &+= items.distinct(by: ["mood"]).count
         return touched
     }
+
+    /// Reads the items again through every indexed path: each position of
+    /// the results (plain, sorted, filtered through the `name` index), of
+    /// every list and backlink, and copies of them as arrays, whose count
+    /// and elements come from separate reads of the file.
+    static func readByIndex(_ realm: Realm) -> Int {
+        var touched = 0
+        let items = realm.objects(Item.self)
+        let sorted = items.sorted(byKeyPath: "name")
+        let indexed = items.filter("name BEGINSWITH 'a' OR name == 'b' OR name IN {'c', 'x', ''}")
+        for results in [items, sorted, indexed] {
+            for index in 0..<results.count { touched &+= results[index].id & 1 }
+            touched &+= Array(results).count
+            touched &+= results.map(\.count).count
+            touched &+= results.last?.id ?? 0
+            touched &+= results.index(of: results.first ?? Item()) ?? 0
+        }
+        for item in Array(items) {
+            touched &+= Array(item.tags).count &+ Array(item.scores).count &+ Array(item.children).count
+            for index in 0..<item.children.count { touched &+= item.children[index].id & 1 }
+            for index in 0..<item.tags.count { touched &+= item.tags[index].count & 1 }
+            touched &+= Array(item.offspring).count
+            for index in 0..<item.offspring.count { touched &+= item.offspring[index].id & 1 }
+            touched &+= item.children.sorted(byKeyPath: "count").map(\.id).count
+            touched &+= (item.scores.max() ?? 0) & 1
+        }
+        touched &+= Array(items.value(forKey: "name") as? [String] ?? []).count
+        return touched
+    }
 }
