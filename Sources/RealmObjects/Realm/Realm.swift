@@ -157,11 +157,13 @@ public struct Realm: Equatable {
     /// first such error is thrown (see ``commitWrite()``).
     ///
     /// - Throws: the block's error; the first error recorded by a call of
-    ///   the block; or ``Realm/Error`` when the commit fails (a full disk).
+    ///   the block; ``Realm/Error`` when the write cannot begin (another
+    ///   process held the file's write lock for a minute, a failing disk,
+    ///   damage found reading the file) or the commit fails (a full disk).
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
         try throwPendingDamage()
-        beginWrite()
+        try beginWriteOrThrow()
         let result: Result
         do {
             result = try block()
@@ -174,11 +176,45 @@ public struct Realm: Equatable {
     }
 
     /// Begins a write transaction, first moving to the newest version; waits
-    /// while another thread or process writes.
+    /// while another thread or process writes, however long that takes, as
+    /// Realm does.
+    ///
+    /// It cannot throw: a write that cannot begin for a reason of the file
+    /// (a failing disk, damage) stops with the error. ``write(_:)`` throws
+    /// such errors instead.
     ///
     /// - Precondition: not already in a write transaction, and not a
     ///   read-only Realm.
     public func beginWrite() {
+        while true {
+            do {
+                try beginTransaction()
+                return
+            } catch where error.sqliteCode == Connection.busyCode {
+                // Another process held the write lock past the busy
+                // timeout: go on waiting.
+                continue
+            } catch {
+                preconditionFailure("Failed to begin a write transaction on '\(configuration.identity)': \(error)")
+            }
+        }
+    }
+
+    /// Begins a write transaction, or throws why it cannot.
+    ///
+    /// - Throws: ``Realm/Error`` when another process held the write lock
+    ///   past the busy timeout, or the file cannot be read or written.
+    func beginWriteOrThrow() throws(Realm.Error) {
+        do {
+            try beginTransaction()
+        } catch {
+            throw Realm.Error(error, fileURL: configuration.fileURL)
+        }
+    }
+
+    /// Begins the write; a failure that is the caller's (a nested write,
+    /// a read-only Realm) stops, one of the file is thrown.
+    private func beginTransaction() throws(RealmError) {
         verifyThread()
         precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
@@ -190,7 +226,13 @@ public struct Realm: Equatable {
             let changed = perform("refresh", ifDamaged: false) { try $0.refresh() }
             state.deliverNotifications(versionChanged: changed)
         }
-        perform("begin a write transaction") { try $0.beginWrite() }
+        do {
+            try transaction.beginWrite()
+        } catch {
+            // This thread writing to the file through another Realm.
+            guard error.kind != .invalidTransactionState else { preconditionFailure("Failed to begin a write transaction: \(error)") }
+            throw error
+        }
         state.writeFailure = nil
         // The thread's cache holds Realms weakly; an open write keeps this
         // one alive, so that `Realm()` on this thread finds the same
