@@ -108,9 +108,10 @@ private struct DynamicWriter {
             for (index, property) in properties.enumerated() { given[index] = dictionary[property.name] }
         case let array as [Any]:
             let stored = properties.indices.filter { properties[$0].type != .linkingObjects }
-            guard array.count == stored.count else {
-                throw Realm.Error(array.count < stored.count ? .missingValue : .fail,
-                                  "Invalid array input: \(array.count) values for the \(stored.count) properties of '\(info.className)'; an array must give a value for every property, in order.")
+            // Properties past the end of a short array keep their defaults,
+            // as in Realm (see `ValueImporter`).
+            guard array.count <= stored.count else {
+                throw Realm.Error(.fail, "Invalid array input: \(array.count) values for the \(stored.count) properties of '\(info.className)'; an array gives at most one value per property, in order.")
             }
             for (position, entry) in array.enumerated() { given[stored[position]] = entry }
         case let array as NSArray:

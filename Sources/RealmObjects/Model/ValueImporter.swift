@@ -37,11 +37,11 @@ enum ValueImporter {
             }
         case let array as [Any]:
             let stored = properties.indices.filter { properties[$0].type != .linkingObjects }
-            // As in Realm, an array names every property: one left out is
-            // more likely a mistake than a default.
-            guard array.count == stored.count else {
-                throw Realm.Error(array.count < stored.count ? .missingValue : .fail,
-                                  "Invalid array input: \(array.count) values for the \(stored.count) properties of '\(className)'; an array must give a value for every property, in order.")
+            // As in Realm, the values are the first properties' in order,
+            // and properties past the end of a short array keep their
+            // defaults; only more values than properties is refused.
+            guard array.count <= stored.count else {
+                throw Realm.Error(.fail, "Invalid array input: \(array.count) values for the \(stored.count) properties of '\(className)'; an array gives at most one value per property, in order.")
             }
             for (position, entry) in array.enumerated() { provided.append((stored[position], entry)) }
         case let array as NSArray:
