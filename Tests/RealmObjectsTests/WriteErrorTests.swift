@@ -171,6 +171,31 @@ import Testing
         }
     }
 
+    /// As in Realm: "Primary key can't be changed after an object is
+    /// inserted", recorded like other bad input; setting the same value is
+    /// no change.
+    @Test func aManagedObjectsPrimaryKeyCannotChange() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let book = try realm.write { realm.create(Book.self, value: [1, "Bread"]) }
+        try realm.write { book.id = 1 }
+        let error = #expect(throws: Realm.Error.self) {
+            try realm.write {
+                book.id = 2
+                book.setValue(3, forKey: "id")
+                book["id"] = 4
+            }
+        }
+        #expect(error?.message.contains("cannot be changed") == true, "\(String(describing: error))")
+        #expect(throws: Realm.Error.self) {
+            try realm.write { realm.objects(Book.self).setValue(9, forKey: "id") }
+        }
+        #expect(throws: Realm.Error.self) {
+            try realm.write { realm.dynamicObjects("Book").first!["id"] = 10 }
+        }
+        #expect(book.id == 1)
+        #expect(realm.object(ofType: Book.self, forPrimaryKey: 1)?.title == "Bread")
+    }
+
     @Test func anUnmanagedObjectMadeFromBadInputIsRefusedWhenAdded() throws {
         let book = Book(value: ["id": 7, "title": 42])
         #expect(book.id == 7)
