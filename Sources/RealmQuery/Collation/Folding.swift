@@ -25,15 +25,21 @@ struct Folding: Sendable {
     }
 
     private let table: [UInt32]
+    let kind: Kind
     private let likeLiterals: [LikeLiteral]
 
+    /// Which of the three foldings this is.
+    enum Kind: Sendable {
+        case caseInsensitive, diacriticInsensitive, both
+    }
+
     /// `[c]`: case only.
-    static let caseInsensitive = Folding(composing: [caseTable])
+    static let caseInsensitive = Folding(composing: [caseTable], kind: .caseInsensitive)
     /// `[d]`: diacritics only.
-    static let diacriticInsensitive = Folding(composing: [diacriticTable])
+    static let diacriticInsensitive = Folding(composing: [diacriticTable], kind: .diacriticInsensitive)
     /// `[cd]`: both, applied until neither changes anything, so that every
     /// character reaches the same representative whichever it starts from.
-    static let both = Folding(composing: [diacriticTable, caseTable])
+    static let both = Folding(composing: [diacriticTable, caseTable], kind: .both)
 
     /// The folding of `options`, or nil for exact comparison.
     static func of(_ options: StringOptions) -> Folding? {
@@ -54,7 +60,8 @@ struct Folding: Sendable {
         return table
     }
 
-    private init(composing tables: [[UInt32]]) {
+    private init(composing tables: [[UInt32]], kind: Kind) {
+        self.kind = kind
         var table = (0..<UInt32(Self.coveredCount)).map { $0 }
         var changed = true
         while changed {

@@ -10,6 +10,7 @@ import RealmCore
 /// SQL; queries use it only on the candidates SQL leaves.
 struct PostFilter {
     let reader: ObjectReader
+    private let needles = NeedleCache()
 
     init(transaction: Transaction) {
         self.reader = ObjectReader(transaction: transaction)
@@ -79,7 +80,7 @@ struct PostFilter {
             guard case .constants(let values) = comparison.right else { return false }
             return values.contains { ValueSemantics.equal(left, $0, folding: folding) }
         case .beginsWith, .contains, .endsWith, .like:
-            return StringMatching.matches(comparison.op, left, right, folding: folding)
+            return StringMatching.matches(comparison.op, left, right, folding: folding, needles: needles)
         }
     }
 

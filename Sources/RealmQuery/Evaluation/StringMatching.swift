@@ -8,12 +8,17 @@ import RealmCore
 enum StringMatching {
     /// Whether `text` matches `needle` under `op`; false when either is not
     /// a string (or both data).
-    static func matches(_ op: ComparisonOperator, _ text: Value, _ needle: Value, folding: Folding?) -> Bool {
+    ///
+    /// `needles` keeps the needle's code points from one call to the next:
+    /// a comparison tests one constant against every object, and folding a
+    /// long one (a megabyte) for each would cost more than the test.
+    static func matches(_ op: ComparisonOperator, _ text: Value, _ needle: Value, folding: Folding?, needles: NeedleCache? = nil) -> Bool {
         switch (text, needle) {
         case (.string(let text), .string(let needle)):
             let a = folding.map { $0.fold(text) } ?? text.unicodeScalars.map(\.value)
-            let b = folding.map { $0.fold(needle) } ?? needle.unicodeScalars.map(\.value)
-            return op == .like ? like(a, b, star: 0x2A, question: 0x3F) : substring(op, a, b)
+            let cache = needles ?? NeedleCache()
+            let b = cache.codePoints(of: needle, folding: folding)
+            return op == .like ? like(a, cache.likePattern()) : substring(op, a, b)
         case (.data(let text), .data(let needle)):
             let a = Array(text), b = Array(needle)
             return op == .like ? like(a, b, star: 0x2A, question: 0x3F) : substring(op, a, b)
@@ -46,17 +51,42 @@ enum StringMatching {
     /// choice for `*`), so the cost is that of a few searches, not of
     /// backtracking.
     static func like<Unit: FixedWidthInteger>(_ text: [Unit], _ pattern: [Unit], star: Unit, question: Unit) -> Bool {
-        let segments = pattern.split(separator: star, omittingEmptySubsequences: false)
-        guard segments.count > 1 else {
-            return text.count == pattern.count && matches(segments[0], in: text, at: 0, question: question)
+        like(text, LikePattern(pattern, star: star, question: question))
+    }
+
+    /// A LIKE pattern cut at its stars, once for every text it is tested
+    /// against (a pattern of a million stars is one star).
+    struct LikePattern<Unit: FixedWidthInteger> {
+        let question: Unit
+        /// The pattern whole when it has no star.
+        let whole: ArraySlice<Unit>?
+        let first: ArraySlice<Unit>
+        let last: ArraySlice<Unit>
+        /// The non-empty segments between the first and the last.
+        let middle: [ArraySlice<Unit>]
+
+        init(_ pattern: [Unit], star: Unit, question: Unit) {
+            self.question = question
+            let segments = pattern.split(separator: star, omittingEmptySubsequences: false)
+            whole = segments.count == 1 ? segments[0] : nil
+            first = segments[0]
+            last = segments[segments.count - 1]
+            middle = segments.count > 2 ? segments[1..<(segments.count - 1)].filter { !$0.isEmpty } : []
         }
-        let first = segments[0], last = segments[segments.count - 1]
+    }
+
+    static func like<Unit: FixedWidthInteger>(_ text: [Unit], _ pattern: LikePattern<Unit>) -> Bool {
+        let question = pattern.question
+        if let whole = pattern.whole {
+            return text.count == whole.count && matches(whole, in: text, at: 0, question: question)
+        }
+        let first = pattern.first, last = pattern.last
         guard text.count >= first.count + last.count,
               matches(first, in: text, at: 0, question: question),
               matches(last, in: text, at: text.count - last.count, question: question) else { return false }
         var position = first.count
         let end = text.count - last.count
-        for segment in segments.dropFirst().dropLast() where !segment.isEmpty {
+        for segment in pattern.middle {
             guard let found = firstIndex(of: segment, in: text, from: position, before: end, question: question) else { return false }
             position = found + segment.count
         }
@@ -110,5 +140,35 @@ enum StringMatching {
             index += 1
         }
         return nil
+    }
+}
+
+/// The code points of the needle a comparison tested last, folded as it
+/// asked, and its LIKE pattern once asked for: the post-filter tests the
+/// same constant against every object, and folding or cutting a long one (a
+/// megabyte) for each would cost more than the tests.
+final class NeedleCache {
+    private var needle: String?
+    private var folding: Folding.Kind?
+    private var units: [UInt32] = []
+    private var pattern: StringMatching.LikePattern<UInt32>?
+
+    /// `needle`'s code points under `folding`, reused while the needle is
+    /// the same string (compared by identity first, which a constant is).
+    func codePoints(of needle: String, folding: Folding?) -> [UInt32] {
+        if let cached = self.needle, folding?.kind == self.folding, cached == needle { return units }
+        units = folding.map { $0.fold(needle) } ?? needle.unicodeScalars.map(\.value)
+        self.needle = needle
+        self.folding = folding?.kind
+        pattern = nil
+        return units
+    }
+
+    /// The LIKE pattern of the needle last given to ``codePoints(of:folding:)``.
+    func likePattern() -> StringMatching.LikePattern<UInt32> {
+        if let pattern { return pattern }
+        let made = StringMatching.LikePattern(units, star: 0x2A, question: 0x3F)
+        pattern = made
+        return made
     }
 }

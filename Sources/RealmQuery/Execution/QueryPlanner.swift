@@ -65,6 +65,7 @@ struct QueryPlanner {
         let predicate = query.predicate
         let checker = TypeChecker(schema: schema, predicate: predicate)
         let condition = try checker.check(predicate, className: className)
+        try EvaluationLimits.check(condition, predicate: predicate)
         let resolver = KeyPathResolver(schema: schema)
         var sort: [(SortDescriptor, ResolvedPath)] = []
         for descriptor in query.sort {

@@ -14,6 +14,11 @@ enum SQLShapeLimits {
     /// Links, lists and backlinks followed by the whole condition, each of
     /// which may join a table, past which a join could pass SQLite's 64.
     static let maximumLinkSteps = 48
+    /// The nesting a `SUBQUERY` counts for beside its condition's: its SQL,
+    /// `(SELECT count(*) FROM … WHERE … AND (…)) > ?`, takes about nine
+    /// entries of SQLite's parser stack where a `NOT` takes two (eleven
+    /// nested subqueries overflowed it).
+    static let subqueryNesting = 4
     /// Terms of an `AND` or `OR` written one after the other; longer chains
     /// become groups of groups, so that the expression stays shallow.
     static let termsPerGroup = 16
@@ -54,7 +59,7 @@ extension Operand {
             return steps <= SQLShapeLimits.maximumLinkSteps
         case .subqueryCount(let path, let condition):
             steps += path.steps.count
-            return steps <= SQLShapeLimits.maximumLinkSteps && condition.fits(depth: depth + 1, steps: &steps)
+            return steps <= SQLShapeLimits.maximumLinkSteps && condition.fits(depth: depth + SQLShapeLimits.subqueryNesting, steps: &steps)
         }
     }
 }

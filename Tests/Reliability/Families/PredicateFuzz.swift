@@ -50,6 +50,15 @@ enum PredicateFuzz {
             if let onlyCase, index != onlyCase { continue }
             let arguments = grammar.arguments
             report.countCase()
+            // A predicate runs bounded in time or is refused: one that runs
+            // this long (all four evaluations) is a failure, as a hang is.
+            let inputStarted = ContinuousClock.now
+            defer {
+                let took = ContinuousClock.now - inputStarted
+                if took > slowestAcceptable {
+                    report.fail("input \(index) (seed \(seed)): took \(took): \(shown(predicate))")
+                }
+            }
             let results: Results<Item>
             do {
                 results = try filter(items, validating: predicate, arguments)
@@ -85,6 +94,10 @@ enum PredicateFuzz {
             }
         }
     }
+
+    /// Longer than any predicate of the grammar takes when bounded (the
+    /// slowest, in a debug build, take a few seconds).
+    static let slowestAcceptable = Duration.seconds(30)
 
     static func shown(_ predicate: String) -> String {
         predicate.count > 300 ? "\(predicate.prefix(300))… (\(predicate.utf8.count) bytes)" : predicate.debugDescription

@@ -23,7 +23,8 @@ struct PredicateGrammar {
     init(seed: UInt64, size: Size) {
         rng = SeededGenerator(seed: seed)
         extreme = size == .full ? 1 : 0.1
-        extremeShare = size == .full ? 0.01 : 0.06
+        // `RELIABILITY_EXTREME_SHARE` sets it, for a run of extremes only.
+        extremeShare = Double(ProcessInfo.processInfo.environment["RELIABILITY_EXTREME_SHARE"] ?? "") ?? (size == .full ? 0.01 : 0.06)
     }
 
     private mutating func upTo(_ lower: Int, _ upper: Int) -> Int {
@@ -198,7 +199,7 @@ struct PredicateGrammar {
     }
 
     private mutating func huge() -> String {
-        switch Int.random(in: 0..<5, using: &rng) {
+        switch Int.random(in: 0..<7, using: &rng) {
         case 0:
             let count = upTo(100, 5_000)
             return (0..<count).map { "count == \($0)" }.joined(separator: pick([" OR ", " AND ", " || "]))
@@ -210,6 +211,14 @@ struct PredicateGrammar {
         case 3:
             let hops = Int.random(in: 30...120, using: &rng)
             return "\(Array(repeating: "parent", count: hops).joined(separator: ".")).name == 'x'"
+        case 4:
+            // Through lists, which multiply the objects reached at each step.
+            let hops = Int.random(in: 2...400, using: &rng)
+            return "\(pick(["ANY ", "", "NONE "]))\(Array(repeating: "children", count: hops).joined(separator: ".")).\(pick(["name", "count"])) \(pick(["==", ">"])) \(pick(["'x'", "3"]))"
+        case 5:
+            // Mixed steps: lists, backlinks and links.
+            let steps = (0..<Int.random(in: 2...200, using: &rng)).map { _ in pick(["children", "parent", "offspring"]) }
+            return "ANY \(steps.joined(separator: ".")).count > \(intLiteral())"
         default:
             let count = Int.random(in: 20...200, using: &rng)
             return (0..<count).map { _ in "ANY children.tags \(pick(["==", "CONTAINS"])) 'a'" }.joined(separator: " OR ")
@@ -218,7 +227,18 @@ struct PredicateGrammar {
 
     private mutating func deep() -> String {
         let depth = upTo(20, 3_000)
-        switch Int.random(in: 0..<3, using: &rng) {
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 3, 4:
+            // SUBQUERYs in one another through a to-many link, each level
+            // running its condition for every element of the one above.
+            let levels = Int.random(in: 2...60, using: &rng)
+            var inner = "\(subqueryTerm("$x\(levels)"))"
+            for level in stride(from: levels, through: 1, by: -1) {
+                let source = level == 1 ? pick(["children", "offspring"]) : "$x\(level - 1).\(pick(["children", "offspring"]))"
+                let wrap = level % 3 == 0 ? "NOT " : ""
+                inner = "\(wrap)SUBQUERY(\(source), $x\(level), \(inner)).@count \(pick([">", "==", ">="])) \(Int.random(in: 0...2, using: &rng))"
+            }
+            return inner
         case 0: return String(repeating: "(", count: depth) + term() + String(repeating: ")", count: depth)
         case 1: return String(repeating: "NOT ", count: depth) + term()
         default: return String(repeating: "NOT (", count: depth) + term() + String(repeating: ")", count: depth)
