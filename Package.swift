@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "RealmSyncServer", targets: ["RealmSyncServer"]),
         .library(name: "RealmTools", targets: ["RealmTools"]),
         .executable(name: "realm", targets: ["realm"]),
+        .executable(name: "realm-demo", targets: ["realm-demo"]),
     ],
     dependencies: [
         // For the command-line tool only; the four storage libraries need
@@ -136,11 +137,16 @@ let package = Package(
             ]
         ),
 
-        // The demo and command-line tool.
+        // The getting-started sample, and the demo that runs it over the
+        // object database alone (the README's first command).
+        .target(name: "GettingStarted", dependencies: ["RealmObjects"]),
+        .executableTarget(name: "realm-demo", dependencies: ["GettingStarted"]),
+
+        // The command-line tool.
         .executableTarget(
             name: "realm",
             dependencies: [
-                "RealmTools", "RealmObjects", "RealmSync", "RealmSyncServer",
+                "GettingStarted", "RealmTools", "RealmObjects", "RealmSync", "RealmSyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
