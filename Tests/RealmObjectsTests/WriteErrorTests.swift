@@ -196,6 +196,20 @@ import Testing
         #expect(realm.object(ofType: Book.self, forPrimaryKey: 1)?.title == "Bread")
     }
 
+    /// A key the class does not have is bad input like any other: the
+    /// commit (or `add`, for an unmanaged object) throws it.
+    @Test func setValueForAKeyTheClassDoesNotHave() throws {
+        try expectRefusal(.fail, naming: ["Book", "'colour'"]) { realm in
+            let book = realm.create(Book.self, value: [77, "Bread"])
+            book.setValue("red", forKey: "colour")
+        }
+        try expectRefusal(.fail, naming: ["Book", "'colour'"]) { realm in
+            let book = Book(value: [78, "Jam"])
+            book["colour"] = "red"
+            realm.add(book)
+        }
+    }
+
     @Test func anUnmanagedObjectMadeFromBadInputIsRefusedWhenAdded() throws {
         let book = Book(value: ["id": 7, "title": 42])
         #expect(book.id == 7)

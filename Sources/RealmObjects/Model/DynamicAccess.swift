@@ -58,7 +58,14 @@ enum DynamicAccess {
     static func setValue(_ value: Any?, of object: Object, forKey key: String) {
         let info = object._classInfo
         guard let index = info.propertyIndex(named: key) else {
-            preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'.")
+            // Bad input, like a value of the wrong type: recorded for the
+            // commit (or for `add`, on an unmanaged object) to throw.
+            let error = Realm.Error(.fail, "Invalid property name '\(key)' for class '\(info.className)'.")
+            guard let realm = object._realm else { return object._recordImportFailure(error) }
+            realm.verifyThread()
+            precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting '\(info.className).\(key)').")
+            realm.recordWriteFailure(error)
+            return
         }
         let property = info.objectSchema.properties[index]
         let entry: Any = value ?? NSNull()
