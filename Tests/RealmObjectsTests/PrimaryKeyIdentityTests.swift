@@ -27,6 +27,8 @@ import Testing
         #expect(oslo.name == "Kristiania")
         #expect(realm.object(ofType: City.self, forPrimaryKey: 5) == nil)
         #expect(realm.object(ofType: Coupon.self, forPrimaryKey: nil as String?)?.value == 1)
+        // As in Realm's own tests, NSNull finds the nil key too.
+        #expect(realm.object(ofType: Coupon.self, forPrimaryKey: NSNull())?.value == 1)
         #expect(realm.object(ofType: Coupon.self, forPrimaryKey: "A")?.value == 2)
         #expect(realm.object(ofType: Coupon.self, forPrimaryKey: "B") == nil)
     }

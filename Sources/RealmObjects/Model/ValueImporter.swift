@@ -144,6 +144,8 @@ enum ValueImporter {
         if let persistable = key as? _Persistable, let value = try? persistable._toValue(in: nil) {
             return value
         }
+        // `NSNull()`, as Realm takes it, for a nil optional primary key.
+        if isNull(key) { return .null }
         preconditionFailure("Invalid primary key value '\(key)' for class '\(className)'.")
     }
 
