@@ -567,7 +567,8 @@ final class SeedNote: Object {
         // Both are invalidated; the new one does not become unmanaged.
         #expect(oldObject.isInvalidated)
         #expect(newObject.isInvalidated)
-        #expect(newObject.realm == nil)
+        // As in Realm, an invalidated object keeps its `realm`.
+        #expect(newObject.realm == realm)
         #expect(!realm.isInWriteTransaction)
         // Re-running the query which provided oldObject returns the valid object.
         let again = try #require(realm.objects(Dog.self).first)

@@ -149,7 +149,8 @@ import Testing
         }
         try realm.write { realm.delete(book) }
         #expect(book.isInvalidated)
-        #expect(book.realm == nil)
+        // As in Realm, a deleted object keeps its `realm`.
+        #expect(book.realm == realm)
         #expect(realm.objects(Book.self).count == 2)
         try realm.write { realm.delete(realm.objects(Book.self).filter("title == 'Bread'")) }
         #expect(realm.objects(Book.self).map(\.title) == ["Wine"])

@@ -218,10 +218,11 @@ open class Object: CustomStringConvertible {
 
     // MARK: State
 
-    /// The Realm managing this object, or nil when it is unmanaged or
-    /// invalidated.
+    /// The Realm managing this object, or nil when it is unmanaged. It
+    /// stays set once the object is invalidated (deleted, or its Realm
+    /// invalidated), as in Realm.
     public var realm: Realm? {
-        isInvalidated ? nil : _realm
+        _realm
     }
 
     /// Whether the object was deleted from its Realm, or its Realm was

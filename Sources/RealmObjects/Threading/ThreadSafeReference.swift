@@ -32,6 +32,9 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         guard let realm = value.realm else {
             preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged \(Confined.self); unmanaged objects can be passed between threads directly.")
         }
+        // An invalidated object keeps its Realm (as in Realm), but there is
+        // nothing left to refer to.
+        precondition(!((value as? Object)?.isInvalidated ?? false), "Cannot construct reference to invalidated object")
         realm.verifyThread()
         payload = value.threadConfinedPayload
         configurationIdentity = realm.configuration.identity
