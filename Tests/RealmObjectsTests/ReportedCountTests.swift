@@ -42,3 +42,40 @@ import Testing
         #expect(loop([], expected: 0).mismatches.isEmpty)
     }
 }
+
+/// A count answered before a loop that deletes what it walks is no damage:
+/// the loop walks a snapshot of the matches as they were.
+@Suite struct CountedLoopInWritesTests {
+    @Test func deletingWhileIteratingAfterACountIsNotDamage() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        try realm.write {
+            for index in 0..<300 { realm.create(Dog.self, value: ["name": "d\(index)", "age": index % 7]) }
+        }
+        let dogs = realm.objects(Dog.self).filter("age > 2")
+        let counted = dogs.count
+        var deleted = 0
+        try realm.write {
+            #expect(dogs.count == counted)
+            for dog in dogs {
+                realm.delete(dog)
+                deleted += 1
+            }
+        }
+        #expect(deleted == counted)
+        #expect(dogs.count == 0)
+        // No damage was noted: the next write goes through.
+        try realm.write { realm.create(Dog.self, value: ["name": "after"]) }
+        let person = try realm.write { realm.create(Person.self, value: ["name": "Ann"]) }
+        try realm.write { for dog in realm.objects(Dog.self) { person.dogs.append(dog) } }
+        let listed = person.dogs.count
+        var removed = 0
+        try realm.write {
+            for dog in person.dogs {
+                realm.delete(dog)
+                removed += 1
+            }
+        }
+        #expect(removed == listed)
+        try realm.write { realm.create(Dog.self, value: ["name": "after again"]) }
+    }
+}
