@@ -45,6 +45,27 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(bytes: bytes)
     }
 
+    /// Makes an id of the given parts, laid out as Realm lays them: the
+    /// timestamp's seconds (4 bytes, big-endian), the low 3 bytes of
+    /// `machineId` and the low 2 of `processId` (each least significant
+    /// first, as Realm copies them from memory), then 3 bytes of this
+    /// process's counter.
+    public init(timestamp: Date, machineId: Int, processId: Int) {
+        let seconds = UInt64(UInt32(truncatingIfNeeded: Int64(timestamp.timeIntervalSince1970.rounded(.down))))
+        let machine = UInt64(truncatingIfNeeded: machineId)
+        let process = UInt64(truncatingIfNeeded: processId)
+        let count = Self.counter.withLock { value in
+            value = (value &+ 1) & 0xff_ffff
+            return value
+        }
+        // Bytes 4-6 are the machine id's bytes 0-2, byte 7 the process id's
+        // byte 0.
+        let high = seconds << 32 | (machine & 0xff) << 24 | (machine >> 8 & 0xff) << 16 | (machine >> 16 & 0xff) << 8 | (process & 0xff)
+        // Byte 8 is the process id's byte 1, then the counter.
+        let low = UInt32(truncatingIfNeeded: process >> 8 & 0xff) << 24 | count
+        self.init(high: high, low: low)
+    }
+
     /// Makes a new id, unique within this process and, with overwhelming
     /// probability, across processes and machines.
     public static func generate() -> ObjectId {

@@ -32,13 +32,16 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
         guard let realm = value.realm else {
             preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged \(Confined.self); unmanaged objects can be passed between threads directly.")
         }
-        // An invalidated object keeps its Realm (as in Realm), but there is
-        // nothing left to refer to.
-        precondition(!((value as? Object)?.isInvalidated ?? false), "Cannot construct reference to invalidated object")
         realm.verifyThread()
         payload = value.threadConfinedPayload
         configurationIdentity = realm.configuration.identity
         version = (try? realm.transaction.version) ?? 0
+    }
+
+    /// Whether the reference can no longer be resolved: it resolves once,
+    /// as in Realm, and a first attempt used it up.
+    public var isInvalidated: Bool {
+        resolved.withLock { $0 }
     }
 
     /// Marks the reference resolved; false if it already was.
