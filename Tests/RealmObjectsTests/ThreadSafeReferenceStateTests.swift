@@ -14,3 +14,26 @@ import Testing
         #expect(reference.isInvalidated)
     }
 }
+
+/// Collections follow `Realm.invalidate()`, as Realm's
+/// `RealmCollectionTypeTests` check.
+@Suite struct InvalidatedCollectionTests {
+    @Test func resultsAndLinkingObjectsAreInvalidatedWithTheirRealm() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let rex = try realm.write { () -> Dog in
+            let person = realm.create(Person.self, value: ["name": "Ann"])
+            let rex = realm.create(Dog.self, value: ["name": "Rex"])
+            person.dogs.append(rex)
+            return rex
+        }
+        let dogs = realm.objects(Dog.self)
+        let owners = rex.owners
+        let list = try #require(realm.objects(Person.self).first).dogs
+        #expect(!dogs.isInvalidated && !owners.isInvalidated && !list.isInvalidated)
+        realm.invalidate()
+        #expect(dogs.isInvalidated)
+        #expect(owners.isInvalidated)
+        #expect(list.isInvalidated)
+        #expect(!realm.objects(Dog.self).isInvalidated, "results made after are valid")
+    }
+}

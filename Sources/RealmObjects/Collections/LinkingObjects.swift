@@ -27,10 +27,15 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
 
     public var realm: Realm? { owner?.realm }
 
+    /// Whether the owner was deleted, or its Realm invalidated
+    /// (``Realm/invalidate()``) since the owner was read, as in Realm.
     public var isInvalidated: Bool {
         guard let owner else { return false }
-        return !owner.realm.objectExists(key: owner.key, className: owner.className)
+        return invalidations != owner.realm.state.invalidations || !owner.realm.objectExists(key: owner.key, className: owner.className)
     }
+
+    /// The Realm's count of `invalidate()` calls when the owner was bound.
+    private var invalidations = 0
 
     public var _query: Query? {
         guard let owner else { return nil }
@@ -66,6 +71,7 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
 
     func bind(to realm: Realm, owner key: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         owner = (realm, key, ownerHandle.className)
+        invalidations = realm.state.invalidations
     }
 }
 

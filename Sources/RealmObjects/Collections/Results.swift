@@ -35,14 +35,24 @@ public final class Results<Element: Object>: RealmCollection {
     /// memory; the rows of matches past it are read by key.
     static var rowCacheLimit: Int { 1 << 20 }
 
+    /// The Realm's count of `invalidate()` calls when these results were
+    /// made: a later call invalidates them, as in Realm.
+    private let invalidations: Int
+
     init(realm: Realm, query: Query) {
         self.realm = realm
         self.query = query
+        invalidations = realm.state.invalidations
     }
 
     public var _query: Query? { query }
 
-    public var isInvalidated: Bool { realm == nil }
+    /// Whether the Realm was invalidated (``Realm/invalidate()``) since
+    /// these results were made.
+    public var isInvalidated: Bool {
+        guard let realm else { return true }
+        return invalidations != realm.state.invalidations
+    }
 
     /// The name of the class of the objects.
     public var objectClassName: String { query.className }
