@@ -142,22 +142,36 @@ extension RealmCollection where Element: Object {
 
     /// The smallest value of a property among the objects, or nil when empty.
     public func min<T: _Persistable>(ofProperty property: String) -> T? {
-        results().aggregate(.min, property)
+        aggregate(.min, property)
     }
 
     /// The largest value of a property among the objects, or nil when empty.
     public func max<T: _Persistable>(ofProperty property: String) -> T? {
-        results().aggregate(.max, property)
+        aggregate(.max, property)
     }
 
     /// The sum of a numeric property (zero when empty).
     public func sum<T: _Persistable>(ofProperty property: String) -> T {
-        results().aggregate(.sum, property) ?? T._defaultValue
+        aggregate(.sum, property) ?? T._defaultValue
     }
 
     /// The average of a numeric property, or nil when empty.
     public func average<T: _Persistable>(ofProperty property: String) -> T? {
-        results().aggregate(.average, property)
+        aggregate(.average, property)
+    }
+
+    /// An aggregate in SQL for a managed collection; over the objects'
+    /// values in memory for an unmanaged list, as Realm's standalone lists
+    /// allow.
+    private func aggregate<T: _Persistable>(_ kind: AggregateKind, _ property: String) -> T? {
+        guard realm == nil else { return results().aggregate(kind, property) }
+        let type = first?.objectSchema[propertyNamed: property]?.type ?? T._propertyType
+        let values = map { element -> Value in
+            guard let value = element[property] as? _Persistable else { return .null }
+            return (try? value._toValue(in: nil)) ?? .null
+        }
+        let result = Aggregation.compute(kind, of: values, type: type)
+        return result.isNull ? nil : T._fromValue(Results<Element>.converted(result, to: T._propertyType), in: nil)
     }
 
     /// This collection as a Results over the same query: itself, for a

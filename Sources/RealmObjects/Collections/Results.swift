@@ -257,7 +257,7 @@ public final class Results<Element: Object>: RealmCollection {
 
     /// Aggregates come back in the stored type (an average of ints is a
     /// double); convert to what the caller asked for.
-    private static func converted(_ value: Value, to type: PropertyType) -> Value {
+    static func converted(_ value: Value, to type: PropertyType) -> Value {
         switch (value, type) {
         case (.int(let int), .double): .double(Double(int))
         case (.int(let int), .float): .float(Float(int))

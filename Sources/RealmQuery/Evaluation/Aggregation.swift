@@ -7,7 +7,7 @@ import RealmCore
 /// order), reals sum in order as doubles, averages divide the double sum by
 /// the count. Decimals, which SQL cannot add, sum exactly. nil values, and
 /// NaN of floats, doubles and decimals, are skipped.
-enum Aggregation {
+package enum Aggregation {
     /// `op` over `values` of `type`; `.count` counts every value, nil
     /// included.
     static func compute(_ op: CollectionOperation, of values: [Value], type: PropertyType) -> Value {
@@ -20,7 +20,7 @@ enum Aggregation {
         }
     }
 
-    static func compute(_ kind: AggregateKind, of values: [Value], type: PropertyType) -> Value {
+    package static func compute(_ kind: AggregateKind, of values: [Value], type: PropertyType) -> Value {
         let operation: CollectionOperation
         switch kind {
         case .min: operation = .min
