@@ -139,13 +139,20 @@ import Testing
         }
     }
 
-    @Test func nullForAList() throws {
-        try expectRefusal(.wrongType, naming: ["Person.dogs"]) { realm in
-            realm.create(Person.self, value: ["name": "Ann", "dogs": NSNull()])
-        }
-        try expectRefusal(.wrongType, naming: ["Person.dogs"]) { realm in
-            realm.objects(Person.self).first!.setValue(NSNull(), forKey: "dogs")
-        }
+    /// As in Realm (issue 35): nil or `NSNull` for a list is no elements,
+    /// and setting a list to it empties the list.
+    @Test func nullForAListEmptiesIt() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let ann = try realm.write { realm.create(Person.self, value: ["name": "Ann", "dogs": NSNull()]) }
+        #expect(ann.dogs.isEmpty)
+        try realm.write { ann.dogs.append(Dog(value: ["name": "Rex"])) }
+        try realm.write { ann.setValue(NSNull(), forKey: "dogs") }
+        #expect(ann.dogs.isEmpty)
+        try realm.write { ann.dogs.append(Dog(value: ["name": "Fido"])) }
+        try realm.write { ann["dogs"] = nil }
+        #expect(ann.dogs.isEmpty)
+        let unmanaged = Person(value: ["name": "Bob", "dogs": NSNull()])
+        #expect(unmanaged.dogs.isEmpty)
     }
 
     /// As in Realm (its `ObjectCreationTests` make objects from `["name"]`):

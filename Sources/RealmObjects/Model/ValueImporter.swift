@@ -117,8 +117,10 @@ enum ValueImporter {
     }
 
     /// The elements of untyped input for a list property: an array, or
-    /// another Realm collection.
+    /// another Realm collection; nil or `NSNull` is no elements, as in Realm
+    /// (setting a list to nil empties it).
     static func listElements(_ entry: Any, name: @autoclosure () -> String) throws(Realm.Error) -> [Any] {
+        if isNull(entry) { return [] }
         switch entry {
         case let array as [Any]: return array
         case let array as NSArray: return array.map { $0 }
