@@ -5,6 +5,8 @@ import RealmCore
 /// `value(forKey:)`, `setValue(_:forKey:)`, and everything dynamic objects
 /// do.
 enum DynamicAccess {
+    /// The value of the property `key`; an enum property's raw value, as
+    /// Realm's key-value access gives it (``_Persistable/_keyValue``).
     static func value(of object: Object, forKey key: String) -> Any? {
         // Key-value coding's name for the object itself.
         if key == "self" { return object }
@@ -14,7 +16,8 @@ enum DynamicAccess {
         }
         let property = info.objectSchema.properties[index]
         guard let realm = object._realm else {
-            return unmanagedValue(of: object, info: info, index: index)
+            // Unmanaged reads are rare: the cast finds an enum's raw value.
+            return unmanagedValue(of: object, info: info, index: index).map { ($0 as? _Persistable)?._keyValue ?? $0 }
         }
         realm.verifyThread()
         realm.verifyNotInvalidated(object)
@@ -25,7 +28,7 @@ enum DynamicAccess {
                 return realm.makeObject(DynamicObject.self, key: target, className: property.objectClassName!)
             }
             if value.isNull { return nil }
-            return type._fromValue(value, in: realm)
+            return type._fromValue(value, in: realm)._keyValue
         case .list(let factory):
             if object is DynamicObject {
                 let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)

@@ -32,9 +32,14 @@ public protocol _Persistable {
     /// what `_fromValue` makes of `object._managedValue(property)`. Types
     /// that a row holds as a plain number read it in place instead.
     static func _fromManaged(_ object: Object, property: Int) -> Self
+    /// What reading the property by name (`object["name"]`,
+    /// `value(forKey:)`) gives: the value itself, or an enum's raw value,
+    /// as in Realm.
+    var _keyValue: Any { get }
 }
 
 extension _Persistable {
+    public var _keyValue: Any { self }
     public static var _isOptional: Bool { false }
     public static var _objectType: Object.Type? { nil }
     public static var _readsRealm: Bool { false }
@@ -212,6 +217,7 @@ public protocol PersistableEnum: _Persistable, RawRepresentable, CaseIterable wh
 public typealias RealmEnum = PersistableEnum
 
 extension PersistableEnum {
+    public var _keyValue: Any { rawValue }
     public static var _propertyType: PropertyType { RawValue._propertyType }
     public static var _readsRealm: Bool { true }
     public static var _defaultValue: Self { allCases.first! }
