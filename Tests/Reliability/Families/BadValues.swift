@@ -71,7 +71,7 @@ enum BadValues {
             ("ratio", true), ("ratio", "1.0"), ("ratio", NSNull()),
             ("when", "2020-01-01"), ("when", 12), ("blob", "bytes"), ("blob", Data(count: 16 * 1024 * 1024 + 1)),
             ("oid", "not an id"), ("uuid", 5), ("amount", "ten"), ("mood", 99), ("mood", "calm"),
-            ("tags", [1, 2]), ("tags", NSNull()), ("tags", ["ok", tooLong]), ("scores", ["a"]), ("scores", [1.5]),
+            ("tags", [1, 2]), ("tags", "not a list"), ("tags", ["ok", tooLong]), ("scores", ["a"]), ("scores", [1.5]),
             ("note", 5), ("maybe", "x"), ("parent", "not an object"), ("parent", ["id": "x"]),
             ("children", [["id": 5, "name": 3]]), ("id", 1),
         ]
