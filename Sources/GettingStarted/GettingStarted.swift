@@ -7,11 +7,14 @@ import Foundation
 import RealmObjects
 
 // Define your models like regular Swift classes.
+
+/// The sample's dog: a name and an age.
 public final class Dog: Object {
     @Persisted public var name = ""
     @Persisted public var age = 0
 }
 
+/// The sample's person, with an optional picture and a list of dogs.
 public final class Person: Object {
     @Persisted public var name = ""
     @Persisted public var picture: Data? = nil  // optionals supported

@@ -20,6 +20,8 @@ package enum Aggregation {
         }
     }
 
+    /// `kind` over `values` of `type`: what SQL computes for a managed
+    /// collection, for values held in memory (an unmanaged list's).
     package static func compute(_ kind: AggregateKind, of values: [Value], type: PropertyType) -> Value {
         let operation: CollectionOperation
         switch kind {

@@ -12,13 +12,12 @@ enum StringMatching {
     /// `needles` keeps the needle's code points from one call to the next:
     /// a comparison tests one constant against every object, and folding a
     /// long one (a megabyte) for each would cost more than the test.
-    static func matches(_ op: ComparisonOperator, _ text: Value, _ needle: Value, folding: Folding?, needles: NeedleCache? = nil) -> Bool {
+    static func matches(_ op: ComparisonOperator, _ text: Value, _ needle: Value, folding: Folding?, needles: NeedleCache) -> Bool {
         switch (text, needle) {
         case (.string(let text), .string(let needle)):
             let a = folding.map { $0.fold(text) } ?? text.unicodeScalars.map(\.value)
-            let cache = needles ?? NeedleCache()
-            let b = cache.codePoints(of: needle, folding: folding)
-            return op == .like ? like(a, cache.likePattern()) : substring(op, a, b)
+            let b = needles.codePoints(of: needle, folding: folding)
+            return op == .like ? like(a, needles.likePattern()) : substring(op, a, b)
         case (.data(let text), .data(let needle)):
             let a = Array(text), b = Array(needle)
             return op == .like ? like(a, b, star: 0x2A, question: 0x3F) : substring(op, a, b)
