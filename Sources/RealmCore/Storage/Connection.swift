@@ -29,7 +29,10 @@ package final class Connection {
     /// given. `logSyncsEachCommit` tells the VFS whether every commit syncs
     /// the write-ahead log (synchronous = FULL), as it must know to tell a
     /// damaged log frame from one torn by a power loss.
-    package init(path: String, readOnly: Bool, encryptionKey: Data? = nil, logSyncsEachCommit: Bool = true) throws(RealmError) {
+    /// `busyTimeoutMilliseconds` is how long a statement waits for another
+    /// process's lock before it fails with `SQLITE_BUSY`.
+    package init(path: String, readOnly: Bool, encryptionKey: Data? = nil, logSyncsEachCommit: Bool = true,
+                 busyTimeoutMilliseconds: Int32 = Connection.defaultBusyTimeout) throws(RealmError) {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -72,9 +75,9 @@ package final class Connection {
         // length of a commit; waiting for it is what a Realm user expects
         // (`beginWrite()` blocks). Writers of this process queue on the
         // coordinator's lock first and never reach this.
-        sqlite3_busy_timeout(handle, Self.busyTimeout)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         walPolicy.initialize(to: cstorage_wal_policy(
-            restart_frames: Self.logRestartFrames, reader_wait_ms: 50, busy_timeout_ms: Self.busyTimeout,
+            restart_frames: Self.logRestartFrames, reader_wait_ms: 50, busy_timeout_ms: busyTimeoutMilliseconds,
             next_restart_frames: 0, restarts: 0, blocked_restarts: 0))
         cstorage_wal_policy_install(handle, walPolicy)
         // After a restart, a log that a pinned reader let grow is cut back
@@ -95,8 +98,8 @@ package final class Connection {
     }
 
     /// How long a statement waits for another process's lock, in
-    /// milliseconds.
-    private static let busyTimeout: Int32 = 60_000
+    /// milliseconds, unless its configuration says otherwise.
+    package static let defaultBusyTimeout: Int32 = 60_000
 
     /// Frames in the log (4 KiB each at the default page size) past which a
     /// commit restarts it: with readers that refresh, the log stays near

@@ -50,6 +50,11 @@ extension Coordinator {
         /// them), needs no version or migration for either, and refuses a
         /// change to an existing class or property.
         package var isSchemaAdditive = false
+        /// How long a statement waits for another process's lock before it
+        /// fails as busy, in milliseconds. Shorter only in tests of what
+        /// follows a busy file; every transaction of a file shares the
+        /// value its first opener gave.
+        package var busyTimeoutMilliseconds = Connection.defaultBusyTimeout
 
         public init(
             location: Location,

@@ -188,7 +188,8 @@ public final class Coordinator: Sendable {
     /// configuration has a key.
     private static func openConnection(path: String, configuration: Configuration, isInMemory: Bool) throws(RealmError) -> Connection {
         try Connection(path: path, readOnly: configuration.isReadOnly, encryptionKey: configuration.encryptionKey,
-                       logSyncsEachCommit: !isInMemory && configuration.durability == .full)
+                       logSyncsEachCommit: !isInMemory && configuration.durability == .full,
+                       busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
     }
 
     static func configure(_ connection: Connection, configuration: Configuration, isInMemory: Bool) throws(RealmError) {

@@ -61,6 +61,11 @@ extension Realm {
         /// the synced file's location.
         package var synchronizer: (any RealmSynchronizer)?
 
+        /// How long SQLite waits for another process's lock before a
+        /// statement fails as busy; a minute, shortened by tests of what
+        /// follows (see ``Realm/beginWrite()``).
+        package var busyTimeoutMilliseconds = Connection.defaultBusyTimeout
+
         /// Makes this a synced configuration of the file at `fileURL`.
         package mutating func synchronize(fileURL: URL, with synchronizer: any RealmSynchronizer) {
             self.fileURL = fileURL

@@ -39,6 +39,11 @@ extension Realm {
     /// ``perform(_:ifDamaged:_:)`` and by hot paths that call RealmCore
     /// directly.
     func failedToRead(_ error: RealmError, while action: @autoclosure () -> String) {
+        if state.writeNeverBegan {
+            // Every write call of a transaction that never began fails;
+            // the commit throws why it never began.
+            return
+        }
         guard error.isDamage else { preconditionFailure("Failed to \(action()): \(error)") }
         noteDamage(error, while: action())
     }

@@ -157,6 +157,9 @@ extension Realm {
         precondition(isInWriteTransaction, "Cannot delete objects from a Realm outside of a write transaction; call beginWrite() or write(_:) first.")
         precondition(object._realm?.configuration.identity == configuration.identity,
                      "Can only delete an object from the Realm it belongs to.")
+        // The file that kept the write from beginning cannot tell whether
+        // the object still exists; the commit throws why.
+        if state.writeNeverBegan { return }
         precondition(!object.isInvalidated, "Object of class '\(Swift.type(of: object).className())' has been deleted or invalidated.")
         perform("delete an object of '\(Swift.type(of: object).className())'", ifDamaged: ()) { try $0.deleteObject(object._key, in: object._handle!) }
         object._deletedThroughThisInstance = true

@@ -127,6 +127,7 @@ public struct Realm: Equatable {
     public func invalidate() {
         verifyThread()
         state.invalidations &+= 1
+        state.writeNeverBegan = false
         state.writeFailure = nil
         state.keptAliveByWrite = nil
         transaction.invalidate()
@@ -143,9 +144,10 @@ public struct Realm: Equatable {
 
     // MARK: Write transactions
 
-    /// Whether a write transaction is open.
+    /// Whether a write transaction is open (also one that ``beginWrite()``
+    /// could not begin, until it is committed or cancelled).
     public var isInWriteTransaction: Bool {
-        transaction.isInWriteTransaction
+        transaction.isInWriteTransaction || state.writeNeverBegan
     }
 
     /// Runs `block` in a write transaction and commits it. If `block`
@@ -179,9 +181,10 @@ public struct Realm: Equatable {
     /// while another thread or process writes, however long that takes, as
     /// Realm does.
     ///
-    /// It cannot throw: a write that cannot begin for a reason of the file
-    /// (a failing disk, damage) stops with the error. ``write(_:)`` throws
-    /// such errors instead.
+    /// It cannot throw. A write that cannot begin for a reason of the file
+    /// (a failing disk, damage found reading it) fails as bad input does:
+    /// the Realm is in a write transaction whose calls change nothing, and
+    /// ``commitWrite()`` throws the error. ``write(_:)`` throws it at once.
     ///
     /// - Precondition: not already in a write transaction, and not a
     ///   read-only Realm.
@@ -195,7 +198,10 @@ public struct Realm: Equatable {
                 // timeout: go on waiting.
                 continue
             } catch {
-                preconditionFailure("Failed to begin a write transaction on '\(configuration.identity)': \(error)")
+                state.writeNeverBegan = true
+                state.writeFailure = Realm.Error(error, fileURL: configuration.fileURL)
+                state.keptAliveByWrite = state
+                return
             }
         }
     }
@@ -273,6 +279,7 @@ public struct Realm: Equatable {
         verifyThread()
         precondition(isInWriteTransaction, "Can't cancel a non-existing write transaction.")
         transaction.cancelWrite()
+        state.writeNeverBegan = false
         state.writeFailure = nil
         state.keptAliveByWrite = nil
         state.forgetSchemaChanges()
@@ -429,6 +436,10 @@ final class RealmState {
     /// The first error of the open write transaction's calls that do not
     /// throw; its commit throws it instead of committing.
     @exclusivity(unchecked) var writeFailure: Realm.Error?
+    /// Whether the open write transaction is one that `beginWrite()` could
+    /// not begin: its calls fail (with `writeFailure` kept as the first
+    /// error), and its commit throws.
+    @exclusivity(unchecked) var writeNeverBegan = false
     /// Damage that reads found since the last throwing call (see
     /// `Realm+Damage.swift`).
     var damage: Realm.Error?

@@ -102,6 +102,7 @@ enum RealmOpener {
         // A synced Realm's schema only grows: other clients' classes and
         // properties stay in the file, unseen by models that lack them.
         core.isSchemaAdditive = configuration.synchronizer != nil
+        core.busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
         return core
     }
 }
