@@ -93,13 +93,15 @@ final class SeedAutoKeyed: Object {
     }
 
     /// A model with a too-long name used without `objectTypes` (registered
-    /// when first used) stops with the same message.
-    @Test func aTooLongClassUsedDirectlyStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "long"))
-            _ = realm.objects(SeedTooLongClassName.self).count
-        }
-        #expect(seedStandardError(result).contains(String(repeating: "é", count: 29)))
+    /// when first used) has no objects, and the next throwing call throws
+    /// the same error (it stopped the program before issue 35).
+    @Test func aTooLongClassUsedDirectlyFailsTheNextWrite() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "long-\(UUID())"))
+        #expect(realm.objects(SeedTooLongClassName.self).count == 0)
+        let error = #expect(throws: Realm.Error.self) { try realm.write {} }
+        #expect(error?.code == .invalidSchema, "\(String(describing: error))")
+        #expect(error?.message.contains(String(repeating: "é", count: 29)) == true)
+        try realm.write {}
     }
 
     // MARK: 16 MB values

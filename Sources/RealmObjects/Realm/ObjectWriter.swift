@@ -108,7 +108,7 @@ struct ObjectWriter {
             throw Realm.Error(.fail, "Embedded objects of type '\(Swift.type(of: object).className())' cannot be added on their own; assign them to a property or list of their parent.")
         }
         let info = object._classInfo
-        realm.state.register(Swift.type(of: object))
+        try realm.state.register(Swift.type(of: object))
         guard let handle = realm.state.handleIfStored(info.className) else {
             throw Realm.Error(.fail, "The Realm has no class '\(info.className)'.")
         }
@@ -228,7 +228,7 @@ struct ObjectWriter {
         }
         if let failure = embedded._importFailure { throw failure }
         let info = embedded._classInfo
-        realm.state.register(Swift.type(of: embedded))
+        try realm.state.register(Swift.type(of: embedded))
         guard let handle = realm.state.handleIfStored(info.className) else {
             throw Realm.Error(.fail, "The Realm has no class '\(info.className)'.")
         }

@@ -141,7 +141,7 @@ extension Realm {
         // failed) goes to the writer, which reports the failure before it
         // registers the class.
         if object._unmanagedOverrides == nil {
-            state.register(Swift.type(of: object))
+            try state.register(Swift.type(of: object))
             if try addIfFlat(object) { return object._key }
         }
         try ObjectWriter(realm: self).adding { try $0.add(object, update: .error) }

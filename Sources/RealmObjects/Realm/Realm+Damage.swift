@@ -56,11 +56,7 @@ extension Realm {
             "The Realm file at '\(configuration.identity)' is damaged or unreadable; failed to \(action()): \(error.message)",
             fileURL: configuration.fileURL)
         DamageLog.shared.log(RealmError(.corruptFile, damage.message), for: configuration.identity)
-        if isInWriteTransaction {
-            recordWriteFailure(damage)
-        } else if state.damage == nil {
-            state.damage = damage
-        }
+        state.notePendingError(damage)
     }
 
     /// Notes damage described by `message` (a stored value that its type
@@ -69,22 +65,23 @@ extension Realm {
         noteDamage(RealmError(.corruptFile, message), while: "read a value")
     }
 
-    /// Throws the damage found by reads since the last throwing call, if
+    /// Throws the first error that calls unable to throw found since the
+    /// last throwing call (damage, a model class the file refuses), if
     /// any, and forgets it.
-    func throwPendingDamage() throws(Realm.Error) {
+    func throwPendingError() throws(Realm.Error) {
         if let error = transaction.takeDamage() {
             noteDamage(error, while: "read a value")
         }
-        guard let damage = state.damage else { return }
-        state.damage = nil
-        throw damage
+        guard let error = state.pendingError else { return }
+        state.pendingError = nil
+        throw error
     }
 
     /// Whether a row that a query found but a read by key did not is the
     /// sign of a damaged file rather than of a deleted object: SQLite's
     /// quick check of the file finds a problem.
     func fileFailsQuickCheck() -> Bool {
-        if state.damage != nil { return true }
+        if let pending = state.pendingError, pending.code == .fileCorrupt || pending.code == .fileAccess { return true }
         return (try? transaction.quickCheck()) == false
     }
 }

@@ -18,7 +18,7 @@ extension Realm {
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         verifyThread()
         try Configuration.validate(encryptionKey, for: "writing a copy to '\(fileURL.path)'")
-        try throwPendingDamage()
+        try throwPendingError()
         do {
             try transaction.writeCopy(toPath: fileURL.path, encryptionKey: encryptionKey)
         } catch {

@@ -38,7 +38,7 @@ extension Realm {
         }
         // Registering may add the class to the file; it must not be undone
         // with the add if the add fails.
-        state.register(Swift.type(of: object))
+        try state.register(Swift.type(of: object))
         if update == .error, try addIfFlat(object) { return }
         try atomically { try ObjectWriter(realm: self, policy: update).adding { try $0.add(object, update: update) } }
     }
@@ -134,7 +134,7 @@ extension Realm {
             precondition(type.primaryKey() != nil || ClassInfo.of(type).objectSchema.primaryKeyProperty != nil,
                          "'\(type.className())' does not have a primary key and can not be updated.")
         }
-        state.register(type)
+        try state.register(type)
         let object = type.init()
         // Nested unmanaged objects are copied: the caller's stay unmanaged.
         let copies = UnmanagedCopies()

@@ -53,7 +53,7 @@ public struct Realm: Equatable {
     ///   its last throwing call (see ``Realm/Error/Code/fileCorrupt``).
     public init(configuration: Configuration) throws {
         state = try RealmCache.realm(for: configuration)
-        try throwPendingDamage()
+        try throwPendingError()
     }
 
     /// Opens a Realm confined to a serial dispatch queue instead of a
@@ -164,7 +164,7 @@ public struct Realm: Equatable {
     ///   damage found reading the file) or the commit fails (a full disk).
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        try throwPendingDamage()
+        try throwPendingError()
         try beginWriteOrThrow()
         let result: Result
         do {
@@ -301,8 +301,7 @@ public struct Realm: Equatable {
     /// - Precondition: the class has a primary key of the key's type.
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         verifyThread()
-        let className = state.registeredName(of: type)
-        guard let handle = state.handleIfStored(className) else { return nil }
+        guard let className = state.registeredName(of: type), let handle = state.handleIfStored(className) else { return nil }
         let value = ValueImporter.primaryKeyValue(key, className: className)
         // One statement finds the object and reads its row, from which its
         // properties are then read.
@@ -393,16 +392,6 @@ final class RealmState {
             return number
         }
     }
-    /// Class handles by class name, for the classes the file has.
-    private var handles: [String: ClassHandle] = [:]
-    /// The handle found last, compared before hashing: a loop of lookups
-    /// asks for one class again and again.
-    private var recentHandle: ClassHandle?
-    /// What object factories need of the stored model classes, by class.
-    private var storedClasses: [ObjectIdentifier: ObjectFactory.StoredClass] = [:]
-    /// The model class registered last, with its stored name and the query
-    /// for all its objects.
-    private var recentModel: (type: ObjectIdentifier, name: String, allObjects: Query)?
     /// The filters this Realm's thread wrote lately, parsed and planned.
     let filters = FilterMemo()
     /// How often ``Realm/invalidate()`` was called: objects and lists
@@ -440,9 +429,10 @@ final class RealmState {
     /// not begin: its calls fail (with `writeFailure` kept as the first
     /// error), and its commit throws.
     @exclusivity(unchecked) var writeNeverBegan = false
-    /// Damage that reads found since the last throwing call (see
-    /// `Realm+Damage.swift`).
-    var damage: Realm.Error?
+    /// The first error that calls unable to throw found since the last
+    /// throwing call, which throws it: damage (see `Realm+Damage.swift`),
+    /// a model class the file's schema refuses (`RealmState+Schema.swift`).
+    var pendingError: Realm.Error?
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     @exclusivity(unchecked) var keptAliveByWrite: RealmState?
@@ -461,16 +451,12 @@ final class RealmState {
         guard end > start, end - start <= UInt64(ownCommits.count) else { return false }
         return (start + 1...end).allSatisfy(ownCommits.contains)
     }
-    /// Classes whose schema this Realm has checked against the file.
-    private var registered: Set<ObjectIdentifier> = []
-    /// The class ``register(_:)`` found registered last.
-    private var recentlyRegistered: ObjectIdentifier?
-
-    /// The classes registered when the Realm opened.
-    private let initiallyRegistered: Set<ObjectIdentifier>
     /// The names of the classes of the configuration's subset, with the
     /// classes they link to.
     let subsetClassNames: Set<String>
+    /// What this Realm learned of the file's schema and its model classes
+    /// (see `SchemaCache`); replaced whole when that may no longer hold.
+    @exclusivity(unchecked) var schemaCache: SchemaCache
 
     init(configuration: Realm.Configuration, coordinator: Coordinator, transaction: Transaction, registered types: [Object.Type],
          confinement: Confinement = .thread(pthread_self())) {
@@ -478,29 +464,14 @@ final class RealmState {
         self.coordinator = coordinator
         self.transaction = transaction
         self.confinement = confinement
-        initiallyRegistered = Set(types.map(ObjectIdentifier.init))
-        registered = initiallyRegistered
+        schemaCache = SchemaCache(registered: Set(types.map(ObjectIdentifier.init)))
         subsetClassNames = Set(types.map { ClassNames.name(of: $0) })
-    }
-
-    /// After a cancelled write: classes added to the file inside it are gone
-    /// again, so forget what was learned of the schema since opening.
-    func forgetSchemaChanges() {
-        registered = initiallyRegistered
-        recentlyRegistered = nil
-        handles.removeAll()
-        recentHandle = nil
-        storedClasses.removeAll()
-        recentModel = nil
-        dynamicInfos.removeAll()
     }
 
     @inline(__always)
     func isOnOwningThread() -> Bool {
         confinement.isCurrent
     }
-
-    private var dynamicInfos: [String: ClassInfo] = [:]
 
     /// Notification registrations, made on first use.
     @exclusivity(unchecked) private(set) var notifiersIfAny: NotifierSet?
@@ -516,107 +487,5 @@ final class RealmState {
     /// Realm reads now (Realm observers hear `didChange` when it moved).
     func deliverNotifications(versionChanged: Bool) {
         notifiersIfAny?.deliver(versionChanged: versionChanged, synchronous: true)
-    }
-
-    /// The info of a stored class for dynamic access.
-    func dynamicInfo(_ className: String) -> ClassInfo {
-        if let info = dynamicInfos[className] { return info }
-        guard let objectSchema = transaction.schema[className] else {
-            preconditionFailure("The Realm at '\(configuration.identity)' has no class named '\(className)'.")
-        }
-        let info = ClassInfo.dynamic(objectSchema)
-        dynamicInfos[className] = info
-        return info
-    }
-
-    /// The handle of a stored class, or nil when the file does not have it.
-    func handleIfStored(_ className: String) -> ClassHandle? {
-        if let recentHandle, recentHandle.className == className { return recentHandle }
-        let handle: ClassHandle
-        if let known = handles[className] {
-            handle = known
-        } else {
-            guard let stored = try? transaction.classHandle(named: className) else { return nil }
-            handles[className] = stored
-            handle = stored
-        }
-        recentHandle = handle
-        return handle
-    }
-
-    /// What object factories need of the model class `type`, stored as
-    /// `className`; nil when the file does not have the class yet.
-    func storedClass(_ type: Object.Type, named className: String) -> ObjectFactory.StoredClass? {
-        let identifier = ObjectIdentifier(type)
-        if let stored = storedClasses[identifier], stored.className == className { return stored }
-        guard let handle = handleIfStored(className) else { return nil }
-        let isDynamic = type is DynamicObject.Type
-        let stored = ObjectFactory.StoredClass(
-            type: type, handle: handle, info: isDynamic ? dynamicInfo(className) : ClassInfo.of(type),
-            className: className, isDynamic: isDynamic)
-        // A dynamic class's info is per stored class, not per type.
-        if !isDynamic { storedClasses[identifier] = stored }
-        return stored
-    }
-
-    /// Registers the model class `type` (see ``register(_:)``) and returns
-    /// its stored name.
-    func registeredName(of type: Object.Type) -> String {
-        let identifier = ObjectIdentifier(type)
-        if let recentModel, recentModel.type == identifier { return recentModel.name }
-        register(type)
-        let name = ClassNames.name(of: type)
-        // Registration waits for a write when the file lacks the class.
-        if registered.contains(identifier) { recentModel = (identifier, name, Query(className: name)) }
-        return name
-    }
-
-    /// The query for all objects of the model class `type` (registering
-    /// it, see ``registeredName(of:)``). While the class is the one used
-    /// last, every call returns copies of one query, which share its plan:
-    /// `objects(Dog.self)` in a loop plans once and allocates no plan cache.
-    func allObjectsQuery(of type: Object.Type) -> Query {
-        let name = registeredName(of: type)
-        if let recentModel, recentModel.type == ObjectIdentifier(type) { return recentModel.allObjects }
-        return Query(className: name)
-    }
-
-    /// Makes sure a class used for the first time is known to the file:
-    /// checks a stored class against the model, and adds a missing one
-    /// (inside the current write transaction, or in one of its own).
-    func register(_ type: Object.Type) {
-        // A loop of adds asks about one class for every object.
-        if recentlyRegistered == ObjectIdentifier(type) { return }
-        guard !registered.contains(ObjectIdentifier(type)) else {
-            recentlyRegistered = ObjectIdentifier(type)
-            return
-        }
-        if configuration.objectTypes != nil {
-            // A class subset is fixed when the Realm opens.
-            preconditionFailure("Object type '\(type.className())' is not managed by the Realm at '\(configuration.identity)'; add it to Realm.Configuration.objectTypes.")
-        }
-        let types = SchemaDiscovery.closure(of: [type])
-        do {
-            let wanted = try SchemaDiscovery.schema(of: types)
-            let stored = transaction.schema
-            let changes = stored.changes(to: wanted).filter(\.requiresMigration)
-            guard changes.isEmpty else {
-                throw Realm.Error(.schemaMismatch, "Migration is required due to the following errors:\n"
-                    + changes.map { "- \($0)" }.joined(separator: "\n")
-                    + "\nList the model classes in Realm.Configuration.objectTypes, with a higher schemaVersion and a migrationBlock, so that the migration runs when the Realm opens.")
-            }
-            let missing = wanted.objectSchemas.filter { stored[$0.name] == nil }
-            if !missing.isEmpty {
-                // Adding a class needs a write; outside one, a class the
-                // file lacks simply has no objects yet (reads must never
-                // wait for a writer), and registration is retried later.
-                guard transaction.isInWriteTransaction else { return }
-                precondition(!configuration.readOnly, "The read-only Realm at '\(configuration.identity)' has no class '\(missing[0].name)'.")
-                try transaction.applySchema(Schema(missing), schemaVersion: transaction.schemaVersion)
-            }
-        } catch {
-            preconditionFailure("Cannot use class '\(type.className())' in the Realm at '\(configuration.identity)': \(error)")
-        }
-        for type in types { registered.insert(ObjectIdentifier(type)) }
     }
 }
