@@ -264,7 +264,7 @@ import Testing
         #expect(people.count == 1)
         let person = try #require(people.first)
         #expect(person["name"] as? String == "Jim")
-        let dogs = try #require(person["dogs"] as? [DynamicObject])
+        let dogs = try #require(person["dogs"] as? List<DynamicObject>)
         #expect(dogs.first?["age"] as? Int == 3)
         try realm.write { person["name"] = "James" }
         #expect(realm.objects(Person.self).first?.name == "James")

@@ -13,6 +13,8 @@ final class Catalog: Sendable {
     /// Incremented by every commit that changes the schema, so that a
     /// transaction can tell after a refresh whether to reload.
     let generation: Int64
+    /// The generation of a file no schema was ever applied to: a new one.
+    static let initialGeneration: Int64 = 1
     private let tableIndexByName: [String: Int]
 
     init(schema: Schema, tableNames: [String], keyedByPrimaryKey: Set<String>, schemaVersion: UInt64,

@@ -8,7 +8,11 @@ extension Coordinator {
         var stored = transaction.schema
         var storedVersion = transaction.schemaVersion
         var changes = stored.changes(to: wanted)
-        if changes.isEmpty && version == storedVersion { return }
+        // A file no schema was ever applied to (a new one) has nothing to
+        // migrate; its first open records its schema and version, even an
+        // empty one, so that later opens know it is not new.
+        var isNew = transaction.catalogGeneration == Catalog.initialGeneration
+        if changes.isEmpty && version == storedVersion && (!isNew || configuration.isReadOnly) { return }
 
         guard version >= storedVersion else {
             throw RealmError(.schemaMismatch, "Provided schema version \(version) is less than last set version \(storedVersion) of the Realm at '\(path)'.")
@@ -31,10 +35,11 @@ extension Coordinator {
 
         // The migration block runs whenever the version goes up, changes or
         // not: the seeds' example nils out a property removed and re-added
-        // between the versions, which leaves no difference to detect. A
-        // file without classes (a new one) has nothing to migrate: the seeds
-        // call no block for a file that did not exist.
-        let runsBlock = migration != nil && version > storedVersion && !stored.objectSchemas.isEmpty
+        // between the versions, which leaves no difference to detect. Also
+        // for a file opened before that holds no classes, as in Realm; not
+        // for a new file: the seeds call no block for a file that did not
+        // exist.
+        let runsBlock = migration != nil && version > storedVersion && !isNew
         // The old data stays readable through a transaction pinned before
         // the migration's write.
         let old = needsMigration || runsBlock ? try makeTransaction() : nil
@@ -45,7 +50,8 @@ extension Coordinator {
             stored = transaction.schema
             storedVersion = transaction.schemaVersion
             changes = stored.changes(to: wanted)
-            if changes.isEmpty && version == storedVersion {
+            isNew = transaction.catalogGeneration == Catalog.initialGeneration
+            if changes.isEmpty && version == storedVersion && !isNew {
                 transaction.cancelWrite()
                 return
             }
@@ -59,7 +65,7 @@ extension Coordinator {
                 try old.ensureReading()
             }
             try transaction.applySchema(wanted, schemaVersion: version)
-            if let old, let migration, version > storedVersion, !stored.objectSchemas.isEmpty {
+            if let old, let migration, version > storedVersion, !isNew {
                 try transaction.allowPrimaryKeyChanges()
                 try migration(MigrationContext(
                     oldSchemaVersion: storedVersion, newSchemaVersion: version, oldSchema: stored,
@@ -73,6 +79,17 @@ extension Coordinator {
             transaction.cancelWrite()
             throw RealmError(.schemaMismatch, "The migration of the Realm at '\(path)' failed and was rolled back: \(error)")
         }
+    }
+
+    /// Records the first open of a new file opened without a schema (its
+    /// classes are added as they are used), so that a later open with a
+    /// higher version runs its migration, as for any file opened before.
+    func recordFirstOpen(version: UInt64) throws(RealmError) {
+        guard !configuration.isReadOnly, !configuration.isSchemaAdditive else { return }
+        let transaction = try makeTransaction()
+        try transaction.ensureReading()
+        guard transaction.catalogGeneration == Catalog.initialGeneration else { return }
+        try prepareSchema(Schema([]), version: version, migration: nil)
     }
 
     /// Adds what `wanted` has that the file lacks, keeping the rest (see

@@ -81,6 +81,8 @@ public final class Coordinator: Sendable {
         coordinator.startInterprocessNotifications()
         if let schema = configuration.schema {
             try coordinator.prepareSchema(schema, version: configuration.schemaVersion, migration: configuration.migration)
+        } else {
+            try coordinator.recordFirstOpen(version: configuration.schemaVersion)
         }
         return coordinator
     }

@@ -158,6 +158,10 @@ public final class Transaction {
     /// The schema version stored in the file at the version being read.
     public var schemaVersion: UInt64 { catalog.schemaVersion }
 
+    /// The catalog generation at the version being read: how many times a
+    /// schema was applied to the file, plus one.
+    var catalogGeneration: Int64 { catalog.generation }
+
     /// Moves to the newest version. Returns whether the version changed.
     /// Cheap when nothing was committed since.
     ///

@@ -43,27 +43,31 @@ public final class Migration {
     }
 
     /// Calls `block` for every object of a class that existed before the
-    /// migration: `oldObject` reads the old values (nil for a class that is
-    /// new), `newObject` reads and writes the new ones (nil for a class that
-    /// was removed, or an object deleted during the migration).
+    /// migration, as Realm does: `oldObject` reads the old values,
+    /// `newObject` reads and writes the new ones. For a class the old file
+    /// lacks, `block` gets each object of the new one with a nil
+    /// `oldObject`; for a class the new schema removes, each old object with
+    /// a nil `newObject`. Objects deleted earlier in the migration (by
+    /// ``delete(_:)`` or ``deleteData(forType:)``) are skipped, and so are
+    /// those it created.
     public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: DynamicObject?, _ newObject: DynamicObject?) throws -> Void) rethrows {
-        let oldKeys = oldRealm.state.handleIfStored(typeName).map { handle in
-            oldRealm.perform("list '\(typeName)' objects") { try $0.objectKeys(in: handle) }
-        } ?? []
+        let oldHandle = oldRealm.state.handleIfStored(typeName)
         let newHandle = isRemoved(typeName) ? nil : newRealm.state.handleIfStored(typeName)
-        if oldKeys.isEmpty, let newHandle {
+        guard let oldHandle else {
+            guard let newHandle else { return }
             for key in newRealm.perform("list '\(typeName)' objects", { try $0.objectKeys(in: newHandle) }) {
                 try block(nil, newRealm.makeObject(DynamicObject.self, key: key, className: typeName))
             }
             return
         }
-        for key in oldKeys {
+        for key in oldRealm.perform("list '\(typeName)' objects", { try $0.objectKeys(in: oldHandle) }) {
             let old = oldRealm.makeObject(DynamicObject.self, key: key, className: typeName)
-            var new: DynamicObject?
-            if let newHandle, newRealm.objectExists(key: key, handle: newHandle) {
-                new = newRealm.makeObject(DynamicObject.self, key: key, className: typeName)
+            guard let newHandle else {
+                try block(old, nil)
+                continue
             }
-            try block(old, new)
+            guard newRealm.objectExists(key: key, handle: newHandle) else { continue }
+            try block(old, newRealm.makeObject(DynamicObject.self, key: key, className: typeName))
         }
     }
 

@@ -30,7 +30,10 @@ enum DynamicAccess {
             if value.isNull { return nil }
             return type._fromValue(value, in: realm)._keyValue
         case .list(let factory):
-            if object is DynamicObject {
+            if let dynamic = object as? DynamicObject {
+                // A list of objects is a live List<DynamicObject>, as in
+                // Realm (its migrations' `List<MigrationObject>`).
+                if property.type == .object { return dynamic.dynamicList(key) }
                 let list = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
                 let values = realm.perform("read list '\(info.className).\(key)'", ifDamaged: []) { try $0.values(of: list) }
                 return values.map { value -> Any? in

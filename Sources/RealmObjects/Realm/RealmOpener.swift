@@ -23,7 +23,11 @@ enum RealmOpener {
             try synchronizer.prepare()
         }
         let types = SchemaDiscovery.closure(of: configuration.objectTypes ?? storedModelClassesToMigrate(configuration))
-        let schema = types.isEmpty ? nil : try SchemaDiscovery.schema(of: types)
+        // A file without classes opened with a migration block still runs
+        // it (when opened before, and its version is lower), as in Realm.
+        let schema = types.isEmpty
+            ? (configuration.migrationBlock == nil ? nil : Schema([]))
+            : try SchemaDiscovery.schema(of: types)
         if let block = configuration.shouldCompactOnLaunch, configuration.inMemoryIdentifier == nil, !configuration.readOnly {
             try Compaction.compactIfNeeded(configuration, block)
         }
