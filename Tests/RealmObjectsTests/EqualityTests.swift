@@ -5,25 +5,47 @@ import Testing
 /// `==` on objects and results, `Realm.isEmpty`, and what `objects(_:)`
 /// refuses, as in Realm Swift.
 @Suite struct EqualityTests {
-    @Test func managedObjectsAreEqualWhenTheyAreTheSameRow() throws {
+    /// Realm's `isEqual:` compares rows only for classes with a primary key;
+    /// other objects are equal only to themselves (ObjectTests'
+    /// testObjectEquality, RealmCollectionTypeTests' index(of:)).
+    @Test func managedObjectsWithoutAPrimaryKeyAreEqualOnlyToThemselves() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         let rex = Dog(value: ["name": "Rex", "age": 1])
         let twin = Dog(value: ["name": "Rex", "age": 1])
-        #expect(rex != twin)  // unmanaged: only itself
+        #expect(rex != twin)
         #expect(rex == rex)
         try realm.write { realm.add([rex, twin]) }
         let found = try #require(realm.objects(Dog.self).first)
-        #expect(found == rex)
-        #expect(found !== rex)
-        #expect(found != twin)
-        #expect(Set([found, rex, twin]).count == 2)
+        #expect(found != rex)
+        #expect(found.isSameObject(as: rex))
+        #expect(!found.isSameObject(as: twin))
+        #expect(Set([found, rex, twin]).count == 3)
+        // A dynamic object of the row is the same object, not an equal one.
+        let dynamic = try #require(realm.dynamicObjects("Dog").first)
+        #expect(dynamic.isSameObject(as: found))
+        #expect(found.isSameObject(as: dynamic))
+        #expect(dynamic != found)
+    }
+
+    @Test func managedObjectsWithAPrimaryKeyAreEqualWhenTheyAreTheSameRow() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let cheese = Book(value: ["id": 1, "title": "Cheese"])
+        let twin = Book(value: ["id": 1, "title": "Cheese"])
+        #expect(cheese != twin)  // unmanaged: only itself
+        try realm.write { realm.add(cheese) }
+        let found = try #require(realm.objects(Book.self).first)
+        #expect(found == cheese)
+        #expect(found !== cheese)
+        #expect(Set([found, cheese]).count == 1)
         // An object of another file is another object, whatever its values.
         let other = try Realm(configuration: inMemoryConfiguration("other"))
-        let stranger = try other.write { other.create(Dog.self, value: ["name": "Rex", "age": 1]) }
+        let stranger = try other.write { other.create(Book.self, value: ["id": 1, "title": "Cheese"]) }
         #expect(stranger != found)
+        #expect(!stranger.isSameObject(as: found))
         // A dynamic object of the row equals the typed one.
-        let dynamic = try #require(realm.dynamicObjects("Dog").first)
+        let dynamic = try #require(realm.dynamicObjects("Book").first)
         #expect(dynamic == found)
+        #expect(dynamic.isSameObject(as: found))
     }
 
     @Test func resultsAreEqualWhenTheyAreTheSameQueryOfTheSameRealm() throws {

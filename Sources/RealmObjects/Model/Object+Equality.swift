@@ -1,24 +1,24 @@
 import RealmCore
 
-/// Objects compare as Realm Swift's do: a managed object equals every other
-/// instance of the same object (the same row of the same class in the same
-/// Realm file), an unmanaged one only itself.
+/// Objects compare as Realm Swift's do. An object of a class with a primary
+/// key equals every other instance of the same object (the same row of the
+/// same class in the same Realm file); any other object equals only itself,
+/// as `NSObject`'s identity, which is what Realm keeps for classes without
+/// a primary key. ``Object/isSameObject(as:)`` compares rows for every
+/// class.
 ///
-/// The hash of an unmanaged object changes when it is added to a Realm, as
-/// in Realm Swift: do not keep an object in a `Set` or as a dictionary key
-/// across `add`.
+/// The hash of an unmanaged object of a class with a primary key changes
+/// when it is added to a Realm, as in Realm Swift: do not keep such an
+/// object in a `Set` or as a dictionary key across `add`.
 extension Object: Hashable {
     public static func == (lhs: Object, rhs: Object) -> Bool {
         if lhs === rhs { return true }
-        guard let left = lhs._realm, let right = rhs._realm, let leftClass = lhs._handle, let rightClass = rhs._handle else {
-            return false
-        }
-        return lhs._key == rhs._key && leftClass.className == rightClass.className
-            && left.configuration.identity == right.configuration.identity
+        guard lhs._classInfo.objectSchema.primaryKeyProperty != nil else { return false }
+        return lhs.isSameObject(as: rhs)
     }
 
     public func hash(into hasher: inout Hasher) {
-        if let handle = _handle, _realm != nil {
+        if let handle = _handle, _realm != nil, _classInfo.objectSchema.primaryKeyProperty != nil {
             hasher.combine(_key.rawValue)
             hasher.combine(handle.className)
         } else {

@@ -238,13 +238,13 @@ open class Object: CustomStringConvertible {
     }
 
     /// Whether `object` is the same stored object as this one (the same
-    /// class, key and Realm file); unmanaged objects are only the same as
-    /// themselves.
+    /// stored class, key and Realm file), whether either is a typed or a
+    /// `DynamicObject`; unmanaged objects are only the same as themselves.
     public func isSameObject(as object: Object?) -> Bool {
         guard let object else { return false }
         if object === self { return true }
-        guard let realm = _realm, let other = object._realm else { return false }
-        return _key == object._key && Swift.type(of: self).className() == Swift.type(of: object).className()
+        guard let realm = _realm, let other = object._realm, let handle = _handle, let otherHandle = object._handle else { return false }
+        return _key == object._key && handle.className == otherHandle.className
             && realm.configuration.identity == other.configuration.identity
     }
 
