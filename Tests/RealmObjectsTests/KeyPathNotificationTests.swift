@@ -76,4 +76,114 @@ import Testing
         #expect(names == [["owner"]])
         withExtendedLifetime(token) {}
     }
+
+    /// A key path that ends at a link names the link only: a change inside
+    /// the linked object does not count (Realm's `linkCol`), a change of the
+    /// link does.
+    @Test func aKeyPathEndingAtALinkIgnoresChangesInsideIt() throws {
+        let (realm, jim, rex) = try setUp()
+        let dogs = realm.objects(Dog.self)
+        let ann = try realm.write { realm.create(Person.self, value: ["name": "Ann"]) }
+        let seen = try modifications({ dogs.observe(keyPaths: ["owner"], $0) }, realm: realm, commits: [
+            { jim.name = "James" },   // inside the linked object
+            { rex.owner = ann },      // the link itself
+        ])
+        #expect(seen == [[0]])
+        let people = realm.objects(Person.self)
+        let listSeen = try modifications({ people.observe(keyPaths: ["dogs"], $0) }, realm: realm, commits: [
+            { rex.name = "Max" },     // inside an element
+            { jim.dogs.append(realm.create(Dog.self, value: ["name": "Fido"])) },
+        ])
+        #expect(listSeen == [[0]])
+        // "dogs" with "dogs.name" observes both.
+        let bothSeen = try modifications({ people.observe(keyPaths: ["dogs", "dogs.name"], $0) }, realm: realm, commits: [
+            { rex.age = 7 },
+            { rex.name = "Rex" },
+        ])
+        #expect(bothSeen == [[0]])
+        var names: [[String]] = []
+        let token = rex.observe(keyPaths: ["owner"]) { change in
+            if case .change(let properties) = change { names.append(properties.map(\.name)) }
+        }
+        try realm.write { ann.name = "Anne" }
+        realm.refresh()
+        try realm.write { rex.owner = jim }
+        realm.refresh()
+        #expect(names == [["owner"]])
+        withExtendedLifetime(token) {}
+    }
+
+    /// A key path through linking objects fires when a new link arrives, as
+    /// Realm's backlink columns do.
+    @Test func aNewLinkFiresALinkingObjectsKeyPath() throws {
+        let (realm, _, _) = try setUp()
+        let fido = try realm.write { realm.create(Dog.self, value: ["name": "Fido"]) }
+        let dogs = realm.objects(Dog.self)
+        for keyPath in ["owners", "owners.name"] {
+            let ann = try realm.write { realm.create(Person.self, value: ["name": "Ann-\(keyPath)"]) }
+            let seen = try modifications({ dogs.observe(keyPaths: [keyPath], $0) }, realm: realm, commits: [
+                { ann.dogs.append(fido) },
+                { realm.create(Person.self, value: ["name": "Bob", "dogs": [fido]]) },
+            ])
+            #expect(seen == [[1], [1]], "\(keyPath)")
+        }
+        var names: [[String]] = []
+        let token = fido.observe(keyPaths: ["owners"]) { change in
+            if case .change(let properties) = change { names.append(properties.map(\.name)) }
+        }
+        try realm.write { realm.create(Person.self, value: ["name": "Cy", "dogs": [fido]]) }
+        realm.refresh()
+        #expect(names == [["owners"]])
+        withExtendedLifetime(token) {}
+    }
+
+    /// Realm refuses a key path the class does not have when observing
+    /// begins, not when a change arrives.
+    @Test func anUnknownKeyPathStopsWhenObservingBegins() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "unknown-key-path"))
+            let rex = try! realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            let token = rex.observe(keyPaths: ["noSuchProperty"]) { _ in }
+            // Not reached: no change is ever made.
+            withExtendedLifetime(token) {}
+            exit(0)
+        }
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "unknown-key-path"))
+            try! realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+            let token = realm.objects(Dog.self).observe(keyPaths: ["owner.noSuchProperty"]) { _ in }
+            withExtendedLifetime(token) {}
+            exit(0)
+        }
+    }
+
+    /// realm-swift's testObserveKeyPathOnDifferentQueue, in both spellings.
+    @Test func keyPathsOnAQueue() throws {
+        let directory = TemporaryDirectory()
+        let realm = try Realm(configuration: Realm.Configuration(fileURL: directory.file()))
+        let object = try realm.write { realm.create(AllTypes.self, value: ["int": 1]) }
+        let queue = DispatchQueue(label: "key paths")
+        for spelling in 0..<2 {
+            let seen = Locked<[String]>([])
+            let done = DispatchSemaphore(value: 0)
+            let block: (ObjectChange<AllTypes>) -> Void = { change in
+                if case .change(let changes) = change {
+                    seen.value = changes.properties.map { "\($0.name) \($0.oldValue as? Int ?? -1) \($0.newValue as? Int ?? -1)" }
+                }
+                done.signal()
+            }
+            let token = spelling == 0
+                ? object.observe(keyPaths: ["int"], on: queue, block)
+                : object.observe(on: queue, keyPaths: ["int"], block)
+            queue.sync {}
+            try realm.write {
+                object.string = "not observed"
+                object.int = spelling + 2
+            }
+            #expect(done.wait(timeout: .now() + 10) == .success)
+            #expect(seen.value == ["int \(spelling + 1) \(spelling + 2)"])
+            token.invalidate()
+            queue.sync {}
+        }
+    }
 }

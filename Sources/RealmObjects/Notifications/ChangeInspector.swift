@@ -9,6 +9,9 @@ struct ChangeInspector {
     static let maximumDepth = 3
 
     private var modified: [String: [ObjectKey: PropertySet]] = [:]
+    private var inserted: [String: KeySet] = [:]
+    /// The lists of objects whose elements changed.
+    private var changedLists: Set<ListIdentifier> = []
     private var deleted: [String: KeySet] = [:]
     private var deletedAll: Set<String> = []
     /// Keys deleted and then inserted again: a class keyed by its primary
@@ -32,6 +35,7 @@ struct ChangeInspector {
                 for (key, properties) in changes.modifications {
                     modified[className, default: [:]][key, default: PropertySet()].formUnion(properties)
                 }
+                if !changes.insertions.isEmpty { inserted[className, default: KeySet()].formUnion(changes.insertions) }
                 if changes.deletedAll { deletedAll.insert(className) }
                 for key in changes.deletions { deleted[className, default: KeySet()].insert(key) }
                 // Within a change set a key both deleted and inserted was
@@ -41,6 +45,7 @@ struct ChangeInspector {
                 if !again.isEmpty { recreated[className, default: KeySet()].formUnion(again) }
             }
             if !changeSet.lists.isEmpty { isEmpty = false }
+            for (list, changes) in changeSet.lists where !changes.isEmpty { changedLists.insert(list) }
         }
     }
 
@@ -54,6 +59,13 @@ struct ChangeInspector {
     func touchesClasses(otherThan className: String) -> Bool {
         !isComplete || modified.keys.contains { $0 != className } || deleted.keys.contains { $0 != className }
             || deletedAll.contains { $0 != className }
+    }
+
+    /// Whether the commits created objects of a class other than
+    /// `className`, or changed the elements of its lists: links to
+    /// `className`'s objects may have arrived.
+    func addsLinks(otherThan className: String) -> Bool {
+        !isComplete || inserted.keys.contains { $0 != className } || changedLists.contains { $0.className != className }
     }
 
     /// Whether the commits deleted the object, even if an object with the
@@ -94,26 +106,54 @@ struct ChangeInspector {
 
     /// Whether an object that property `index` of the object links to (or,
     /// for linking objects, that links to it) changed, within the depth.
-    /// Linking objects count only when a key path names them, as in Realm.
+    ///
+    /// As in Realm: linking objects count only when a key path names them,
+    /// and then a link that arrived counts too; a key path that ends at a
+    /// link (`owner`, `dogs`) names the link only, so that only a linked
+    /// object's deletion counts, not a change inside it.
     func linkedObjectChanged(_ className: String, _ key: ObjectKey, _ index: Int, _ property: Property,
                              filter: KeyPathFilter?, in transaction: Transaction, depth: Int = 0) -> Bool {
-        guard let target = property.objectClassName, touches(target) else { return false }
+        guard let target = property.objectClassName else { return false }
         if let filter, !filter.includes(index) { return false }
         if property.type == .linkingObjects && filter == nil { return false }
         let nested = filter?.nested[index] ?? nil
+        let endsHere = filter != nil && nested == nil
+        if property.type == .linkingObjects {
+            guard let origin = linkOrigin(of: property, transaction) else { return false }
+            let linkers = (try? transaction.linkingObjects(to: key, from: origin.handle, property: origin.index)) ?? []
+            if linkers.contains(where: { linkArrived(from: target, $0, property: origin.index) }) { return true }
+            guard !endsHere, touches(target) else { return false }
+            return linkers.contains { isChanged(target, $0, filter: nested, in: transaction, depth: depth + 1) }
+        }
+        guard touches(target) else { return false }
         for linked in linkedKeys(className, key, index, property, transaction) {
             if deleted[target]?.contains(linked) == true || deletedAll.contains(target) { return true }
-            if isChanged(target, linked, filter: nested, in: transaction, depth: depth + 1) { return true }
+            if !endsHere && isChanged(target, linked, filter: nested, in: transaction, depth: depth + 1) { return true }
         }
         return false
     }
 
+    /// Whether the commits made `linker` link through its property
+    /// `index`: it is new, or that property (a link, or a list's elements)
+    /// changed.
+    private func linkArrived(from className: String, _ linker: ObjectKey, property index: Int) -> Bool {
+        inserted[className]?.contains(linker) == true
+            || modified[className]?[linker]?.contains(index) == true
+            || changedLists.contains(ListIdentifier(className: className, propertyIndex: index, owner: linker))
+    }
+
+    /// The class and link property that linking objects are made of.
+    private func linkOrigin(of property: Property, _ transaction: Transaction) -> (handle: ClassHandle, index: Int)? {
+        guard let source = property.objectClassName, let origin = property.linkOriginPropertyName,
+              let handle = try? transaction.classHandle(named: source),
+              let index = try? transaction.propertyIndex(named: origin, in: handle) else { return nil }
+        return (handle, index)
+    }
+
     private func linkedKeys(_ className: String, _ key: ObjectKey, _ index: Int, _ property: Property, _ transaction: Transaction) -> [ObjectKey] {
         if property.type == .linkingObjects {
-            guard let source = property.objectClassName, let origin = property.linkOriginPropertyName,
-                  let sourceHandle = try? transaction.classHandle(named: source),
-                  let originIndex = try? transaction.propertyIndex(named: origin, in: sourceHandle) else { return [] }
-            return (try? transaction.linkingObjects(to: key, from: sourceHandle, property: originIndex)) ?? []
+            guard let origin = linkOrigin(of: property, transaction) else { return [] }
+            return (try? transaction.linkingObjects(to: key, from: origin.handle, property: origin.index)) ?? []
         }
         guard let handle = try? transaction.classHandle(named: className) else { return [] }
         let values: [Value]
@@ -131,6 +171,9 @@ struct ChangeInspector {
 struct KeyPathFilter {
     var properties: Set<Int> = []
     var nested: [Int: KeyPathFilter?] = [:]
+    /// Whether a key path names linking objects (`owners`, `owners.name`):
+    /// then a link that arrives is a change.
+    private(set) var namesLinkingObjects = false
 
     func includes(_ index: Int) -> Bool { properties.contains(index) }
 
@@ -150,9 +193,11 @@ struct KeyPathFilter {
             preconditionFailure("Property '\(first)' in key path '\(components.joined(separator: "."))' does not exist on class '\(className)'.")
         }
         properties.insert(index)
+        if objectSchema.properties[index].type == .linkingObjects { namesLinkingObjects = true }
         let rest = Array(components.dropFirst())
         guard !rest.isEmpty, let target = objectSchema.properties[index].objectClassName else {
-            if components.count == 1 { nested[index] = .some(nil) }
+            // The key path ends here, unless another goes on from here.
+            if components.count == 1 && nested[index] == nil { nested[index] = .some(nil) }
             return
         }
         var child = (nested[index] ?? nil) ?? KeyPathFilter()

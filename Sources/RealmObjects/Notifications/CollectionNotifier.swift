@@ -76,9 +76,6 @@ final class CollectionNotifier: @unchecked Sendable {
     func start(in state: RealmState) {
         do {
             let transaction = state.transaction
-            // Fails here, on the registering thread, for a key path that
-            // does not exist.
-            if let className { _ = KeyPathFilter.make(keyPaths, className: className, schema: transaction.schema) }
             let initial = try currentState(in: transaction)
             lock.withLock { baseline = initial }
             initialIsPending = true
@@ -167,8 +164,9 @@ final class CollectionNotifier: @unchecked Sendable {
         }
         if var matches = base.maintained {
             if let changeSets, inspector.isComplete, let update = try matches.update(after: changeSets, in: transaction) {
-                let changes = Self.changes(update, of: matches.keys, touchingLinks: inspector.touchesClasses(otherThan: matches.className),
-                                           isModified: isModified)
+                let touchingLinks = inspector.touchesClasses(otherThan: matches.className)
+                    || (filter?.namesLinkingObjects == true && inspector.addsLinks(otherThan: matches.className))
+                let changes = Self.changes(update, of: matches.keys, touchingLinks: touchingLinks, isModified: isModified)
                 return Step(from: base.version, to: State(version: version, identities: [], maintained: matches), changes: changes)
             }
             let old = Self.identities(matches.keys)

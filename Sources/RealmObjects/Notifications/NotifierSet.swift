@@ -11,7 +11,7 @@ import Synchronization
 /// `refresh()` or `beginWrite()`. Changes of several commits are coalesced
 /// into one notification.
 final class NotifierSet {
-    private unowned let state: RealmState
+    unowned let state: RealmState
     /// `state` again, weakly, for deliveries scheduled on the Realm's queue
     /// or run loop: the Realm's last reference may go away on another
     /// thread meanwhile, and such a delivery must then find it gone rather

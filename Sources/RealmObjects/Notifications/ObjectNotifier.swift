@@ -115,9 +115,10 @@ final class ObjectNotifier {
                 // does a comparison of the values decide.
                 var changed = isList || properties != nil ? wasSet : (wasSet && current[index] != old)
                 // A key path through a link (`owner.name`): a change of the
-                // object at its end is a change of the link's property.
-                if !changed, let filter, filter.nested[index].map({ $0 != nil }) == true,
-                   let property = schema[className]?.properties[index] {
+                // object at its end is a change of the link's property; one
+                // naming linking objects (`owners`): a link that arrived.
+                if !changed, let filter, filter.includes(index), let property = schema[className]?.properties[index],
+                   property.type == .object || property.type == .linkingObjects {
                     changed = inspector.linkedObjectChanged(className, key, index, property, filter: filter, in: transaction)
                 }
                 if changed {

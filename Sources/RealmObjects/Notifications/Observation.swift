@@ -103,6 +103,8 @@ extension ObjectObservable where Self: Object {
         }
         realm.verifyThread()
         let schema = objectSchema
+        // A key path the class does not have stops here, as in Realm.
+        _ = KeyPathFilter.make(keyPaths, className: handle.className, schema: realm.transaction.schema)
         let notifier = ObjectNotifier(className: handle.className, key: _key, keyPaths: keyPaths) { report in
             switch report {
             case .deleted:
@@ -113,10 +115,11 @@ extension ObjectObservable where Self: Object {
                 let object = self
                 let described = changes.map { change in
                     let property = schema.properties[change.index]
+                    let isCollection = property.isList || property.type == .linkingObjects
                     return PropertyChange(
                         name: property.name,
-                        oldValue: property.isList || !oldValuesKnown ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
-                        newValue: property.isList ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
+                        oldValue: isCollection || !oldValuesKnown ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
+                        newValue: isCollection ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
                 }
                 block(.change(PropertyChanges(object: object, properties: described)))
             }
@@ -135,6 +138,8 @@ extension NotifierSet {
     func observe<C>(_ collection: C, className: String?, keyPaths: [String]?, query: Query? = nil,
                     elements: @escaping CollectionNotifier.Elements,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
+        // A key path the class does not have stops here, as in Realm.
+        if let className { _ = KeyPathFilter.make(keyPaths, className: className, schema: state.transaction.schema) }
         let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, deliver: { change in
             block(change.map(collection))
         })
