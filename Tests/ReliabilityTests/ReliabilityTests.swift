@@ -20,15 +20,27 @@ import Testing
     @Test func badValues() throws { try run("bad-values") }
     @Test func injection() throws { try run("injection") }
     @Test func soak() throws { try run("soak") }
+    /// Cases that large runs found, replayed forever.
+    @Test(arguments: [
+        // A record header claiming a value over SQLite's length limit:
+        // SQLITE_TOOBIG, which was not taken for damage (issue 35).
+        ("damaged-files", "full", UInt64(3502), 3320),
+    ])
+    func foundByLargeRuns(_ found: (family: String, size: String, seed: UInt64, case: Int)) throws {
+        try run(found.family, size: found.size, seed: found.seed, case: found.case)
+    }
+
     // The bank's families again, on encrypted files.
     @Test func crashSafetyEncrypted() throws { try run("crash-safety", encrypted: true) }
     @Test func concurrencyEncrypted() throws { try run("concurrency", encrypted: true) }
 
-    private func run(_ family: String, encrypted: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let seed = Self.isFull ? UInt64.random(in: 0...UInt64.max) : Self.ciSeed
+    private func run(_ family: String, encrypted: Bool = false, size: String? = nil, seed: UInt64? = nil, case number: Int? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let seed = seed ?? (Self.isFull ? UInt64.random(in: 0...UInt64.max) : Self.ciSeed)
+        let size = size ?? (Self.isFull ? "full" : "ci")
         let process = Process()
         process.executableURL = try Self.executable(sourceLocation: sourceLocation)
-        process.arguments = [family, "--size", Self.isFull ? "full" : "ci", "--seed", String(seed)]
+        process.arguments = [family, "--size", size, "--seed", String(seed)] + (number.map { ["--case", String($0)] } ?? [])
         if encrypted {
             var environment = ProcessInfo.processInfo.environment
             environment["RELIABILITY_ENCRYPTED"] = "1"
@@ -44,7 +56,7 @@ import Testing
         let result = text.split(separator: "\n").last { $0.hasPrefix("RESULT") }.map(String.init)
         print(result ?? "\(family): no RESULT line")
         #expect(process.terminationReason == .exit && process.terminationStatus == 0,
-                "\(family) failed (exit \(process.terminationStatus)); replay with `\(encrypted ? "RELIABILITY_ENCRYPTED=1 " : "")RealmReliability \(family) --size \(Self.isFull ? "full" : "ci") --seed \(seed)`:\n\(text.suffix(6_000))",
+                "\(family) failed (exit \(process.terminationStatus)); replay with `\(encrypted ? "RELIABILITY_ENCRYPTED=1 " : "")RealmReliability \(process.arguments!.joined(separator: " "))`:\n\(text.suffix(6_000))",
                 sourceLocation: sourceLocation)
         #expect(result?.contains(" failures=0 ") == true, "\(family): \(result ?? "no result")", sourceLocation: sourceLocation)
     }

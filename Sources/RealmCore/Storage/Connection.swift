@@ -304,8 +304,10 @@ package final class Connection {
         case SQLITE_CORRUPT: kind = .corruptFile
         case SQLITE_NOTADB: kind = .notARealm
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_FULL, SQLITE_IOERR: kind = .fileAccess
-        // Raised by realm_sum when an exact sum does not fit 64 bits.
-        case SQLITE_TOOBIG: kind = .valueTooLarge
+        // A value longer than SQLite's limit: writes refuse values over
+        // 16 MB before SQLite sees them, so only a damaged record header
+        // that claims such a length gives this.
+        case SQLITE_TOOBIG: kind = .corruptFile
         default: kind = .storage
         }
         return RealmError(kind, "SQLite error \(code) (\(message)) in '\(path)' running: \(sql)", sqliteCode: primary)
