@@ -34,7 +34,7 @@ import Testing
         #expect(name.keyPath == "name" && name.ascending)
         #expect(name.reversed() == RealmQuery.SortDescriptor(keyPath: "name", ascending: false))
         #expect(name.reversed().reversed() == name)
-        #expect(name.description == "SortDescriptor(keyPath: name, ascending: true)")
+        #expect(name.description == "SortDescriptor(keyPath: name, direction: ascending)")
 
         let realm = try Realm(configuration: inMemoryConfiguration())
         try realm.write {

@@ -51,8 +51,10 @@ import Testing
         // Distinct first (by key order), then sorted.
         #expect(try dogs(sort: [SortDescriptor(keyPath: "age", ascending: false)], distinct: ["color"], distinctFirst: true)
             == ["Spike", "Rex", "Bella", "Fido"])
-        #expect(try dogs(distinct: ["owner.name"]) == ["Bella", "Buster", "Fido", "Bruno", "Spike"])
-        #expect(try dogs(distinct: ["color", "owner.name"]) == ["Bella", "Buster", "Rex", "Fido", "Bruno", "Spike", "Hachi"])
+        // Through a link, the dogs without an owner (Spike, Hachi) are
+        // dropped, as Realm drops objects whose key path meets a nil link.
+        #expect(try dogs(distinct: ["owner.name"]) == ["Bella", "Buster", "Fido", "Bruno"])
+        #expect(try dogs(distinct: ["color", "owner.name"]) == ["Bella", "Buster", "Rex", "Fido", "Bruno"])
         #expect(try dogs("age > 1", distinct: ["color"]) == ["Bella", "Rex", "Spike"])
         let counted = try realm.query("Dog", "TRUEPREDICATE", distinct: ["color"])
         #expect(try counted.count(in: realm.transaction) == 4)

@@ -13,11 +13,20 @@ import RealmQuery
 public final class AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
     let base: any RealmCollection
     private let element: (Int) -> Element
+    private let iterator: () -> AnyIterator<Element>
 
     /// Wraps a Realm collection.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         self.base = base
         self.element = { base[$0] }
+        self.iterator = { AnyIterator(base.makeIterator()) }
+    }
+
+    /// Iterates as the wrapped collection does: over a snapshot taken when
+    /// iteration begins, so that deleting objects while iterating skips
+    /// none, as in Realm.
+    public func makeIterator() -> AnyIterator<Element> {
+        iterator()
     }
 
     public var realm: Realm? { base.realm }

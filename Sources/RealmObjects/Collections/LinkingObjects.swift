@@ -66,6 +66,14 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
     public var first: Element? { isEmpty ? nil : self[0] }
     public var last: Element? { isEmpty ? nil : self[count - 1] }
 
+    /// Iterates over the objects that linked to the owner when iteration
+    /// began, as Realm does: deleting them while iterating skips none.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        guard let owner else { return [].makeIterator() }
+        let realm = owner.realm
+        return keys().map { realm.makeObject(Element.self, key: $0) }.makeIterator()
+    }
+
     static var originType: Object.Type { Element.self }
     var originProperty: String { propertyName }
 

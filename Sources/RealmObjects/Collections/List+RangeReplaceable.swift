@@ -6,6 +6,17 @@ import RealmCore
 /// the write transaction: it happens whole, or (on bad input) not at all,
 /// with the error recorded for the commit to throw.
 extension List: MutableCollection, RangeReplaceableCollection {
+    /// The elements in `bounds`; setting it replaces them with the new
+    /// slice's elements, as Realm's `list[1..<4] = other[0..<2]` does, on a
+    /// `let` list too.
+    public subscript(bounds: Range<Int>) -> Slice<List> {
+        get { Slice(base: self, bounds: bounds) }
+        set {
+            // A slice of this very list changes as its elements are replaced.
+            replaceSubrange(bounds, with: Array(newValue))
+        }
+    }
+
     /// Replaces the elements in `subrange` with `newElements`.
     ///
     /// - Precondition: `subrange` lies within the list; in a write

@@ -121,13 +121,46 @@ extension List where Element: _AggregatedElement, Element: ExpressibleByNilLiter
     /// The elements of a list of optional values in ascending or
     /// descending order, nil ones first when ascending, as Realm sorts.
     public func sorted(ascending: Bool = true) -> [Element] {
+        sortedNilFirst(ascending: ascending, \._aggregated, <)
+    }
+}
+
+extension List where Element == Data {
+    /// The elements in ascending or descending order of their bytes, as
+    /// Realm orders binary values (a prefix first).
+    public func sorted(ascending: Bool = true) -> [Data] {
+        elements().sorted { ascending ? $0.lexicographicallyPrecedes($1) : $1.lexicographicallyPrecedes($0) }
+    }
+}
+
+extension List where Element == Data? {
+    /// The elements in ascending or descending order of their bytes, nil
+    /// ones first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Data?] {
+        sortedNilFirst(ascending: ascending, { $0 }) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+extension List where Element == String? {
+    /// The elements in ascending or descending order, nil ones first when
+    /// ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [String?] {
+        sortedNilFirst(ascending: ascending, { $0 }, <)
+    }
+}
+
+extension List {
+    /// The elements ordered by `areInIncreasingOrder` on what `unwrap`
+    /// gives, the elements it gives nil for first when ascending.
+    fileprivate func sortedNilFirst<Wrapped>(ascending: Bool, _ unwrap: (Element) -> Wrapped?,
+                                             _ areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> [Element] {
         elements().sorted { lhs, rhs in
             let (first, second) = ascending ? (lhs, rhs) : (rhs, lhs)
-            switch (first._aggregated, second._aggregated) {
+            switch (unwrap(first), unwrap(second)) {
             case (nil, nil): return false
             case (nil, _): return true
             case (_, nil): return false
-            case (let a?, let b?): return a < b
+            case (let a?, let b?): return areInIncreasingOrder(a, b)
             }
         }
     }

@@ -55,9 +55,26 @@ enum QueryArguments {
     }
 
     private static func value(of object: Object, format: String, realm: Realm) throws(Realm.Error) -> Value {
-        guard let owner = object._realm, owner.configuration.identity == realm.configuration.identity, !object.isInvalidated else {
+        guard let owner = object._realm else {
+            // An unmanaged object is no object of the Realm: it matches
+            // nothing, as in Realm.
+            return .object(keyOfNoObject(of: object._classInfo.className, in: realm))
+        }
+        guard owner.configuration.identity == realm.configuration.identity, !object.isInvalidated else {
             throw Realm.Error(.invalidPredicate, "Only objects managed by this Realm can be compared in a query (\"\(format)\").")
         }
         return .object(object._key)
+    }
+
+    /// A key that no object of the class has now: links never hold it, so
+    /// `link == it` matches nothing and `link != it` everything. Keys are
+    /// handed out upwards from 1; only a class keyed by an integer primary
+    /// key can hold the lowest ones.
+    private static func keyOfNoObject(of className: String, in realm: Realm) -> ObjectKey {
+        var candidate = Int64.min
+        if let handle = realm.state.handleIfStored(className) {
+            while realm.objectExists(key: ObjectKey(candidate), handle: handle) { candidate += 1 }
+        }
+        return ObjectKey(candidate)
     }
 }

@@ -134,8 +134,12 @@ extension RealmCollection where Element: Object {
         results().distinct(by: Array(keyPaths))
     }
 
-    /// The index of the first object matching the predicate, or nil.
+    /// The index of the first object matching the predicate, or nil; on an
+    /// unmanaged list too, as Realm's standalone lists allow.
     public func index(matching predicateFormat: String, _ arguments: Any...) -> Int? {
+        guard realm != nil else {
+            return UnmanagedEvaluation.firstIndex(of: Array(self), matching: predicateFormat, arguments: arguments)
+        }
         let matching = Set(results().filter(predicateFormat, arguments: arguments).keys())
         return indices.first { matching.contains(self[$0]._key) }
     }

@@ -35,13 +35,25 @@ public struct PropertyQuery<Value: _Persistable> {
     let path: String
 
     func compare(_ op: ComparisonOperator, _ value: Value, options: StringOptions = []) -> QueryCondition {
+        if Self.isUnmanagedObject(value) {
+            // No object of the Realm, as in Realm: equal to none, unequal
+            // to every one.
+            return QueryCondition(op == .notEqual ? .truePredicate : .falsePredicate)
+        }
         let stored = (try? value._toValue(in: nil)) ?? .null
         return QueryCondition(.compare(.keyPath(path), op, .value(stored), options: options))
     }
 
-    /// Whether the value is one of `values`.
+    /// Whether the value is one of `values` (unmanaged objects among them
+    /// match nothing).
     public func `in`<S: Sequence>(_ values: S) -> QueryCondition where S.Element == Value {
-        QueryCondition(.compare(.keyPath(path), .in, .values(values.map { (try? $0._toValue(in: nil)) ?? .null })))
+        let stored = values.filter { !Self.isUnmanagedObject($0) }.map { (try? $0._toValue(in: nil)) ?? .null }
+        return QueryCondition(.compare(.keyPath(path), .in, .values(stored)))
+    }
+
+    private static func isUnmanagedObject(_ value: Value) -> Bool {
+        guard Value._objectType != nil, let object = value as? Object else { return false }
+        return object._realm == nil
     }
 
     /// Equality and inequality (nil equals nil, as in the query language).

@@ -28,9 +28,9 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, Expre
         SortDescriptor(keyPath: keyPath, ascending: !ascending)
     }
 
-    /// Realm Swift's form: `SortDescriptor(keyPath: name, ascending: true)`.
+    /// Realm Swift's form: `SortDescriptor(keyPath: name, direction: ascending)`.
     public var description: String {
-        "SortDescriptor(keyPath: \(keyPath), ascending: \(ascending))"
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
     }
 }
 

@@ -128,7 +128,10 @@ struct QueryPlanner {
         // post-filter's to evaluate.
         let predicate = forcesPostFilter || !checked.condition.fitsSQLite
             ? SQLFragment.constant(true, isExact: false) : compiler.compile(checked.condition, on: root)
-        let filter = SQLFragment.and([constraint, predicate])
+        // As in Realm, distinct drops the objects whose key path meets a
+        // nil link before its property.
+        let reachable = checked.distinct.compactMap { compiler.linksReached(by: $0, from: root) }
+        let filter = SQLFragment.and([constraint, predicate] + reachable)
         let sortTerms = checked.sort.map { descriptor, path in
             QueryPlan.SortTerm(sql: compiler.value(of: path, from: root).sql, ascending: descriptor.ascending, type: path.valueType)
         }

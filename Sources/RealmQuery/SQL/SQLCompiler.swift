@@ -166,6 +166,17 @@ struct SQLCompiler {
         }
     }
 
+    /// That every link of a to-one key path holds an object, so that its
+    /// property can be read; nil for a path without links.
+    func linksReached(by path: ResolvedPath, from root: SQLObject) -> SQLFragment? {
+        guard !path.steps.isEmpty else { return nil }
+        var object = root
+        for step in path.steps {
+            object = object.following(link: step.property, to: step.targetClass)
+        }
+        return SQLFragment("\(object.key) IS NOT NULL", isNullable: false)
+    }
+
     private func aggregate(_ op: CollectionOperation, of path: ResolvedPath, from object: SQLObject) -> SQLOperand? {
         let collection = collection(path, from: object)
         if op == .count {
