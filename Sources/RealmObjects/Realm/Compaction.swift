@@ -4,6 +4,12 @@ import RealmCore
 /// `shouldCompactOnLaunch`: asks the configuration's block with the file's
 /// total and used bytes, and rewrites the file without its free pages when
 /// it says so and no other process has the Realm open.
+///
+/// The used bytes are those SQLite's `dbstat` table counts as holding data:
+/// free pages and the unused space inside pages are left out, as Realm
+/// leaves out the free space of its file. (Without `dbstat`, only free
+/// pages are.) A file written in one transaction is packed already: then
+/// the two numbers are close, and rewriting it gains little.
 enum Compaction {
     static func compactIfNeeded(_ configuration: Realm.Configuration, _ shouldCompact: (Int, Int) -> Bool) throws {
         let path = (configuration.fileURL ?? Realm.Configuration.defaultFileURL).path
@@ -21,8 +27,9 @@ enum Compaction {
                   let pageCount = try connection.scalar("PRAGMA page_count"),
                   let freePages = try connection.scalar("PRAGMA freelist_count") else { return }
             let total = Int(pageSize * pageCount)
-            let used = Int(pageSize * (pageCount - freePages))
-            if shouldCompact(total, used) {
+            let used = (try? connection.scalar("SELECT sum(pgsize - unused) FROM dbstat")).flatMap { $0 }.map(Int.init)
+                ?? Int(pageSize * (pageCount - freePages))
+            if shouldCompact(total, min(used, total)) {
                 try connection.execute("VACUUM")
             }
         } catch {
