@@ -25,6 +25,9 @@ import Testing
         // A record header claiming a value over SQLite's length limit:
         // SQLITE_TOOBIG, which was not taken for damage (issue 35).
         ("damaged-files", "full", UInt64(3502), 3320),
+        // Random bytes in a page: a stop of the code before this issue's
+        // changes to the write path, which no longer happens.
+        ("damaged-files", "full", UInt64(3502), 5019),
     ])
     func foundByLargeRuns(_ found: (family: String, size: String, seed: UInt64, case: Int)) throws {
         try run(found.family, size: found.size, seed: found.seed, case: found.case)
