@@ -21,12 +21,6 @@ public final class DynamicObject: Object {
     /// The name of the object's class.
     public var className: String { dynamicClassName }
 
-    override public var description: String {
-        let fields = objectSchema.properties.filter { $0.type != .linkingObjects }.map { property -> String in
-            "\(property.name) = \(self[property.name].map { "\($0)" } ?? "nil")"
-        }
-        return "\(dynamicClassName) { " + fields.joined(separator: "; ") + " }"
-    }
 }
 
 extension Realm {

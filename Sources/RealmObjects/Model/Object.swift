@@ -289,20 +289,10 @@ open class Object: CustomStringConvertible {
         DynamicAccess.setValue(value, of: self, forKeyPath: keyPath)
     }
 
+    /// The object's class and properties in Realm's format (see
+    /// `ObjectDescription`), nested objects and lists five levels deep.
     open var description: String {
-        let name = Swift.type(of: self).className()
-        if isInvalidated { return "\(name) <invalidated>" }
-        let fields = objectSchema.properties.filter { $0.type != .linkingObjects }.map { property -> String in
-            let value = self[property.name]
-            if property.type == .object && !property.isList {
-                return "\(property.name) = \((value as? Object).map { Swift.type(of: $0).className() } ?? "nil")"
-            }
-            if property.isList, let list = value as? any RealmCollectionBase {
-                return "\(property.name) = <\(list.count) elements>"
-            }
-            return "\(property.name) = \(value.map { "\($0)" } ?? "nil")"
-        }
-        return "\(name) { " + fields.joined(separator: "; ") + " }"
+        ObjectDescription.describe(self)
     }
 
     // MARK: Internals

@@ -290,10 +290,31 @@ extension _Persistable {
             return (any as? NSData).map { _fromValue(.data($0 as Data), in: nil) }
         case .date:
             return (any as? NSDate).map { _fromValue(.date($0 as Date), in: nil) }
+        case .decimal:
+            // Numbers and numeric strings, as Realm's Decimal128 takes them.
+            if isBoolean(any) { return nil }
+            let decimal: Decimal?
+            switch any {
+            case let value as any BinaryInteger: decimal = Int64(exactly: value).map { Decimal($0) }
+            case let value as Double: decimal = value.isFinite ? Decimal(value) : nil
+            case let value as Float: decimal = value.isFinite ? Decimal(Double(value)) : nil
+            case let value as String: decimal = wholeDecimal(in: value)
+            case let value as NSNumber: decimal = value.decimalValue
+            default: decimal = nil
+            }
+            return decimal.map { _fromValue(.decimal($0), in: nil) }
         default:
             return nil
         }
     }
+}
+
+/// The decimal number `text` spells in full (`"2"`, `"-1.5e3"`), or nil.
+private func wholeDecimal(in text: String) -> Decimal? {
+    let scanner = Scanner(string: text.trimmingCharacters(in: .whitespaces))
+    scanner.locale = Locale(identifier: "en_US_POSIX")
+    guard let value = scanner.scanDecimal(), scanner.isAtEnd else { return nil }
+    return value
 }
 
 /// The type of Foundation's boolean numbers (what `JSONSerialization`

@@ -152,8 +152,30 @@ struct ObjectWriter {
             if property.isPrimaryKey && isUpdate { continue }
             if property.isList {
                 let list = ListHandle(owningClass: handle, owner: key, property: index)
-                let elements = values.lists[index] ?? []
-                if isUpdate { try transaction.removeAll(from: list) }
+                var elements = values.lists[index] ?? []
+                if isUpdate, policy == .modified, property.objectClassName.flatMap({ realm.transaction.schema[$0]?.isEmbedded }) == true {
+                    // As in Realm, updating what changed updates the
+                    // embedded objects already in the list in place,
+                    // position by position; the rest are removed or added.
+                    // (Updating all replaces them.)
+                    let existing = try transaction.values(of: list)
+                    let kept = Swift.min(existing.count, elements.count)
+                    for position in 0..<kept {
+                        guard let embedded = elements[position] as? EmbeddedObject else { continue }
+                        if case .object(let existingKey) = existing[position], embedded._realm == nil {
+                            try nested.updateEmbedded(embedded, existing: existingKey)
+                        } else {
+                            try transaction.remove(at: position, from: list)
+                            try nested.insertEmbedded(embedded, at: position, in: list)
+                        }
+                    }
+                    for position in (kept..<existing.count).reversed() {
+                        try transaction.remove(at: position, from: list)
+                    }
+                    elements.removeFirst(kept)
+                } else if isUpdate {
+                    try transaction.removeAll(from: list)
+                }
                 for element in elements {
                     if let embedded = element as? EmbeddedObject {
                         try nested.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
@@ -168,7 +190,15 @@ struct ObjectWriter {
             guard property.isColumn, let given = values.scalars[index] else { continue }
             if property.type == .object {
                 if let embedded = given as? EmbeddedObject {
-                    try nested.setEmbedded(embedded, owner: key, ownerHandle: handle, property: index)
+                    if isUpdate, policy == .modified, embedded._realm == nil,
+                       case .object(let existing) = try transaction.value(of: key, property: index, in: handle) {
+                        // As in Realm, updating what changed changes the
+                        // embedded object in place: instances of it stay
+                        // valid. (Updating all replaces it.)
+                        try nested.updateEmbedded(embedded, existing: existing)
+                    } else {
+                        try nested.setEmbedded(embedded, owner: key, ownerHandle: handle, property: index)
+                    }
                 } else if let linked = given as? Object {
                     try transaction.setValue(.object(try nested.key(for: linked)), of: key, property: index, in: handle)
                 } else if isUpdate {
@@ -181,6 +211,25 @@ struct ObjectWriter {
             if policy == .modified, try transaction.value(of: key, property: index, in: handle) == value { continue }
             try transaction.setValue(value, of: key, property: index, in: handle)
         }
+    }
+
+    /// Writes an unmanaged embedded object's values over the embedded object
+    /// `existing` (as the writer's update policy says), which it then
+    /// stands for.
+    private func updateEmbedded(_ embedded: EmbeddedObject, existing key: ObjectKey) throws {
+        if let failure = embedded._importFailure { throw failure }
+        let info = embedded._classInfo
+        try realm.state.register(Swift.type(of: embedded))
+        guard let handle = realm.state.handleIfStored(info.className) else {
+            throw Realm.Error(.fail, "The Realm has no class '\(info.className)'.")
+        }
+        let values = snapshot(of: embedded, info: info)
+        embedded._realm = realm
+        embedded._key = key
+        embedded._handle = handle
+        journal.added.append((embedded, info, handle))
+        try writeProperties(of: embedded, key: key, handle: handle, info: info, values: values,
+                            isUpdate: true, only: nil, policy: policy)
     }
 
     /// The key of a linked object: itself when managed here; otherwise a copy

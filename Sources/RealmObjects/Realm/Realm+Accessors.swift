@@ -155,6 +155,12 @@ extension Realm {
             try transaction.setValue(.null, of: owner._key, property: property, in: owner._handle!)
             return
         }
+        // The object the property holds already: nothing changes, as in
+        // Realm.
+        if embedded._realm != nil, !embedded.isInvalidated,
+           try transaction.value(of: owner._key, property: property, in: owner._handle!) == .object(embedded._key) {
+            return
+        }
         try requireUnmanaged(embedded)
         try ObjectWriter(realm: self).adding { try $0.setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property) }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import RealmCore
+
+/// The text of `Object.description` and of a list's, in Realm's format, so
+/// that logs and tests read as they do with Realm Swift:
+///
+/// ```
+/// Dog {
+/// 	name = Rex;
+/// 	owner = Person {
+/// 		name = Ann;
+/// 		dogs = List<Dog> <0x600001b4c0c0> (
+/// 			[0] <Maximum depth exceeded>
+/// 		);
+/// 	};
+/// }
+/// ```
+///
+/// Nested objects and lists are described five levels deep; a list shows
+/// its first 100 elements.
+enum ObjectDescription {
+    /// How many levels of nested objects and lists are described.
+    static let maximumDepth = 5
+    /// How many elements of a list are described.
+    private static let maximumElements = 100
+    /// How many bytes of a data value are shown.
+    private static let maximumDataBytes = 24
+
+    static func describe(_ object: Object, depth: Int = maximumDepth) -> String {
+        guard depth > 0 else { return "<Maximum depth exceeded>" }
+        let className = object._classInfo.className
+        if object.isInvalidated { return "[invalid object]" }
+        var text = "\(className) {\n"
+        for property in object.objectSchema.properties where property.type != .linkingObjects {
+            let value = describe(object[property.name], property: property, depth: depth)
+            text += "\t\(property.name) = \(value.replacingOccurrences(of: "\n", with: "\n\t"));\n"
+        }
+        return text + "}"
+    }
+
+    /// The text of a list (or other collection) named `name`, of elements
+    /// of `elementName`, at the address of `collection`.
+    static func describe(_ elements: some Sequence, count: Int, name: String, elementName: String,
+                         collection: AnyObject, depth: Int = maximumDepth) -> String {
+        guard depth > 0 else { return "<Maximum depth exceeded>" }
+        var text = "\(name)<\(elementName)> <\(address(of: collection))> (\n"
+        var described: [String] = []
+        for element in elements.prefix(maximumElements) {
+            let sub = (element as? Object).map { describe($0, depth: depth - 1) } ?? plain(element)
+            described.append("\t[\(described.count)] \(sub.replacingOccurrences(of: "\n", with: "\n\t"))")
+        }
+        text += described.joined(separator: ",\n")
+        if count > maximumElements { text += "\n\t... \(count - maximumElements) objects skipped." }
+        return text + "\n)"
+    }
+
+    private static func describe(_ value: Any?, property: Property, depth: Int) -> String {
+        guard let value else { return "(null)" }
+        if let object = value as? Object { return describe(object, depth: depth - 1) }
+        if let list = value as? any RealmCollection, let described = list as? any DescribableCollection {
+            return described.describe(depth: depth - 1)
+        }
+        return plain(value)
+    }
+
+    /// A value as Realm's Objective-C core prints it: booleans as 0 and 1,
+    /// dates in UTC, data as its first bytes in hex with its length.
+    private static func plain(_ value: Any?) -> String {
+        guard let value else { return "(null)" }
+        switch value {
+        case let flag as Bool:
+            return flag ? "1" : "0"
+        case let data as Data:
+            let hex = data.prefix(maximumDataBytes).map { String(format: "%02x", $0) }
+            let groups = stride(from: 0, to: hex.count, by: 4).map { hex[$0..<Swift.min($0 + 4, hex.count)].joined() }
+            return "<\(groups.joined(separator: " ")) — \(data.count) total bytes>"
+        case let date as Date:
+            return dateFormatter.string(from: date)
+        case let uuid as UUID:
+            return uuid.uuidString
+        default:
+            let mirror = Mirror(reflecting: value)
+            if mirror.displayStyle == .optional {
+                return mirror.children.first.map { plain($0.value) } ?? "(null)"
+            }
+            return "\(value)"
+        }
+    }
+
+    private static func address(of object: AnyObject) -> String {
+        "0x" + String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 16)
+    }
+
+    private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter
+    }()
+}
+
+/// A collection that describes itself in Realm's format (see
+/// ``ObjectDescription``).
+protocol DescribableCollection {
+    func describe(depth: Int) -> String
+}
+
+extension List: DescribableCollection {
+    func describe(depth: Int) -> String {
+        ObjectDescription.describe(self, count: count, name: "List", elementName: Self.elementName, collection: self, depth: depth)
+    }
+
+    /// The elements' class name, or their type's name for values.
+    static var elementName: String {
+        Element._objectType.map { ClassNames.name(of: $0) } ?? "\(Element.self)"
+    }
+}
