@@ -82,3 +82,21 @@ extension List: MutableCollection, RangeReplaceableCollection {
         removeSubrange(bounds.relative(to: 0..<count))
     }
 }
+
+extension List: Equatable {
+    /// Whether the two are the same managed list (of one object's property
+    /// in one Realm), or unmanaged lists of the same elements (objects
+    /// compared as ``Object/isSameObject(as:)`` does), as Realm compares
+    /// lists.
+    public static func == (lhs: List, rhs: List) -> Bool {
+        if lhs === rhs { return true }
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil):
+            return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { same($0, $1) }
+        case (let left?, let right?):
+            return left.realm.configuration.identity == right.realm.configuration.identity && left.handle == right.handle
+        default:
+            return false
+        }
+    }
+}

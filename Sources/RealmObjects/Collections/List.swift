@@ -313,7 +313,14 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             realm.recordingFailure(of: "replace an element of list \(name(handle, in: realm))") {
                 try checkDynamicTarget(object)
                 try realm.inOneStep(object) {
-                    try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
+                    if let embedded = object as? EmbeddedObject {
+                        // A new embedded object takes the place of the old
+                        // one, which is deleted with its link, as in Realm.
+                        try realm.transaction.remove(at: index, from: handle)
+                        try realm.insertEmbedded(embedded, at: index, in: handle)
+                    } else {
+                        try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
+                    }
                 }
             }
         }

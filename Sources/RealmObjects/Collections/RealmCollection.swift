@@ -40,8 +40,11 @@ extension RealmCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
+    /// The collection and its first elements in Realm's format:
+    /// `Results<Dog> <0x…> (` with each element described on its own lines
+    /// (see ``Object/description``).
     public var description: String {
-        "\(Swift.type(of: self))<\(Element.self)> (\(count) elements)"
+        ObjectDescription.describe(self)
     }
 
     /// The index of the first element equal to `element` (for objects: the
@@ -67,9 +70,61 @@ extension RealmCollection {
     }
 
     /// The values at `keyPath` of every element, in order (see
-    /// ``Object/value(forKeyPath:)``).
-    public func value(forKeyPath keyPath: String) -> [Any?] {
-        map { element in (element as? Object)?.value(forKeyPath: keyPath) ?? nil }
+    /// ``Object/value(forKeyPath:)``), as an array; or, as key-value
+    /// coding's collection operators give it, `@count` (an `Int`),
+    /// `@min.age`, `@max.age`, `@sum.age` (in the property's type),
+    /// `@avg.age` (a `Double`), `@unionOfObjects.name` and
+    /// `@distinctUnionOfObjects.name` (arrays).
+    public func value(forKeyPath keyPath: String) -> Any? {
+        guard keyPath.hasPrefix("@") else {
+            return map { element in (element as? Object)?.value(forKeyPath: keyPath) ?? nil } as [Any?]
+        }
+        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        if parts[0] == "@count" { return count }
+        guard parts.count == 2 else {
+            preconditionFailure("Invalid key path '\(keyPath)': a collection operator other than @count needs a property.")
+        }
+        let values = map { element in (element as? Object)?.value(forKeyPath: parts[1]) ?? nil }
+        let aggregate: AggregateKind
+        switch parts[0] {
+        case "@unionOfObjects": return values
+        case "@distinctUnionOfObjects":
+            var seen: [Value] = []
+            return values.filter { value in
+                let stored = (value as? _Persistable).flatMap { try? $0._toValue(in: nil) } ?? .null
+                if seen.contains(stored) { return false }
+                seen.append(stored)
+                return true
+            }
+        case "@min": aggregate = .min
+        case "@max": aggregate = .max
+        case "@sum": aggregate = .sum
+        case "@avg": aggregate = .average
+        default: preconditionFailure("Invalid key path '\(keyPath)': unknown collection operator '\(parts[0])'.")
+        }
+        let stored = values.map { value in (value as? _Persistable).flatMap { try? $0._toValue(in: nil) } ?? .null }
+        let type = stored.lazy.compactMap(Self.propertyType(of:)).first ?? .double
+        let result = Aggregation.compute(aggregate, of: stored, type: type)
+        switch result {
+        case .null: return aggregate == .sum ? 0 : nil
+        case .int(let int): return Int(int)
+        case .float(let float): return aggregate == .average ? Double(float) : float
+        case .double(let double): return double
+        case .decimal(let decimal): return decimal
+        case .date(let date): return date
+        default: return nil
+        }
+    }
+
+    private static func propertyType(of value: Value) -> PropertyType? {
+        switch value {
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .decimal: .decimal
+        case .date: .date
+        default: nil
+        }
     }
 
     /// Sets the property at `keyPath` of every element (see

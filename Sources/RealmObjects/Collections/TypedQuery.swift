@@ -161,8 +161,12 @@ extension ListQuery where Element: _Persistable {
     /// The mean of the values (`@avg`); nil for an empty list.
     public var avg: AggregateQuery<Double> { values.avg }
 
-    /// Whether the list holds `value` (`ANY list == value`).
+    /// Whether the list holds `value` (`ANY list == value`); an unmanaged
+    /// object is in no list, as in Realm.
     public func contains(_ value: Element) -> QueryCondition {
+        if Element._objectType != nil, let object = value as? Object, object._realm == nil {
+            return QueryCondition(.falsePredicate)
+        }
         let stored = (try? value._toValue(in: nil)) ?? .null
         return QueryCondition(.compare(.keyPath(path), .equal, .value(stored), modifier: .any))
     }

@@ -28,9 +28,9 @@ extension Object: Hashable {
 }
 
 extension Results: Equatable {
-    /// Whether the two are the same query (class, source, predicate, sort
-    /// and distinct) of the same Realm.
+    /// Whether the two are the same instance, as in Realm: two calls of
+    /// `realm.objects(Dog.self)` give unequal results.
     public static func == (lhs: Results, rhs: Results) -> Bool {
-        lhs === rhs || (lhs.realm == rhs.realm && lhs.query.hasSameDefinition(as: rhs.query))
+        lhs === rhs
     }
 }

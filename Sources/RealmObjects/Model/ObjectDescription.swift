@@ -38,14 +38,16 @@ enum ObjectDescription {
         return text + "}"
     }
 
-    /// The text of a list (or other collection) named `name`, of elements
-    /// of `elementName`, at the address of `collection`.
-    static func describe(_ elements: some Sequence, count: Int, name: String, elementName: String,
-                         collection: AnyObject, depth: Int = maximumDepth) -> String {
+    /// The text of a collection: `Results<Dog> <0x…> (` and its elements.
+    static func describe<C: RealmCollection>(_ collection: C, depth: Int = maximumDepth) -> String {
         guard depth > 0 else { return "<Maximum depth exceeded>" }
-        var text = "\(name)<\(elementName)> <\(address(of: collection))> (\n"
+        let typeName = String(describing: type(of: collection))
+        let name = typeName.prefix { $0 != "<" }
+        let elementName = C.Element._objectType.map { ClassNames.name(of: $0) } ?? "\(C.Element.self)"
+        let count = collection.count
+        var text = "\(name)<\(elementName)> <\(address(of: collection as AnyObject))> (\n"
         var described: [String] = []
-        for element in elements.prefix(maximumElements) {
+        for element in collection.prefix(maximumElements) {
             let sub = (element as? Object).map { describe($0, depth: depth - 1) } ?? plain(element)
             described.append("\t[\(described.count)] \(sub.replacingOccurrences(of: "\n", with: "\n\t"))")
         }
@@ -57,8 +59,8 @@ enum ObjectDescription {
     private static func describe(_ value: Any?, property: Property, depth: Int) -> String {
         guard let value else { return "(null)" }
         if let object = value as? Object { return describe(object, depth: depth - 1) }
-        if let list = value as? any RealmCollection, let described = list as? any DescribableCollection {
-            return described.describe(depth: depth - 1)
+        if let collection = value as? any RealmCollection {
+            return describe(collection, depth: depth - 1)
         }
         return plain(value)
     }
@@ -98,21 +100,4 @@ enum ObjectDescription {
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
         return formatter
     }()
-}
-
-/// A collection that describes itself in Realm's format (see
-/// ``ObjectDescription``).
-protocol DescribableCollection {
-    func describe(depth: Int) -> String
-}
-
-extension List: DescribableCollection {
-    func describe(depth: Int) -> String {
-        ObjectDescription.describe(self, count: count, name: "List", elementName: Self.elementName, collection: self, depth: depth)
-    }
-
-    /// The elements' class name, or their type's name for values.
-    static var elementName: String {
-        Element._objectType.map { ClassNames.name(of: $0) } ?? "\(Element.self)"
-    }
 }

@@ -193,6 +193,59 @@ private struct ListQueueContext<Element: RealmCollectionValue>: @unchecked Senda
     }
 }
 
+extension LinkingObjects {
+    /// Delivers the changes of these linking objects on `queue` (a serial
+    /// queue), where the collection passed to `block` is confined to the
+    /// queue: a Realm for the same file is opened on it, and the owner is
+    /// found there by its key.
+    public func observe(on queue: DispatchQueue, keyPaths: [String]? = nil,
+                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+        guard let owner else { preconditionFailure("Only the linking objects of a managed object can be observed.") }
+        owner.realm.verifyThread()
+        let context = LinkingObjectsQueueContext(configuration: owner.realm.configuration, owner: owner.key, ownerClass: owner.className,
+                                                 propertyName: propertyName, keyPaths: keyPaths, block: block)
+        let registration = QueueRegistration()
+        queue.async { context.register(on: queue, into: registration) }
+        return NotificationToken { queue.async { registration.invalidate() } }
+    }
+
+    /// Realm Swift's spelling: the key paths first, and nil for the
+    /// registering thread.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue?,
+                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+        guard let queue else { return observe(keyPaths: keyPaths, block) }
+        return observe(on: queue, keyPaths: keyPaths, block)
+    }
+}
+
+/// What a linking-objects queue registration carries to its queue.
+///
+/// `@unchecked Sendable`: `register` runs once, on the target queue, after
+/// this value was handed over; the block is only called there.
+private struct LinkingObjectsQueueContext<Element: Object>: @unchecked Sendable {
+    let configuration: Realm.Configuration
+    let owner: ObjectKey
+    let ownerClass: String
+    let propertyName: String
+    let keyPaths: [String]?
+    let block: (RealmCollectionChange<LinkingObjects<Element>>) -> Void
+
+    func register(on queue: DispatchQueue, into registration: QueueRegistration) {
+        do {
+            let queueRealm = try Realm(configuration: configuration, queue: queue)
+            guard let handle = queueRealm.state.handleIfStored(ownerClass), queueRealm.objectExists(key: owner, handle: handle) else {
+                block(.error(Realm.Error(.fail, "The '\(ownerClass)' object whose linking objects were observed was deleted before observing began.")))
+                return
+            }
+            let linking = LinkingObjects(fromType: Element.self, property: propertyName)
+            linking.bind(to: queueRealm, owner: owner, ownerHandle: handle, property: 0)
+            registration.set(linking.observe(keyPaths: keyPaths, block))
+        } catch {
+            block(.error(error))
+        }
+    }
+}
+
 /// The token of a registration made on a queue, touched only on that
 /// queue.
 final class QueueRegistration: @unchecked Sendable {

@@ -157,15 +157,15 @@ extension AnyRealmCollection: ThreadConfined {
 
 extension Realm {
     /// Resolves a reference made on another thread: the object (nil if it
-    /// was deleted since), `Results` or `List`, live in this Realm.
+    /// was deleted since), `Results` or `List`, live in this Realm; nil
+    /// when the reference was made from a Realm of another file, as in
+    /// Realm.
     ///
-    /// - Precondition: the reference was not resolved before, and was made
-    ///   from a Realm of the same file.
+    /// - Precondition: the reference was not resolved before.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         verifyThread()
         precondition(reference.claim(), "Can only resolve a ThreadSafeReference once.")
-        precondition(reference.configurationIdentity == configuration.identity,
-                     "Cannot resolve a ThreadSafeReference made from the Realm at '\(reference.configurationIdentity)' in the Realm at '\(configuration.identity)'.")
+        guard reference.configurationIdentity == configuration.identity else { return nil }
         if !isInWriteTransaction, let current = try? transaction.version, current < reference.version {
             refresh()
         }
