@@ -5,14 +5,14 @@ import RealmCore
 /// that logs and tests read as they do with Realm Swift:
 ///
 /// ```
-/// Dog {
-/// 	name = Rex;
-/// 	owner = Person {
-/// 		name = Ann;
-/// 		dogs = List<Dog> <0x600001b4c0c0> (
-/// 			[0] <Maximum depth exceeded>
-/// 		);
-/// 	};
+/// Person {
+/// 	name = Ann;
+/// 	dogs = List<Dog> <0x600001b4c0c0> (
+/// 		[0] Dog {
+/// 			name = Rex;
+/// 			age = 3;
+/// 		}
+/// 	);
 /// }
 /// ```
 ///
@@ -32,7 +32,7 @@ enum ObjectDescription {
         if object.isInvalidated { return "[invalid object]" }
         var text = "\(className) {\n"
         for property in object.objectSchema.properties where property.type != .linkingObjects {
-            let value = describe(object[property.name], property: property, depth: depth)
+            let value = describe(object[property.name], depth: depth)
             text += "\t\(property.name) = \(value.replacingOccurrences(of: "\n", with: "\n\t"));\n"
         }
         return text + "}"
@@ -56,7 +56,7 @@ enum ObjectDescription {
         return text + "\n)"
     }
 
-    private static func describe(_ value: Any?, property: Property, depth: Int) -> String {
+    private static func describe(_ value: Any?, depth: Int) -> String {
         guard let value else { return "(null)" }
         if let object = value as? Object { return describe(object, depth: depth - 1) }
         if let collection = value as? any RealmCollection {
@@ -90,7 +90,7 @@ enum ObjectDescription {
     }
 
     private static func address(of object: AnyObject) -> String {
-        "0x" + String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 16)
+        "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
     }
 
     private static let dateFormatter: DateFormatter = {
