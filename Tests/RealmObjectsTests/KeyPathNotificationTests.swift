@@ -155,6 +155,17 @@ import Testing
             withExtendedLifetime(token) {}
             exit(0)
         }
+        // A class the file does not have yet: the model's schema tells.
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "unknown-key-path-new-class"))
+            let token = realm.objects(Dog.self).observe(keyPaths: ["noSuchProperty"]) { _ in }
+            withExtendedLifetime(token) {}
+            exit(0)
+        }
+        // Known key paths of a class not in the file yet are accepted.
+        let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "known-key-path-new-class-\(UUID())"))
+        let token = realm.objects(Dog.self).observe(keyPaths: ["name", "owner.name", "owners"]) { _ in }
+        token.invalidate()
     }
 
     /// realm-swift's testObserveKeyPathOnDifferentQueue, in both spellings.

@@ -43,7 +43,7 @@ extension Results {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
         let query = self.query
-        return realm.state.notifiers.observe(self, className: query.className, keyPaths: keyPaths, query: query,
+        return realm.state.notifiers.observe(self, className: query.className, model: Element.self, keyPaths: keyPaths, query: query,
                                              elements: { transaction in
             // A class the file does not have yet has no objects.
             guard transaction.schema[query.className] != nil else { return [] }
@@ -60,7 +60,7 @@ extension List {
             preconditionFailure("Only lists of managed objects can be observed.")
         }
         realm.verifyThread()
-        return realm.state.notifiers.observe(self, className: Element._objectType?.className(), keyPaths: keyPaths,
+        return realm.state.notifiers.observe(self, className: Element._objectType?.className(), model: Element._objectType, keyPaths: keyPaths,
                                              elements: { try $0.values(of: handle) }, block)
     }
 }
@@ -74,7 +74,7 @@ extension LinkingObjects {
         let className = Element.className()
         let propertyName = self.propertyName
         let target = owner!.key
-        return realm.state.notifiers.observe(self, className: className, keyPaths: keyPaths, elements: { transaction in
+        return realm.state.notifiers.observe(self, className: className, model: Element.self, keyPaths: keyPaths, elements: { transaction in
             let source = try transaction.classHandle(named: className)
             let property = try transaction.propertyIndex(named: propertyName, in: source)
             return try transaction.linkingObjects(to: target, from: source, property: property).map { .object($0) }
@@ -135,11 +135,18 @@ extension NotifierSet {
     /// Registers a collection: `snapshot` gives its elements now (keys or
     /// values). The registration keeps the collection alive, as in Realm,
     /// so observing a temporary `realm.objects(…).observe { … }` works.
-    func observe<C>(_ collection: C, className: String?, keyPaths: [String]?, query: Query? = nil,
+    func observe<C>(_ collection: C, className: String?, model: Object.Type?, keyPaths: [String]?, query: Query? = nil,
                     elements: @escaping CollectionNotifier.Elements,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
-        // A key path the class does not have stops here, as in Realm.
-        if let className { _ = KeyPathFilter.make(keyPaths, className: className, schema: state.transaction.schema) }
+        // A key path the class does not have stops here, as in Realm; for
+        // a class the file does not have yet, the model's schema tells.
+        if let className, keyPaths != nil {
+            var schema = state.transaction.schema
+            if schema[className] == nil, let model, let modelSchema = try? SchemaDiscovery.schema(of: SchemaDiscovery.closure(of: [model])) {
+                schema = modelSchema
+            }
+            _ = KeyPathFilter.make(keyPaths, className: className, schema: schema)
+        }
         let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, deliver: { change in
             block(change.map(collection))
         })
