@@ -89,12 +89,9 @@ extension RealmCollection {
         switch parts[0] {
         case "@unionOfObjects": return values
         case "@distinctUnionOfObjects":
-            var seen: [Value] = []
+            var seen: Set<Value> = []
             return values.filter { value in
-                let stored = (value as? _Persistable).flatMap { try? $0._toValue(in: nil) } ?? .null
-                if seen.contains(stored) { return false }
-                seen.append(stored)
-                return true
+                seen.insert((value as? _Persistable).flatMap { try? $0._toValue(in: nil) } ?? .null).inserted
             }
         case "@min": aggregate = .min
         case "@max": aggregate = .max

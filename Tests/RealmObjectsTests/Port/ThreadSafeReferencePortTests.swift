@@ -12,18 +12,18 @@ import Testing
 // Not ported (Realm 10 API this package does not have): MutableSet and Map,
 // and ThreadSafeWrapperTests (the `@ThreadSafe` property wrapper).
 
+/// realm-swift's `assertResolve`: resolves a reference, checking that it is
+/// used up (resolving it again stops: resolvingAReferenceTwiceStops).
+private func cportAssertResolve<T>(_ realm: Realm, _ reference: ThreadSafeReference<T>,
+                                   sourceLocation: SourceLocation = #_sourceLocation) -> T? {
+    #expect(!reference.isInvalidated, sourceLocation: sourceLocation)
+    let object = realm.resolve(reference)
+    #expect(reference.isInvalidated, sourceLocation: sourceLocation)
+    return object
+}
+
 @Suite struct ThreadSafeReferencePortTests {
     let realms = CPortRealms()
-
-    /// `assertResolve`: resolves a reference, checking that it is used up
-    /// (resolving it again stops: resolvingAReferenceTwiceStops).
-    private static func assertResolve<T>(_ realm: Realm, _ reference: ThreadSafeReference<T>,
-                                         sourceLocation: SourceLocation = #_sourceLocation) -> T? {
-        #expect(!reference.isInvalidated, sourceLocation: sourceLocation)
-        let object = realm.resolve(reference)
-        #expect(reference.isInvalidated, sourceLocation: sourceLocation)
-        return object
-    }
 
     // ThreadSafeReferenceTests.testInvalidThreadSafeReferenceConstruction: unmanaged object
     @Test func referenceToAnUnmanagedObjectStops() async {
@@ -89,8 +89,8 @@ import Testing
         let configuration = realms.defaultConfiguration
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            let stringObject = Self.assertResolve(realm, stringObjectRef)!
-            let intObject = Self.assertResolve(realm, intObjectRef)!
+            let stringObject = cportAssertResolve(realm, stringObjectRef)!
+            let intObject = cportAssertResolve(realm, intObjectRef)!
             try! realm.write {
                 stringObject.stringCol = "the meaning of life"
                 intObject.intCol = 42
@@ -118,7 +118,7 @@ import Testing
         let outcome = Locked<[String]>([])
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            let employees = Self.assertResolve(realm, listRef)!
+            let employees = cportAssertResolve(realm, listRef)!
             var log = ["\(employees.count)", employees[0].name]
 
             try! realm.write {
@@ -157,8 +157,8 @@ import Testing
         let outcome = Locked<[String]>([])
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            let ownersA = Self.assertResolve(realm, ownersARef)!
-            let ownersB = Self.assertResolve(realm, ownersBRef)!
+            let ownersA = cportAssertResolve(realm, ownersARef)!
+            let ownersB = cportAssertResolve(realm, ownersBRef)!
 
             var log = ["\(ownersA.count)", ownersA[0].name, "\(ownersB.count)", ownersB[0].name]
 
@@ -214,8 +214,8 @@ import Testing
         let outcome = Locked<[String]>([])
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            let results = Self.assertResolve(realm, resultsRef)!
-            let list = Self.assertResolve(realm, listRef)!
+            let results = cportAssertResolve(realm, resultsRef)!
+            let list = cportAssertResolve(realm, listRef)!
             outcome.value = ["\(results.count)", results[0].name, results[1].name, results[2].name,
                              "\(list.count)", list[0].name, list[1].name, list[2].name, list[3].name]
         }
@@ -256,15 +256,6 @@ private func cportInvalidThreadSafeReferenceUsage() {
 @Suite struct ThreadSafeReferencePortAdaptedTests {
     let realms = CPortRealms()
 
-    /// `assertResolve` (see ThreadSafeReferencePortTests).
-    private static func assertResolve<T>(_ realm: Realm, _ reference: ThreadSafeReference<T>,
-                                         sourceLocation: SourceLocation = #_sourceLocation) -> T? {
-        #expect(!reference.isInvalidated, sourceLocation: sourceLocation)
-        let object = realm.resolve(reference)
-        #expect(reference.isInvalidated, sourceLocation: sourceLocation)
-        return object
-    }
-
     // ThreadSafeReferenceTests.testInvalidThreadSafeReferenceUsage (resolving ref2 twice:
     // ThreadSafeReferencePortTests.resolvingAReferenceTwiceStops). It stops the process
     // here, so the port runs in a child process expected to exit successfully.
@@ -295,9 +286,9 @@ private func cportInvalidThreadSafeReferenceUsage() {
         let outcome = Locked<[String]>([])
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            outcome.value.append(Self.assertResolve(realm, ref1).map { "\($0.intCol)" } ?? "nil")
+            outcome.value.append(cportAssertResolve(realm, ref1).map { "\($0.intCol)" } ?? "nil")
             realm.refresh()
-            outcome.value.append(Self.assertResolve(realm, ref2).map { "\($0.intCol)" } ?? "nil")
+            outcome.value.append(cportAssertResolve(realm, ref2).map { "\($0.intCol)" } ?? "nil")
         }
         // Realm resolves the first reference at the version it was made at
         // (["0", "nil"]); here a Realm resolves at its newest version, where
@@ -328,7 +319,7 @@ private func cportInvalidThreadSafeReferenceUsage() {
         let outcome = Locked<[String]>([])
         cportOnNewThread {
             let realm = try! Realm(configuration: configuration)
-            let results = Self.assertResolve(realm, resultsRef)!
+            let results = cportAssertResolve(realm, resultsRef)!
             let allObjects = realm.objects(CPortSwiftStringObject.self)
             var log = ["\(allObjects.count)", "\(results.count)"]
             realm.refresh()
