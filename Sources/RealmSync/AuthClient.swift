@@ -34,6 +34,24 @@ struct AuthClient: Sendable {
                        body: Optional<Empty>.none, accessToken: accessToken)
     }
 
+    // MARK: Permissions
+
+    func applyPermission(_ request: ApplyPermissionRequest, accessToken: String) async throws(SyncAuthError) {
+        let _: Empty = try await send(.POST, PermissionRoute.permissions, body: request, accessToken: accessToken)
+    }
+
+    func createOffer(_ request: CreateOfferRequest, accessToken: String) async throws(SyncAuthError) -> OfferTokenMessage {
+        try await send(.POST, PermissionRoute.offers, body: request, accessToken: accessToken)
+    }
+
+    func acceptOffer(_ token: String, accessToken: String) async throws(SyncAuthError) -> AcceptOfferResponse {
+        try await send(.POST, PermissionRoute.acceptOffer, body: OfferTokenMessage(token: token), accessToken: accessToken)
+    }
+
+    func invalidateOffer(_ token: String, accessToken: String) async throws(SyncAuthError) {
+        let _: Empty = try await send(.POST, PermissionRoute.invalidateOffer, body: OfferTokenMessage(token: token), accessToken: accessToken)
+    }
+
     /// An answer with no body (204).
     private struct Empty: Codable {}
 

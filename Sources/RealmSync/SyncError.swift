@@ -32,23 +32,71 @@ public struct SyncError: Error, CustomNSError, LocalizedError, Sendable, Equatab
     /// codes, such as 206 for "permission denied" or 212 for "bad
     /// changeset"), when the error came from the server.
     public let serverCode: Int?
+    /// For a client reset or a permission denied, what lets the app back
+    /// up and delete the local copy at once
+    /// (``SyncSession/immediatelyHandleError(_:)``); nil otherwise.
+    public let actionToken: ActionToken?
+
+    /// The backed-up local copy of a Realm the server can no longer sync
+    /// with, and the way to make that happen now rather than at the next
+    /// launch: Realm's `RLMSyncErrorActionToken`. Opaque to the app.
+    public struct ActionToken: Sendable, Hashable {
+        /// The Realm file.
+        let originalPath: String
+        /// Where the file goes.
+        let backupPath: String
+    }
 
     /// An error of kind `code`, with the server's protocol code when it
     /// sent one.
     public init(_ code: Code, _ message: String, serverCode: Int? = nil) {
+        self.init(code, message, serverCode: serverCode, actionToken: nil)
+    }
+
+    init(_ code: Code, _ message: String, serverCode: Int?, actionToken: ActionToken?) {
         self.code = code
         self.message = message
         self.serverCode = serverCode
+        self.actionToken = actionToken
+    }
+
+    /// For a client reset (``Code/clientResetError``): where the local copy
+    /// of the Realm is backed up, and the token that does it now
+    /// (``SyncSession/immediatelyHandleError(_:)``); nil for other errors.
+    public func clientResetInfo() -> (String, ActionToken)? {
+        guard code == .clientResetError, let actionToken else { return nil }
+        return (actionToken.backupPath, actionToken)
+    }
+
+    /// For a permission denied (``Code/permissionDeniedError``): the token
+    /// that backs up and deletes the local copy now; nil for other errors.
+    /// The copy goes to ``ActionToken``'s backup path, under
+    /// `io.realm.object-server-recovered-realms` in the sync root folder,
+    /// as for a client reset: nothing written locally is lost.
+    public func deleteRealmUserInfo() -> ActionToken? {
+        actionToken
     }
 
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let serverCode { info["serverErrorCode"] = serverCode }
+        if let actionToken {
+            info[kRLMSyncErrorActionTokenKey] = actionToken
+            info[kRLMSyncPathOfRealmBackupCopyKey] = actionToken.backupPath
+        }
         return info
     }
     public var errorDescription: String? { message }
 }
+
+/// The key of ``SyncError``'s `errorUserInfo` under which a client reset
+/// or a permission denied gives the backed-up copy's path, Realm's name.
+public let kRLMSyncPathOfRealmBackupCopyKey = "recovered_realm_location_path"
+/// The key of ``SyncError``'s `errorUserInfo` under which a client reset
+/// or a permission denied gives its ``SyncError/ActionToken``.
+public let kRLMSyncErrorActionTokenKey = "error_action_token"
+
 
 /// An error of the authentication API: logging in, refreshing tokens,
 /// changing passwords, asking about users. Realm's domain

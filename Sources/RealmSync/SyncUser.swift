@@ -429,14 +429,14 @@ public final class SyncUser: Sendable, CustomStringConvertible {
                      lastLogin: tokens.lastLogin)
     }
 
-    private func client() throws(SyncAuthError) -> AuthClient {
+    func client() throws(SyncAuthError) -> AuthClient {
         guard let server = authenticationServer else {
             throw SyncAuthError(.invalidParameters, "The user has no server.")
         }
         return AuthClient(server: server, timeout: 30)
     }
 
-    private func complete(on queue: DispatchQueue, _ completion: @escaping @Sendable ((any Error)?) -> Void,
+    func complete(on queue: DispatchQueue, _ completion: @escaping @Sendable ((any Error)?) -> Void,
                           _ body: @escaping @Sendable () async throws -> Void) {
         Task {
             do {

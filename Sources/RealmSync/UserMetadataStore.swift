@@ -21,6 +21,16 @@ final class SyncUserMetadata: Object {
     }
 }
 
+/// A synced file to back up and delete at the next launch, unless the app
+/// has it done sooner (``SyncSession/immediatelyHandleError(_:)``): Realm's
+/// file action, after a client reset or a permission denied.
+final class SyncFileActionMetadata: Object {
+    /// The Realm file.
+    @Persisted(primaryKey: true) var originalPath = ""
+    /// Where it goes.
+    @Persisted var backupPath = ""
+}
+
 /// The users a client has logged in, kept in a Realm of their own in the
 /// sync root folder (mode 0700; the file 0600; encrypted when
 /// ``SyncManager/metadataEncryptionKey`` is set), so that they stay
@@ -43,7 +53,9 @@ final class UserMetadataStore: @unchecked Sendable {
         _ = chmod(root.path, 0o700)
         var configuration = Realm.Configuration(fileURL: Self.fileURL(in: root))
         configuration.encryptionKey = encryptionKey
-        configuration.objectTypes = [SyncUserMetadata.self]
+        configuration.objectTypes = [SyncUserMetadata.self, SyncFileActionMetadata.self]
+        // 1: file actions.
+        configuration.schemaVersion = 1
         try queue.sync {
             realm = try Realm(configuration: configuration, queue: queue)
         }
@@ -93,6 +105,42 @@ final class UserMetadataStore: @unchecked Sendable {
                 record.refreshToken = ""
                 record.accessToken = ""
             }
+        }
+    }
+
+    /// Records a file action; one recorded before for the same file keeps
+    /// its backup path.
+    func addFileAction(_ action: SyncError.ActionToken) throws {
+        try queue.sync {
+            guard realm.object(ofType: SyncFileActionMetadata.self, forPrimaryKey: action.originalPath) == nil else { return }
+            let record = SyncFileActionMetadata()
+            record.originalPath = action.originalPath
+            record.backupPath = action.backupPath
+            try realm.write { realm.add(record) }
+        }
+    }
+
+    /// The file action recorded for the file at `originalPath`.
+    func fileAction(originalPath: String) -> SyncError.ActionToken? {
+        queue.sync {
+            realm.object(ofType: SyncFileActionMetadata.self, forPrimaryKey: originalPath).map {
+                SyncError.ActionToken(originalPath: $0.originalPath, backupPath: $0.backupPath)
+            }
+        }
+    }
+
+    /// Every file action recorded.
+    func fileActions() -> [SyncError.ActionToken] {
+        queue.sync {
+            realm.objects(SyncFileActionMetadata.self).map { SyncError.ActionToken(originalPath: $0.originalPath, backupPath: $0.backupPath) }
+        }
+    }
+
+    /// Forgets the file action of the file at `originalPath`.
+    func removeFileAction(originalPath: String) throws {
+        try queue.sync {
+            guard let record = realm.object(ofType: SyncFileActionMetadata.self, forPrimaryKey: originalPath) else { return }
+            try realm.write { realm.delete(record) }
         }
     }
 

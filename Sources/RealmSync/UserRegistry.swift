@@ -4,8 +4,8 @@ import Synchronization
 /// The users of the process: those logged in, by identity and server, kept
 /// in step with the metadata Realm.
 final class UserRegistry: Sendable {
-    private let store: UserMetadataStore
-    private let manager: SyncManager
+    let store: UserMetadataStore
+    let manager: SyncManager
     private let users = Mutex<[String: SyncUser]>([:])
 
     init(store: UserMetadataStore, manager: SyncManager) {
@@ -13,9 +13,11 @@ final class UserRegistry: Sendable {
         self.manager = manager
     }
 
-    /// At first use: brings back the users still logged in, and deletes the
+    /// At first use: backs up the synced files the server could no longer
+    /// sync with, brings back the users still logged in, and deletes the
     /// synced files of those who logged out (seed 001, "Logging out").
     func restore() {
+        performPendingFileActions()
         for snapshot in store.allUsers() {
             if snapshot.isLoggedOut {
                 let directory = manager.directory(forUser: snapshot.identity)

@@ -89,14 +89,17 @@ public final class SyncServer: Sendable {
             try await service.ensureAdmin(admin)
         }
 
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware(routes: AuthController.routes, routePrefixes: AuthController.routePrefixes))
-        AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
-
         let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service,
                                compaction: SyncService.Compaction(interval: configuration.historyCompactionInterval,
                                                                   retention: configuration.clientHistoryRetention),
                                logger: logger)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ProblemMiddleware(routes: AuthController.routes.merging(PermissionController.routes) { $1 },
+                                                 routePrefixes: AuthController.routePrefixes))
+        AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
+        PermissionController(service: PermissionService(sync: sync, logger: logger), auth: service,
+                             maxBodySize: configuration.maxRequestBodySize).register(on: router)
         // A connection idle for a minute is closed, so that clients that
         // open connections and send nothing cannot hold them for ever; a
         // sync connection, once upgraded, is kept alive by pings instead.

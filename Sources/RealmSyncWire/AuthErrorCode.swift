@@ -19,4 +19,6 @@ public enum AuthErrorCode: Int, Sendable, Codable {
     /// The access or refresh token is missing, malformed, forged, expired
     /// or revoked.
     case invalidAccessToken = 615
+    /// A permission offer that has expired, or was withdrawn.
+    case expiredPermissionOffer = 701
 }

@@ -238,5 +238,13 @@ final class GatedUserStore: UserStore, @unchecked Sendable {
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws { try await base.insertRefreshToken(token) }
     func refreshToken(hash: String) async throws -> RefreshTokenRecord? { try await base.refreshToken(hash: hash) }
     func deleteRefreshToken(hash: String) async throws -> Bool { try await base.deleteRefreshToken(hash: hash) }
+    func setPermission(_ permission: PermissionRecord) async throws { try await base.setPermission(permission) }
+    func permissions(realmPaths: [String]) async throws -> [PermissionRecord] { try await base.permissions(realmPaths: realmPaths) }
+    func permissions(concerningUser identity: String) async throws -> [PermissionRecord] {
+        try await base.permissions(concerningUser: identity)
+    }
+    func insertOffer(_ offer: OfferRecord) async throws { try await base.insertOffer(offer) }
+    func offer(tokenHash: String) async throws -> OfferRecord? { try await base.offer(tokenHash: tokenHash) }
+    func deleteOffer(tokenHash: String) async throws -> Bool { try await base.deleteOffer(tokenHash: tokenHash) }
     func deleteRefreshTokens(expiredBefore date: Date) async throws -> Int { try await base.deleteRefreshTokens(expiredBefore: date) }
 }

@@ -35,6 +35,49 @@ public enum AuxiliaryFiles {
                 throw RealmError(.fileInUse, "Cannot delete the Realm files at '\(path)': the Realm is open in this or another process.")
             }
         }
+        return try deleteUnlocked(path)
+    }
+
+    /// Moves a Realm file (with its write-ahead log, which holds committed
+    /// transactions not yet in the file) to `destination`, and deletes
+    /// everything else beside it: a backup that opens as the Realm was.
+    /// Returns whether there was a file to move. Throws
+    /// ``RealmError/Kind/fileInUse`` when a process has the Realm open (and
+    /// moves nothing), ``RealmError/Kind/fileAccess`` when a file cannot be
+    /// moved or removed.
+    @discardableResult
+    public static func moveFiles(for path: String, to destination: String) throws(RealmError) -> Bool {
+        let descriptor = open(path + ".lock", O_RDWR | O_CLOEXEC)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            // Held while moving, so that nobody opens the Realm meanwhile.
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                throw RealmError(.fileInUse, "Cannot move the Realm files at '\(path)': the Realm is open in this or another process.")
+            }
+            return try moveUnlocked(path, to: destination)
+        }
+        return try moveUnlocked(path, to: destination)
+    }
+
+    private static func moveUnlocked(_ path: String, to destination: String) throws(RealmError) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else {
+            _ = try deleteUnlocked(path)
+            return false
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for suffix in ["-wal", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: destination + suffix)
+            }
+        } catch {
+            throw RealmError(.fileAccess, "Unable to move '\(path)' to '\(destination)': \(error.localizedDescription)")
+        }
+        _ = try deleteUnlocked(path)
+        return true
+    }
+
+    private static func deleteUnlocked(_ path: String) throws(RealmError) -> Bool {
         var existed = false
         for candidate in paths(for: path) where FileManager.default.fileExists(atPath: candidate) {
             existed = true

@@ -82,10 +82,20 @@ extension Realm {
     private static func prepare(_ configuration: Configuration, completion: @escaping @Sendable ((any Swift.Error)?) -> Void) {
         DispatchQueue.global().async {
             do {
-                // Opening once does the slow work; the caller's open then
-                // finds the file ready.
-                let coordinator = try RealmOpener.open(configuration).coordinator
-                guard let synchronizer = configuration.synchronizer else { return completion(nil) }
+                guard let synchronizer = configuration.synchronizer else {
+                    // Opening once does the slow work; the caller's open
+                    // then finds the file ready.
+                    _ = try RealmOpener.open(configuration)
+                    return completion(nil)
+                }
+                // A synced Realm downloads before its models' schema is
+                // applied, as in Realm: the caller's open then finds the
+                // server's classes there and adds only what they lack, so
+                // that a user who may only read records no schema change
+                // (seed 001, "Access Control").
+                var bare = configuration
+                bare.objectTypes = []
+                let coordinator = try RealmOpener.open(bare).coordinator
                 // The file stays open until the download is done.
                 synchronizer.waitForDownload(coordinator) { error in
                     withExtendedLifetime(coordinator) { completion(error) }

@@ -219,7 +219,7 @@ actor SessionEngine {
                         logger.debug("the access token of \(configuration.user.identity ?? "") could not be refreshed: \(error)")
                     }
                 } else if !tryAgain {
-                    fail(error)
+                    fail(withFileAction(error))
                     return
                 } else {
                     report(error)
@@ -539,10 +539,28 @@ actor SessionEngine {
 
     // MARK: Errors
 
-    /// Reports `error` and ends the session.
+    /// Ends the session and reports `error`: ended first, so that the file
+    /// is no longer held by the session when the error handler runs (it may
+    /// back the file up: ``SyncSession/immediatelyHandleError(_:)``).
     private func fail(_ error: any Error) {
+        if lifecycle.withLock({ $0.end(error) }) { reconcile() }
         report(error)
-        invalidate(error)
+    }
+
+    /// `error` with the token that backs up and deletes the file, for the
+    /// errors after which the server will not sync with this file again
+    /// (seed 001: a client reset, a permission denied); the action is
+    /// recorded first, so that the next launch performs it if the app does
+    /// not.
+    private func withFileAction(_ error: SyncError) -> SyncError {
+        guard error.code == .clientResetError || error.code == .permissionDeniedError else { return error }
+        do {
+            let token = try environment.scheduleFileAction(configuration.localFileURL.path)
+            return SyncError(error.code, error.message, serverCode: error.serverCode, actionToken: token)
+        } catch let failure {
+            logger.error("the backup of \(configuration.localFileURL.path) could not be recorded: \(failure)")
+            return error
+        }
     }
 
     private func report(_ error: any Error) {

@@ -1,6 +1,7 @@
 import Foundation
 import RealmCore
 import RealmObjects
+import RealmSyncEngine
 
 /// What a synced configuration carries into RealmObjects: the sync
 /// configuration, and the calls that make an opened file synced.
@@ -18,6 +19,11 @@ struct SyncBinding: RealmSynchronizer {
 
     func attach(to coordinator: Coordinator) throws {
         _ = try configuration.user.session(for: configuration, coordinator: coordinator)
+        do {
+            try SyncedFile.recordSchema(of: coordinator)
+        } catch {
+            throw SyncError(.clientInternalError, "The synced Realm at '\(coordinator.path)' cannot record its schema: \(error.message)")
+        }
     }
 
     func waitForDownload(_ coordinator: Coordinator, completion: @escaping @Sendable ((any Error)?) -> Void) {

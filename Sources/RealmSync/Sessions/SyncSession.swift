@@ -124,6 +124,24 @@ public final class SyncSession: Sendable, CustomStringConvertible {
         }
     }
 
+    // MARK: Errors
+
+    /// Backs up and deletes, now, the local copy of a Realm the server can
+    /// no longer sync with (a client reset, a permission denied), as
+    /// `token` (``SyncError/clientResetInfo()``,
+    /// ``SyncError/deleteRealmUserInfo()``) says; otherwise it happens at
+    /// the next launch. Opening the Realm afterwards downloads a fresh
+    /// copy.
+    ///
+    /// Close every instance of the Realm first (let every `Realm` and
+    /// managed object of it go): while the file is open, nothing happens,
+    /// and this returns false.
+    @discardableResult
+    public static func immediatelyHandleError(_ token: SyncError.ActionToken) -> Bool {
+        guard let users = SyncManager.shared.usersReportingFailure else { return false }
+        return users.performFileAction(token)
+    }
+
     private var invalidSessionError: SyncError {
         SyncError(.clientSessionError, "The session of \(realmURL.absoluteString) is invalid.")
     }

@@ -23,12 +23,16 @@ struct SessionEnvironment: Sendable {
     var timeouts: @Sendable () -> SyncTimeoutOptions
     /// Reports an error to the manager's error handler.
     var report: @Sendable (any Error, SyncSession?) -> Void
+    /// Records that a synced file must be backed up and deleted, and
+    /// returns the token that does it now.
+    var scheduleFileAction: @Sendable (_ path: String) throws -> SyncError.ActionToken
 
     /// The environment of `manager`, fixing its log level (the first synced
     /// Realm is opening).
     static func of(_ manager: SyncManager) -> SessionEnvironment {
         manager.fixLogLevel()
         return SessionEnvironment(logger: manager.logger, timeouts: { manager.timeoutOptions },
-                                  report: { error, session in manager.report(error, session: session) })
+                                  report: { error, session in manager.report(error, session: session) },
+                                  scheduleFileAction: { path in try manager.users().scheduleFileAction(for: path) })
     }
 }

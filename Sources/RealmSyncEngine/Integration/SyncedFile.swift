@@ -30,6 +30,30 @@ package final class SyncedFile {
         transaction = try coordinator.makeTransaction()
     }
 
+    /// Records now, in a write of its own, the classes and properties the
+    /// file of `coordinator` has and replication has not seen (a Realm
+    /// just opened with its models' schema), as Realm records a synced
+    /// Realm's schema when it opens: a user who may only read, opening a
+    /// Realm without downloading it first, uploads a schema the server
+    /// refuses (seed 001, "Access Control"). Nothing is written when
+    /// replication has seen it all.
+    package static func recordSchema(of coordinator: Coordinator) throws(RealmError) {
+        let transaction = try coordinator.makeTransaction()
+        let replicated = try SyncTables.replicatedSchema(transaction)
+        let unseen = transaction.schema.objectSchemas.contains { objectSchema in
+            guard let known = replicated[objectSchema.name] else { return true }
+            return objectSchema.properties.contains { $0.type != .linkingObjects && !known.contains($0.name) }
+        }
+        guard unseen else { return }
+        try transaction.beginWrite()
+        do {
+            try transaction.commitWrite()
+        } catch {
+            transaction.cancelWrite()
+            throw error
+        }
+    }
+
     /// The file's state; the first time, this chooses its client file
     /// identity (in a write of its own).
     package func state() throws(RealmError) -> SyncFileState {

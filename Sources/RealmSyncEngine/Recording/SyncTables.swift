@@ -5,7 +5,7 @@ import RealmSyncWire
 /// The tables sync keeps beside the data in a synced Realm's file
 /// (Docs/SyncDesign.md, "Storage"), and the statements that read and write
 /// them inside a write transaction.
-enum SyncTables {
+package enum SyncTables {
     /// Creates the tables a file lacks (inside the write transaction).
     static func prepare(_ transaction: Transaction) throws(RealmError) {
         try transaction.replicationExecute("""
@@ -228,7 +228,7 @@ enum SyncTables {
     /// The incarnation of the primary-key object of `className` with this
     /// key: 0 until an object with that key is deleted, then one more at
     /// each deletion.
-    static func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
+    package static func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
         let select = try transaction.queryStatement("SELECT next FROM sync_incarnations WHERE class = ? AND primary_key = ?")
         defer { select.reset() }
         select.bind(className, at: 1)

@@ -31,6 +31,10 @@ extension Problem {
         Problem(status: 401, code: .invalidAccessToken, title: "Invalid token", detail: detail)
     }
 
+    static func expiredOffer(_ detail: String) -> Problem {
+        Problem(status: 410, code: .expiredPermissionOffer, title: "The permission offer has expired", detail: detail)
+    }
+
     static func tooManyAttempts(retryAfter seconds: Int) -> Problem {
         Problem(status: 429, code: nil, title: "Too many failed attempts",
                 detail: "too many wrong passwords for this user; try again in \(seconds) s", retryAfter: seconds)

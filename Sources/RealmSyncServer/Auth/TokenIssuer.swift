@@ -44,12 +44,7 @@ struct TokenIssuer: Sendable {
 
     /// A new refresh token and the record to store for it.
     func refreshToken(for userIdentity: String, now: Date = Date()) -> (token: String, record: RefreshTokenRecord) {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let token = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let token = SecretToken.make()
         let record = RefreshTokenRecord(tokenHash: Self.hash(ofRefreshToken: token), userIdentity: userIdentity,
                                         issued: now, expires: now.addingTimeInterval(refreshTokenLifetime))
         return (token, record)
@@ -57,9 +52,7 @@ struct TokenIssuer: Sendable {
 
     /// The stored form of a refresh token.
     static func hash(ofRefreshToken token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { byte in
-            (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+        SecretToken.hash(token)
     }
 
     /// The secret in `url`, made there when there is no file. A file that

@@ -26,7 +26,9 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
     /// - Throws: `Realm.Error` when the file cannot be opened.
     public init(directory: URL) throws {
         var configuration = Realm.Configuration(fileURL: Self.fileURL(in: directory))
-        configuration.objectTypes = [StoredUser.self, StoredAccount.self, StoredRefreshToken.self]
+        configuration.objectTypes = [StoredUser.self, StoredAccount.self, StoredRefreshToken.self, StoredPermission.self, StoredOffer.self]
+        // 1: permissions and offers.
+        configuration.schemaVersion = 1
         try queue.sync {
             realm = try Realm(configuration: configuration, queue: queue)
         }
@@ -107,6 +109,54 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
             let count = expired.count
             if count > 0 { try realm.write { realm.delete(expired) } }
             return count
+        }
+    }
+
+    // MARK: Permissions
+
+    public func setPermission(_ permission: PermissionRecord) async throws {
+        try await perform { realm in
+            let key = StoredPermission.key(realmPath: permission.realmPath, userIdentity: permission.userIdentity)
+            try realm.write {
+                if permission.accessLevel == .none {
+                    if let stored = realm.object(ofType: StoredPermission.self, forPrimaryKey: key) { realm.delete(stored) }
+                } else {
+                    try realm.add(StoredPermission(permission), update: .all)
+                }
+            }
+        }
+    }
+
+    public func permissions(realmPaths: [String]) async throws -> [PermissionRecord] {
+        try await perform { realm in
+            realm.objects(StoredPermission.self).filter("realmPath IN %@", realmPaths).sorted(byKeyPath: "key").map(\.record)
+        }
+    }
+
+    public func permissions(concerningUser identity: String) async throws -> [PermissionRecord] {
+        try await perform { realm in
+            realm.objects(StoredPermission.self)
+                .filter("userIdentity == %@ OR userIdentity == '*' OR realmPath BEGINSWITH %@", identity, "/\(identity)/")
+                .sorted(byKeyPath: "key").map(\.record)
+        }
+    }
+
+    public func insertOffer(_ offer: OfferRecord) async throws {
+        try await perform { realm in
+            try realm.write { try realm.add(StoredOffer(offer), update: .all) }
+        }
+    }
+
+    public func offer(tokenHash: String) async throws -> OfferRecord? {
+        try await perform { realm in realm.object(ofType: StoredOffer.self, forPrimaryKey: tokenHash)?.record }
+    }
+
+    @discardableResult
+    public func deleteOffer(tokenHash: String) async throws -> Bool {
+        try await perform { realm in
+            guard let offer = realm.object(ofType: StoredOffer.self, forPrimaryKey: tokenHash) else { return false }
+            try realm.write { realm.delete(offer) }
+            return true
         }
     }
 

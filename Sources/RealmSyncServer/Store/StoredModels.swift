@@ -73,3 +73,54 @@ final class StoredRefreshToken: Object {
         RefreshTokenRecord(tokenHash: tokenHash, userIdentity: userIdentity, issued: issued, expires: expires)
     }
 }
+
+final class StoredPermission: Object {
+    /// The Realm path and the user, joined: one permission per pair.
+    @Persisted(primaryKey: true) var key = ""
+    @Persisted(indexed: true) var realmPath = ""
+    @Persisted(indexed: true) var userIdentity = ""
+    @Persisted var accessLevel = 0
+    @Persisted var updated = Date()
+
+    static func key(realmPath: String, userIdentity: String) -> String {
+        realmPath + "\u{1F}" + userIdentity
+    }
+
+    convenience init(_ record: PermissionRecord) {
+        self.init()
+        key = Self.key(realmPath: record.realmPath, userIdentity: record.userIdentity)
+        realmPath = record.realmPath
+        userIdentity = record.userIdentity
+        accessLevel = record.accessLevel.rawValue
+        updated = record.updated
+    }
+
+    var record: PermissionRecord {
+        PermissionRecord(realmPath: realmPath, userIdentity: userIdentity, accessLevel: AccessLevel(rawValue: accessLevel) ?? .none,
+                         updated: updated)
+    }
+}
+
+final class StoredOffer: Object {
+    @Persisted(primaryKey: true) var tokenHash = ""
+    @Persisted var realmPath = ""
+    @Persisted var accessLevel = 0
+    @Persisted var creator = ""
+    @Persisted var created = Date()
+    @Persisted var expires: Date?
+
+    convenience init(_ record: OfferRecord) {
+        self.init()
+        tokenHash = record.tokenHash
+        realmPath = record.realmPath
+        accessLevel = record.accessLevel.rawValue
+        creator = record.creator
+        created = record.created
+        expires = record.expires
+    }
+
+    var record: OfferRecord {
+        OfferRecord(tokenHash: tokenHash, realmPath: realmPath, accessLevel: AccessLevel(rawValue: accessLevel) ?? .none,
+                    creator: creator, created: created, expires: expires)
+    }
+}

@@ -73,8 +73,8 @@ public enum UserStoreError: Error, Equatable {
     case notFound
 }
 
-/// Where the server keeps its users, their accounts and their refresh
-/// tokens, durably.
+/// Where the server keeps its users, their accounts, their refresh
+/// tokens, and the permissions and offers of its Realms, durably.
 ///
 /// The server ships ``EmbeddedUserStore`` (a Realm in its data folder);
 /// a store shared by several server processes (PostgreSQL) implements the
@@ -108,4 +108,22 @@ public protocol UserStore: Sendable {
     /// many.
     @discardableResult
     func deleteRefreshTokens(expiredBefore date: Date) async throws -> Int
+
+    // MARK: Permissions
+
+    /// Stores `permission`, replacing the one for the same Realm path and
+    /// user; a level of ``AccessLevel/none`` deletes it instead.
+    func setPermission(_ permission: PermissionRecord) async throws
+    /// The permissions whose `realmPath` is one of `realmPaths`.
+    func permissions(realmPaths: [String]) async throws -> [PermissionRecord]
+    /// The permissions that concern the user `identity`: granted to them or
+    /// to every user, or on a Realm path under their identity.
+    func permissions(concerningUser identity: String) async throws -> [PermissionRecord]
+    /// Stores an offer.
+    func insertOffer(_ offer: OfferRecord) async throws
+    /// The offer whose token has this hash.
+    func offer(tokenHash: String) async throws -> OfferRecord?
+    /// Forgets an offer; returns whether it was there.
+    @discardableResult
+    func deleteOffer(tokenHash: String) async throws -> Bool
 }

@@ -35,8 +35,22 @@ struct RealmPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The path with these components (already checked).
+    init(components: [String]) {
+        self.components = components
+    }
+
     /// The first component: a user's identity when the Realm is a user's.
     var firstComponent: String { components[0] }
+
+    /// Whether only the server writes the Realm (its last component starts
+    /// with `__`, as the permission Realm's): its owner may only read it.
+    var isServerManaged: Bool { components[components.count - 1].hasPrefix("__") }
+
+    /// The permission Realm of the user `identity`.
+    static func permissionRealm(of identity: String) -> RealmPath {
+        RealmPath(components: [identity, PermissionRealm.name])
+    }
 
     var description: String { "/" + components.joined(separator: "/") }
 

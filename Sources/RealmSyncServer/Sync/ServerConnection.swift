@@ -100,12 +100,15 @@ final class ServerConnection: Sendable {
 
     private func bind(_ number: UInt64, path: String, token: String, ident: UInt64, lastServerVersion: UInt64) async throws(SessionError) {
         let user = try await service.user(ofAccessToken: token)
-        let realm = try await service.realm(at: path, for: user.identity, isAdmin: user.isAdmin)
-        guard ident != 0 else {
-            throw SessionError(.badClientFileIdent, "A client file identity of 0: the client chooses its own.")
+        let generation = service.access.generation
+        let (realm, level) = try await service.realm(at: path, for: user.identity, isAdmin: user.isAdmin)
+        guard ident != 0, ident <= 1 << 62 else {
+            throw SessionError(.badClientFileIdent, "A client file identity of \(ident): the client chooses its own, from 1 to 2^62.")
         }
         let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion)
         let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
+                                    user: ServerSession.User(identity: user.identity, isAdmin: user.isAdmin, path: realm.path),
+                                    access: service.access, level: (generation, level),
                                     compaction: service.compaction, logger: logger)
         do {
             try await writer.send(.ident(session: number, clientFileIdent: ident, lastIntegratedClientVersion: acknowledged))

@@ -70,6 +70,12 @@ final class ServerRealm: @unchecked Sendable {
                     compacted_through INTEGER NOT NULL
                 );
                 INSERT OR IGNORE INTO server_state (id, latest_version, compacted_through) VALUES (1, 0, 0);
+                CREATE TABLE IF NOT EXISTS server_own_changes (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    last_client_version INTEGER NOT NULL,
+                    last_timestamp INTEGER NOT NULL
+                );
+                INSERT OR IGNORE INTO server_own_changes (id, last_client_version, last_timestamp) VALUES (1, 0, 0);
                 """)
             try transaction.commitWrite()
         } catch {
@@ -297,6 +303,64 @@ final class ServerRealm: @unchecked Sendable {
             transaction.cancelWrite()
             throw error
         }
+        return outcome
+    }
+
+    // MARK: The server's own changes
+
+    /// The client file identity of the changesets the server makes itself
+    /// (a permission Realm's): above the 62 bits clients choose theirs
+    /// from, so that no client can be it.
+    static let serverClientIdent: UInt64 = .max
+
+    /// Makes the changes `instructions` computes from the Realm's state
+    /// (inside the write, so that nothing comes between reading and
+    /// writing) as one changeset of the server's own, integrated and sent
+    /// as any client's; nothing when it computes none.
+    ///
+    /// Its stamps are after every stamp the server made before, whatever
+    /// its clock did since, so that a later change always wins over an
+    /// earlier one.
+    func writeAsServer(_ instructions: @escaping @Sendable (Transaction) throws(RealmError) -> [Instruction]) async throws(SessionError) {
+        let newVersion = try await run { () throws(SessionError) -> Bool in
+            try self.storage { () throws(RealmError) in try self.writeAsServerNow(instructions) }.get()
+        }
+        if newVersion { wakeWatchers() }
+    }
+
+    private func writeAsServerNow(_ instructions: (Transaction) throws(RealmError) -> [Instruction]) throws(RealmError) -> Result<Bool, SessionError> {
+        var latest: UInt64 = 0
+        let outcome = try write { () throws(RealmError) -> Result<Bool, SessionError> in
+            let made = try instructions(transaction)
+            guard !made.isEmpty else { return .success(false) }
+            let first = try Self.serverState(transaction).latest
+            let select = try transaction.queryStatement("SELECT last_client_version, last_timestamp FROM server_own_changes WHERE id = 1")
+            _ = try select.step()
+            let clientVersion = UInt64(bitPattern: select.int64(at: 0)) + 1
+            let lastTimestamp = select.int64(at: 1)
+            select.reset()
+            let timestamp = max(Self.now(), lastTimestamp == .max ? .max : lastTimestamp + 1)
+            let changeset = Changeset(clientFileIdent: Self.serverClientIdent, clientVersion: clientVersion, lastServerVersion: first,
+                                      timestamp: timestamp, firstSequence: 0, instructions: made)
+            latest = first + 1
+            try ChangesetApplier.apply(changeset, serverVersion: latest, in: transaction, recorder: recorder)
+            let insert = try transaction.replicationStatement(
+                "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset) VALUES (?, ?, ?, ?)")
+            insert.bind(Int64(bitPattern: latest), at: 1)
+            insert.bind(Int64(bitPattern: Self.serverClientIdent), at: 2)
+            insert.bind(Int64(bitPattern: clientVersion), at: 3)
+            insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
+            try insert.run()
+            let own = try transaction.replicationStatement("UPDATE server_own_changes SET last_client_version = ?, last_timestamp = ? WHERE id = 1")
+            own.bind(Int64(bitPattern: clientVersion), at: 1)
+            own.bind(timestamp, at: 2)
+            try own.run()
+            let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
+            save.bind(Int64(bitPattern: latest), at: 1)
+            try save.run()
+            return .success(true)
+        }
+        if case .success(true) = outcome { self.latest.store(latest, ordering: .releasing) }
         return outcome
     }
 

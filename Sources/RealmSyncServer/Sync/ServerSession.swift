@@ -11,6 +11,11 @@ import Synchronization
 /// sender task sends the client what it lacks: other clients' changesets
 /// in server order, acknowledgements of its own, and answers to its marks
 /// once everything before them has been sent.
+///
+/// The user's level for the Realm is decided again whenever permissions
+/// change, so that a change takes effect on open sessions: an upload
+/// without write access is refused, and the session ends once the user
+/// may no longer read.
 final class ServerSession: Sendable {
     let number: UInt64
     let clientFileIdent: UInt64
@@ -20,8 +25,19 @@ final class ServerSession: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     private let watcher: UInt64
+    private let user: User
+    private let access: AccessControl
+    private let accessWatcher: UInt64
+    private let level: Mutex<(generation: UInt64, level: AccessLevel)>
     private let compaction: SyncService.Compaction
     private let logger: Logger
+
+    /// The user a session is bound for.
+    struct User: Sendable {
+        var identity: String
+        var isAdmin: Bool
+        var path: RealmPath
+    }
 
     /// The largest batch of changesets read for one round of downloads.
     static let downloadBatchBytes = 512 << 10
@@ -35,8 +51,12 @@ final class ServerSession: Sendable {
     }
 
     init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender,
+         user: User, access: AccessControl, level: (generation: UInt64, level: AccessLevel),
          compaction: SyncService.Compaction, logger: Logger) {
         self.number = number
+        self.user = user
+        self.access = access
+        self.level = Mutex(level)
         self.compaction = compaction
         self.logger = logger
         self.clientFileIdent = clientFileIdent
@@ -52,12 +72,37 @@ final class ServerSession: Sendable {
         Task {
             for await _ in changes { wake.yield() }
         }
+        // So do permission changes: the sender checks the level first.
+        let (accessID, accessChanges) = access.watch()
+        accessWatcher = accessID
+        Task {
+            for await _ in accessChanges { wake.yield() }
+        }
     }
 
-    /// Ends the session's sender and watch.
+    /// Ends the session's sender and watches.
     func close() {
         realm.unwatch(watcher)
+        access.unwatch(accessWatcher)
         wake.finish()
+    }
+
+    /// The user's level for the Realm now: decided again when permissions
+    /// changed since it was last decided.
+    private func currentLevel() async throws(SessionError) -> AccessLevel {
+        let generation = access.generation
+        let known = level.withLock { $0 }
+        if known.generation == generation { return known.level }
+        let decided = try await access.level(of: user.identity, isAdmin: user.isAdmin, at: user.path)
+        level.withLock { if $0.generation < generation { $0 = (generation, decided) } }
+        return decided
+    }
+
+    /// Ends the session (by throwing) when the user may no longer read.
+    private func requireRead() async throws(SessionError) {
+        guard try await currentLevel() >= .read else {
+            throw SessionError(.permissionDenied, "The user \(user.identity) may no longer read the Realm '\(user.path)'.")
+        }
     }
 
     // MARK: From the client
@@ -77,6 +122,12 @@ final class ServerSession: Sendable {
             return complete
         }
         guard !changesets.isEmpty else { return }
+        // Changesets integrated before (their acknowledgement lost) were
+        // allowed when they came; a new one needs write access now.
+        let acknowledged = state.withLock { $0.acknowledged }
+        if changesets.contains(where: { $0.clientVersion > acknowledged }), try await currentLevel() < .write {
+            throw SessionError(.permissionDenied, "The user \(user.identity) may not write to the Realm '\(user.path)': client version \(changesets[0].clientVersion) is refused.")
+        }
         try await realm.integrate(changesets, from: clientFileIdent) { acknowledged in
             state.withLock { $0.acknowledged = max($0.acknowledged, acknowledged) }
         }
@@ -103,6 +154,7 @@ final class ServerSession: Sendable {
         var sentThrough = start
         var sentAcknowledgement: UInt64 = .max
         var downloaded: UInt64 = 0
+        try await requireRead()
         if catchUp == .state {
             let reader = try await realm.stateReader()
             let version = reader.version
@@ -149,6 +201,7 @@ final class ServerSession: Sendable {
         }
         var iterator = wakes.makeAsyncIterator()
         repeat {
+            try await requireRead()
             while true {
                 let acknowledged = state.withLock { $0.acknowledged }
                 let batch = try await realm.downloads(after: sentThrough, for: clientFileIdent, maximumBytes: Self.downloadBatchBytes)

@@ -3,12 +3,9 @@ import Logging
 import RealmCore
 import RealmSyncWire
 
-/// The synced Realms of a server: opens each Realm's file once, and
-/// decides who may bind which path.
-///
-/// A path whose first component is a user's identity (`/~/…` resolves to
-/// one) is that user's: only they and administrators may open it. Other
-/// paths are open to every logged-in user until permissions exist.
+/// The synced Realms of a server: opens each Realm's file once, decides
+/// with ``AccessControl`` who may bind which path, and keeps each user's
+/// permission Realm listing their permissions.
 final class SyncService: Sendable {
     /// The path of the WebSocket the sync protocol runs on.
     static let route = "/sync"
@@ -22,6 +19,7 @@ final class SyncService: Sendable {
     }
 
     let auth: AuthService
+    let access: AccessControl
     let logger: Logger
     let compaction: Compaction
     private let root: URL
@@ -47,6 +45,7 @@ final class SyncService: Sendable {
     init(dataDirectory: URL, auth: AuthService, compaction: Compaction, logger: Logger) {
         root = dataDirectory.appendingPathComponent("realms", isDirectory: true)
         self.auth = auth
+        access = AccessControl(store: auth.store)
         self.compaction = compaction
         self.logger = logger
     }
@@ -70,26 +69,67 @@ final class SyncService: Sendable {
         return (record.identity, record.isAdmin)
     }
 
-    /// The Realm at `rawPath` for the user `identity`, opened.
+    /// The Realm at `rawPath` for the user `identity`, opened, and the
+    /// user's level for it. A permission Realm is brought up to date first.
     ///
     /// - Throws: ``SessionError`` `illegalRealmPath` for a path that is not
-    ///   valid, `permissionDenied` for another user's Realm.
-    func realm(at rawPath: String, for identity: String, isAdmin: Bool) async throws(SessionError) -> ServerRealm {
+    ///   valid, `permissionDenied` for a Realm the user may not read.
+    func realm(at rawPath: String, for identity: String, isAdmin: Bool) async throws(SessionError) -> (realm: ServerRealm, level: AccessLevel) {
         guard let path = RealmPath(rawPath, userIdentity: identity) else {
             throw SessionError(.illegalRealmPath, "'\(rawPath.prefix(300))' is not a valid Realm path: 1 to \(RealmPath.maximumComponents) components of letters, digits, '_', '-' and '.', none starting with '.' or holding '.realm'.")
         }
-        if path.firstComponent != identity, !isAdmin {
-            let owner: UserRecord?
+        let level = try await access.level(of: identity, isAdmin: isAdmin, at: path)
+        guard level >= .read else {
+            throw SessionError(.permissionDenied, "The user \(identity) may not open the Realm '\(path)'.")
+        }
+        if path.isServerManaged, path == RealmPath.permissionRealm(of: path.firstComponent) {
+            try await publishPermissions(of: path.firstComponent)
+        }
+        return (try await realm(at: path), level)
+    }
+
+    // MARK: Permission Realms
+
+    /// Makes the permission Realm of `identity` list the permissions that
+    /// concern them now.
+    ///
+    /// Two calls may overlap, each writing what it read from the store: one
+    /// that finds permissions changed since it read them reads and writes
+    /// again, so that the last write is of the newest permissions.
+    func publishPermissions(of identity: String) async throws(SessionError) {
+        let realm = try await realm(at: RealmPath.permissionRealm(of: identity))
+        while true {
+            let generation = access.generation
+            let permissions: [PermissionRecord]
             do {
-                owner = try await auth.store.user(identity: path.firstComponent)
+                permissions = try await access.store.permissions(concerningUser: identity)
             } catch {
                 throw SessionError(.otherSessionError, "The user store failed.", tryAgain: true)
             }
-            if owner != nil {
-                throw SessionError(.permissionDenied, "The Realm '\(path)' belongs to another user.")
+            try await realm.writeAsServer { transaction throws(RealmError) in
+                try PermissionRealmContent.instructions(listing: permissions, in: transaction)
+            }
+            if access.generation == generation { return }
+        }
+    }
+
+    /// Brings every open permission Realm up to date (one closed is brought
+    /// up to date when next bound), after permissions changed.
+    func publishOpenPermissionRealms() async {
+        let identities: [String] = await withCheckedContinuation { continuation in
+            opener.async {
+                continuation.resume(returning: self.realms.byPath.compactMap { path, open in
+                    open.realm != nil && path == RealmPath.permissionRealm(of: path.firstComponent) ? path.firstComponent : nil
+                })
             }
         }
-        return try await realm(at: path)
+        for identity in identities {
+            do {
+                try await publishPermissions(of: identity)
+            } catch {
+                logger.error("the permission Realm of \(identity) could not be updated: \(error)")
+            }
+        }
     }
 
     private func realm(at path: RealmPath) async throws(SessionError) -> ServerRealm {
