@@ -6,6 +6,10 @@
 //   RealmSyncTestHelper current ROOT
 //       prints "current <id> <admin>" (refreshing its access token first,
 //       which needs the persisted refresh token) or "current none"
+//   RealmSyncTestHelper launch ROOT
+//       starts the sync subsystem, as an app's launch does (which backs up
+//       the files a client reset or a permission denied left to it);
+//       prints "launched N users"
 //   RealmSyncTestHelper logout ROOT
 //       logs the current user out; prints "logged out <id>"
 //   RealmSyncTestHelper record FILE
@@ -83,6 +87,8 @@ do {
         }
         _ = try await user.accessToken()
         say("current \(user.identity ?? "") \(user.isAdmin)")
+    case "launch":
+        say("launched \(SyncUser.all.count) users")
     case "logout":
         guard let user = SyncUser.current else { fail("nobody is logged in") }
         let error: (any Error)? = await withCheckedContinuation { continuation in

@@ -133,8 +133,14 @@ final class ServerConnection: Sendable {
     }
 
     /// Ends session `number` with `error`, telling the client.
+    ///
+    /// The session's sender task is cancelled only once the error is sent:
+    /// the sender itself may be ending the session (the user may no longer
+    /// read), and a cancelled task's send would not go out.
     private func end(_ number: UInt64, _ error: SessionError) async {
-        close(number)
+        let bound = sessions.withLock { $0.removeValue(forKey: number) }
+        bound?.session.close()
+        defer { bound?.sender.cancel() }
         guard error.code != .connectionClosed else { return }
         logger.info("session \(number) ended: \(error)")
         try? await writer.send(.error(session: number, code: error.code.rawValue, message: error.message, tryAgain: error.tryAgain))
