@@ -21,8 +21,7 @@ import Synchronization
 /// everyone else, whatever the permissions say.
 final class AccessControl: Sendable {
     let store: any UserStore
-    private let changes = Atomic<UInt64>(0)
-    private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
+    private let watchers = Mutex<[UInt64: AsyncStream<String>.Continuation]>([:])
     private let nextWatcher = Atomic<UInt64>(1)
 
     init(store: any UserStore) {
@@ -49,21 +48,46 @@ final class AccessControl: Sendable {
 
     // MARK: Changes
 
+    /// The permission changes made, numbered, with the Realm path (or
+    /// pattern) each changed: the newest ``recentChangeLimit`` of them.
+    private let changes = Mutex<(generation: UInt64, recent: [(generation: UInt64, realmPath: String)])>((0, []))
+    static let recentChangeLimit = 1_024
+
     /// A count of the permission changes made: a level decided at one
     /// count may be stale at a later one.
-    var generation: UInt64 { changes.load(ordering: .acquiring) }
+    var generation: UInt64 { changes.withLock { $0.generation } }
 
-    /// Records that permissions changed (after the store has them), and
-    /// wakes every watcher.
-    func permissionsChanged() {
-        changes.add(1, ordering: .releasing)
-        for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield() }
+    /// Records that the permissions of `realmPath` (a path, `/<owner>/*` or
+    /// `*`) changed, once the store has them, and tells every watcher.
+    func permissionsChanged(realmPath: String) {
+        changes.withLock { changes in
+            changes.generation += 1
+            changes.recent.append((changes.generation, realmPath))
+            if changes.recent.count > Self.recentChangeLimit { changes.recent.removeFirst(changes.recent.count / 2) }
+        }
+        for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield(realmPath) }
     }
 
-    /// A stream that yields whenever permissions change.
-    func watch() -> (id: UInt64, changes: AsyncStream<Void>) {
+    /// Whether a change made after `generation` may have changed a level
+    /// for the Realm at `path` (true when the changes are too old to tell).
+    func mayHaveChanged(_ path: RealmPath, since generation: UInt64) -> Bool {
+        changes.withLock { changes in
+            guard changes.generation > generation else { return false }
+            guard let oldest = changes.recent.first?.generation, oldest <= generation + 1 else { return true }
+            return changes.recent.contains { $0.generation > generation && Self.pattern($0.realmPath, covers: path) }
+        }
+    }
+
+    /// Whether permissions on `pattern` (a path, `/<owner>/*` or `*`) count
+    /// for the Realm at `path`.
+    static func pattern(_ pattern: String, covers path: RealmPath) -> Bool {
+        pattern == "*" || pattern == path.description || pattern == "/\(path.firstComponent)/*"
+    }
+
+    /// A stream of the Realm paths (or patterns) whose permissions change.
+    func watch() -> (id: UInt64, changes: AsyncStream<String>) {
         let id = nextWatcher.add(1, ordering: .relaxed).oldValue
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream<String>.makeStream()
         watchers.withLock { $0[id] = continuation }
         return (id, stream)
     }

@@ -25,7 +25,7 @@ struct PermissionService: Sendable {
                                                            updated: Date()))
         }
         logger.info("\(user.identity) set the access of \(target) to \(realmPath) to \(request.accessLevel)")
-        await changed()
+        await changed(realmPath: realmPath, user: target)
     }
 
     /// The stored form of the Realm path `raw` (`/~/notes`, `*`,
@@ -129,7 +129,7 @@ struct PermissionService: Sendable {
                                                                accessLevel: max(granted, offer.accessLevel), updated: Date()))
             }
             logger.info("\(user.identity) accepted \(offer.accessLevel) access to \(path)")
-            await changed()
+            await changed(realmPath: path.description, user: user.identity)
         }
         return AcceptOfferResponse(realmPath: path.description)
     }
@@ -159,11 +159,19 @@ struct PermissionService: Sendable {
 
     // MARK: Plumbing
 
-    /// Permissions changed: sessions decide their levels again, and the
-    /// open permission Realms list the change.
-    private func changed() async {
-        access.permissionsChanged()
-        await sync.publishOpenPermissionRealms()
+    /// The permission of `user` (or `*`) for `realmPath` (a path or a
+    /// pattern) changed: the sessions of the Realms it covers decide their
+    /// levels again, and the open permission Realms that list it (the
+    /// user's, or everyone's, and the owner's) are brought up to date.
+    private func changed(realmPath: String, user: String) async {
+        access.permissionsChanged(realmPath: realmPath)
+        var concerned: Set<String>? = nil
+        if user != "*" {
+            concerned = [user]
+            let owner = realmPath.split(separator: "/").first.map(String.init)
+            if realmPath != "*", let owner { concerned?.insert(owner) }
+        }
+        await sync.publishOpenPermissionRealms(of: concerned)
     }
 
     private func currentUser(_ caller: AccessClaims) async throws(Problem) -> UserRecord {

@@ -72,11 +72,13 @@ final class ServerSession: Sendable {
         Task {
             for await _ in changes { wake.yield() }
         }
-        // So do permission changes: the sender checks the level first.
+        // So do changes of the Realm's permissions: the sender checks the
+        // level first.
         let (accessID, accessChanges) = access.watch()
         accessWatcher = accessID
+        let path = user.path
         Task {
-            for await _ in accessChanges { wake.yield() }
+            for await pattern in accessChanges where AccessControl.pattern(pattern, covers: path) { wake.yield() }
         }
     }
 
@@ -93,6 +95,11 @@ final class ServerSession: Sendable {
         let generation = access.generation
         let known = level.withLock { $0 }
         if known.generation == generation { return known.level }
+        if !access.mayHaveChanged(user.path, since: known.generation) {
+            // Other Realms' permissions changed.
+            level.withLock { if $0.generation < generation { $0.generation = generation } }
+            return known.level
+        }
         let decided = try await access.level(of: user.identity, isAdmin: user.isAdmin, at: user.path)
         level.withLock { if $0.generation < generation { $0 = (generation, decided) } }
         return decided

@@ -113,16 +113,18 @@ final class SyncService: Sendable {
         }
     }
 
-    /// Brings every open permission Realm up to date (one closed is brought
-    /// up to date when next bound), after permissions changed.
-    func publishOpenPermissionRealms() async {
-        let identities: [String] = await withCheckedContinuation { continuation in
+    /// Brings the open permission Realms of `identities` (of everyone, when
+    /// nil) up to date after permissions changed; one closed is brought up
+    /// to date when next bound.
+    func publishOpenPermissionRealms(of identities: Set<String>?) async {
+        let open: [String] = await withCheckedContinuation { continuation in
             opener.async {
                 continuation.resume(returning: self.realms.byPath.compactMap { path, open in
                     open.realm != nil && path == RealmPath.permissionRealm(of: path.firstComponent) ? path.firstComponent : nil
                 })
             }
         }
+        let identities = open.filter { identities?.contains($0) ?? true }
         for identity in identities {
             do {
                 try await publishPermissions(of: identity)
