@@ -2,7 +2,7 @@ import RealmSyncWire
 
 /// What a user may do with a synced Realm (seed 001, "Access Control"),
 /// Realm's `SyncAccessLevel`: each level includes the ones below it.
-public enum SyncAccessLevel: UInt, Sendable, Hashable, CustomStringConvertible {
+public enum SyncAccessLevel: UInt, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// No access whatsoever.
     case none = 0
     /// The user can only read the Realm. Open it with `Realm.asyncOpen`:
@@ -13,6 +13,9 @@ public enum SyncAccessLevel: UInt, Sendable, Hashable, CustomStringConvertible {
     case write = 2
     /// The user can read and write the Realm, and grant permissions to it.
     case admin = 3
+
+    /// Ordered by what each allows: `.none < .read < .write < .admin`.
+    public static func < (lhs: SyncAccessLevel, rhs: SyncAccessLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { wire.description }
 

@@ -28,9 +28,9 @@ public struct SyncPermission: Sendable, Hashable, CustomStringConvertible {
     public let updatedAt: Date
 
     /// Whether the access level allows reading the Realm.
-    public var mayRead: Bool { accessLevel.rawValue >= SyncAccessLevel.read.rawValue }
+    public var mayRead: Bool { accessLevel >= .read }
     /// Whether the access level allows writing the Realm.
-    public var mayWrite: Bool { accessLevel.rawValue >= SyncAccessLevel.write.rawValue }
+    public var mayWrite: Bool { accessLevel >= .write }
     /// Whether the access level allows managing the Realm's permissions.
     public var mayManage: Bool { accessLevel == .admin }
 
