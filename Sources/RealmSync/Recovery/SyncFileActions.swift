@@ -48,7 +48,7 @@ extension UserRegistry {
 
     /// A new path in the recovered-Realms folder: `recovered_realm-` with
     /// the date and time and a random suffix, as Realm names them.
-    private static func newBackupPath(root: URL) -> String {
+    static func newBackupPath(root: URL) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

@@ -24,8 +24,8 @@ actor SessionEngine {
     static let longestRetryDelay: Duration = .seconds(30)
 
     nonisolated let configuration: SyncConfiguration
-    private nonisolated let environment: SessionEnvironment
-    private nonisolated let eventLoop: any EventLoop
+    nonisolated let environment: SessionEnvironment
+    nonisolated let eventLoop: any EventLoop
     private nonisolated let lifecycle = Mutex(SessionLifecycle())
     private nonisolated let nextObserverID = Atomic<UInt64>(1)
     private nonisolated let reported = Mutex(WeakSession())
@@ -44,12 +44,15 @@ actor SessionEngine {
     /// The bound connection, while there is one.
     private var connection: BoundConnection?
     /// The last client version the server has acknowledged.
-    private var acknowledged: UInt64 = 0
+    var acknowledged: UInt64 = 0
     private var uploadWaiters: [(target: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
     private var downloadWaiters: [(request: UInt64, callback: @Sendable ((any Error)?) -> Void)] = []
     private var nextRequest: UInt64 = 1
     private var progress = ProgressCounters()
     private var observers: [UInt64: ProgressObserver] = [:]
+    /// During an automatic client reset, the file the server's fresh state
+    /// downloads into (``SessionEngine/resetAutomatically(after:)``).
+    var resetScratch: SyncedFile?
 
     private struct BoundConnection {
         /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
@@ -88,7 +91,7 @@ actor SessionEngine {
 
     nonisolated var state: SyncSession.State { lifecycle.withLock { $0.state } }
 
-    private var logger: Logger { environment.logger }
+    var logger: Logger { environment.logger }
 
     /// Runs `body` on the actor, after every call made before this one.
     private nonisolated func perform(_ body: @escaping @Sendable (isolated SessionEngine) -> Void) {
@@ -219,6 +222,12 @@ actor SessionEngine {
                         logger.debug("the access token of \(configuration.user.identity ?? "") could not be refreshed: \(error)")
                     }
                 } else if !tryAgain {
+                    if SyncProtocolError(rawValue: code)?.requiresClientReset == true, await resetAutomatically(after: error) {
+                        // Reset in place: bind again at once, as the
+                        // fresh copy's client.
+                        delay = Self.firstRetryDelay
+                        continue
+                    }
                     fail(withFileAction(error))
                     return
                 } else {
@@ -282,16 +291,10 @@ actor SessionEngine {
         } catch {
             return .failed(SyncError(.clientInternalError, "The synced Realm of \(configuration.realmURL.absoluteString) cannot be read: \(error.message)"))
         }
-        var tls: TLSConfiguration?
-        if configuration.webSocketURL.hasPrefix("wss:") {
-            var client = TLSConfiguration.makeClientConfiguration()
-            if !configuration.enableSSLValidation { client.certificateVerification = .none }
-            tls = client
-        }
-        let timeouts = configuration.timeoutOptions ?? environment.timeouts()
+        let timeouts = connectionTimeouts
         let channel: SyncWebSocket.Channel
         do {
-            channel = try await SyncWebSocket.connect(to: configuration.webSocketURL, on: eventLoop, tls: tls, timeouts: timeouts)
+            channel = try await connect()
         } catch {
             return Task.isCancelled ? .cancelled : .dropped("\(error)")
         }
@@ -307,6 +310,22 @@ actor SessionEngine {
         } catch {
             return Task.isCancelled ? .cancelled : .dropped("\(error)")
         }
+    }
+
+    /// The timeouts of a new connection.
+    var connectionTimeouts: SyncTimeoutOptions {
+        configuration.timeoutOptions ?? environment.timeouts()
+    }
+
+    /// A WebSocket connection to the Realm's server.
+    func connect() async throws -> SyncWebSocket.Channel {
+        var tls: TLSConfiguration?
+        if configuration.webSocketURL.hasPrefix("wss:") {
+            var client = TLSConfiguration.makeClientConfiguration()
+            if !configuration.enableSSLValidation { client.certificateVerification = .none }
+            tls = client
+        }
+        return try await SyncWebSocket.connect(to: configuration.webSocketURL, on: eventLoop, tls: tls, timeouts: connectionTimeouts)
     }
 
     /// Binds, then reads the server's messages until the connection ends,
@@ -335,6 +354,16 @@ actor SessionEngine {
                     case .ident(_, _, let acknowledged):
                         // A suspension (or a newer run) came first.
                         guard lifecycle.withLock({ $0.bind(run: run) }) else { return .cancelled }
+                        // Changesets the server acknowledged and no longer
+                        // has: it was restored from a backup (and has since
+                        // been written past this file's server version, or
+                        // the bind would have said so). Uploading on would
+                        // leave a gap; the file must reset.
+                        if let forgotten = try? withFile({ file throws(RealmError) in try file.acknowledgedThrough() }), acknowledged < forgotten {
+                            return .refused(code: SyncProtocolError.divergingHistories.rawValue,
+                                            message: "The server has client versions to \(acknowledged) of this file, which it acknowledged to \(forgotten): it was restored from a backup.",
+                                            tryAgain: false)
+                        }
                         let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                         lastBound = .now
                         connection = BoundConnection(run: run, sender: sender, uploads: continuation)
@@ -544,6 +573,13 @@ actor SessionEngine {
     /// back the file up: ``SyncSession/immediatelyHandleError(_:)``).
     private func fail(_ error: any Error) {
         if lifecycle.withLock({ $0.end(error) }) { reconcile() }
+        // A manual reset's own handler takes its error (Realm 10).
+        if let error = error as? SyncError, error.code == .clientResetError,
+           case .manual(let handler?) = configuration.clientResetMode {
+            logger.error("\(error)")
+            handler(error, owner)
+            return
+        }
         report(error)
     }
 
@@ -583,7 +619,7 @@ actor SessionEngine {
 
     // MARK: The file
 
-    private func withFile<T>(_ body: (SyncedFile) throws(RealmError) -> T) throws(RealmError) -> T {
+    func withFile<T>(_ body: (SyncedFile) throws(RealmError) -> T) throws(RealmError) -> T {
         guard let file else { throw RealmError(.invalidTransactionState, "The session has ended.") }
         return try body(file)
     }

@@ -23,6 +23,9 @@ public struct SyncConfiguration: Sendable, CustomStringConvertible {
     /// Whether a `realms://` server's certificate is checked (turn off only
     /// for a test server with a self-signed certificate).
     public var enableSSLValidation: Bool
+    /// What the Realm does when the server tells it to reset
+    /// (``ClientResetMode``): seed 001's manual procedure unless set.
+    public var clientResetMode: ClientResetMode = .manual()
     /// Timeouts for this Realm's connections in place of
     /// ``SyncManager/timeoutOptions`` (tests that must notice a dead
     /// connection quickly, without changing the process's).
@@ -33,6 +36,13 @@ public struct SyncConfiguration: Sendable, CustomStringConvertible {
         self.user = user
         self.realmURL = realmURL
         self.enableSSLValidation = enableSSLValidation
+    }
+
+    /// The synced Realm at `realmURL`, opened as `user`, resetting as
+    /// `clientResetMode` says.
+    public init(user: SyncUser, realmURL: URL, enableSSLValidation: Bool = true, clientResetMode: ClientResetMode) {
+        self.init(user: user, realmURL: realmURL, enableSSLValidation: enableSSLValidation)
+        self.clientResetMode = clientResetMode
     }
 
     public var description: String { "SyncConfiguration(user: \(user.identity ?? "nil"), realmURL: \(realmURL.absoluteString))" }

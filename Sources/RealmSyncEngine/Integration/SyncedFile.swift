@@ -21,7 +21,7 @@ package struct SyncFileState: Equatable, Sendable {
 /// queue) uses it.
 package final class SyncedFile {
     package let recorder: ChangesetRecorder
-    private let transaction: Transaction
+    let transaction: Transaction
 
     /// The file of `coordinator`, whose recorder is installed now if it has
     /// none.
@@ -83,6 +83,15 @@ package final class SyncedFile {
         return bytes
     }
 
+    /// The last client version the server acknowledged, as this file
+    /// knows it: its changesets up to there are forgotten.
+    package func acknowledgedThrough() throws(RealmError) -> UInt64 {
+        try transaction.refresh()
+        let state = try SyncTables.storedState(transaction)
+        guard let oldest = try SyncTables.oldestHistory(transaction) else { return state?.lastClientVersion ?? 0 }
+        return oldest - 1
+    }
+
     /// The encoded size of the changesets not yet acknowledged.
     package func unacknowledgedBytes() throws(RealmError) -> UInt64 {
         try transaction.refresh()
@@ -118,7 +127,7 @@ package final class SyncedFile {
         }
     }
 
-    private func write<T>(syncingTheDisk: Bool = true, _ body: () throws(RealmError) -> T) throws(RealmError) -> T {
+    func write<T>(syncingTheDisk: Bool = true, _ body: () throws(RealmError) -> T) throws(RealmError) -> T {
         if syncingTheDisk {
             try transaction.beginWrite()
         } else {

@@ -338,6 +338,14 @@ package enum SyncTables {
         return UInt64(bitPattern: select.int64(at: 0))
     }
 
+    /// The oldest client version kept, or nil.
+    static func oldestHistory(_ transaction: Transaction) throws(RealmError) -> UInt64? {
+        let select = try transaction.queryStatement("SELECT MIN(client_version) FROM sync_history")
+        defer { select.reset() }
+        guard try select.step(), !select.isNull(at: 0) else { return nil }
+        return UInt64(bitPattern: select.int64(at: 0))
+    }
+
     /// Forgets the changesets up to client version `through`.
     static func deleteHistory(through clientVersion: UInt64, _ transaction: Transaction) throws(RealmError) {
         let delete = try transaction.replicationStatement("DELETE FROM sync_history WHERE client_version <= ?")
