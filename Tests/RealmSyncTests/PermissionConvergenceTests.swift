@@ -64,10 +64,15 @@ extension SyncTests {
 
             /// Waits for a permission denied of `user`'s, and takes it.
             func takeDenial(of user: SyncUser, seconds: Double = 10) async throws -> SyncError? {
+                try await take(of: user, within: seconds) { $0.code == .permissionDeniedError }
+            }
+
+            /// Waits for an error of `user`'s session that matches, and takes it.
+            func take(of user: SyncUser, within seconds: Double, where match: (SyncError) -> Bool) async throws -> SyncError? {
                 let deadline = ContinuousClock.now + .seconds(seconds)
                 while ContinuousClock.now < deadline {
                     let found = errors.withLock { errors -> SyncError? in
-                        guard let index = errors.firstIndex(where: { $0.user == user.identity && $0.error.code == .permissionDeniedError }) else { return nil }
+                        guard let index = errors.firstIndex(where: { $0.user == user.identity && match($0.error) }) else { return nil }
                         return errors.remove(at: index).error
                     }
                     if let found { return found }

@@ -10,9 +10,12 @@ import Testing
 
     static let messages: [SyncMessage] = [
         .bind(session: 1, path: "/~/inbox", accessToken: "eyJ.token", clientFileIdent: 42, lastServerVersion: 7),
+        .bind(session: 1, path: "/~/inbox", accessToken: "eyJ.token", clientFileIdent: 42, lastServerVersion: 7, lastServerVersionSalt: .max >> 1),
         .ident(session: 1, clientFileIdent: 42, lastIntegratedClientVersion: 3),
         .upload(session: 1, parts: [ChangesetPart(serverVersion: 0, totalSize: encoded.count, offset: 0, bytes: encoded)]),
         .download(session: 2, serverVersion: 9, parts: ChangesetPart.parts(of: encoded, serverVersion: 9, maximumSize: 100), acknowledgedClientVersion: 4,
+                  progress: TransferProgress(downloaded: 10, downloadable: 20, uploaded: 30, uploadable: 40)),
+        .download(session: 2, serverVersion: 9, serverVersionSalt: 123_456_789_012, parts: [], acknowledgedClientVersion: 4,
                   progress: TransferProgress(downloaded: 10, downloadable: 20, uploaded: 30, uploadable: 40)),
         .mark(session: 3, request: 99),
         .refresh(session: 3, accessToken: "new"),

@@ -103,13 +103,13 @@ extension SessionEngine {
                 switch try SyncMessageCoding.decode(message) {
                 case .ident:
                     try await sender.send(.mark(session: number, request: 1))
-                case .download(_, let serverVersion, let parts, _, _):
+                case .download(_, let serverVersion, let salt, let parts, _, _):
                     var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                     for part in parts {
                         if let changeset = try reassembler.add(part) { complete.append(changeset) }
                     }
                     guard let scratch = resetScratch else { return .failure(SyncError(.clientInternalError, "The reset was abandoned.")) }
-                    try scratch.integrate(complete, reaching: serverVersion)
+                    try scratch.integrate(complete, reaching: serverVersion, salt: salt)
                 case .mark:
                     return .success(())
                 case .error(_, let code, let text, _):

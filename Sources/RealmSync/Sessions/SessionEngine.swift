@@ -335,7 +335,8 @@ actor SessionEngine {
         let number = Self.sessionNumber
         do {
             try await sender.send(.bind(session: number, path: configuration.resolvedPath, accessToken: token,
-                                        clientFileIdent: fileState.clientFileIdent, lastServerVersion: fileState.lastServerVersion))
+                                        clientFileIdent: fileState.clientFileIdent, lastServerVersion: fileState.lastServerVersion,
+                                        lastServerVersionSalt: fileState.lastServerSalt))
         } catch {
             return .dropped("\(error)")
         }
@@ -371,14 +372,14 @@ actor SessionEngine {
                         guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                         group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
                         for request in marks { try await sender.send(.mark(session: number, request: request)) }
-                    case .download(_, let serverVersion, let parts, let acknowledged, let progress):
+                    case .download(_, let serverVersion, let salt, let parts, let acknowledged, let progress):
                         logger.trace("download of \(configuration.resolvedPath): \(parts.count) parts to server version \(serverVersion), client versions to \(acknowledged) acknowledged")
                         var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                         for part in parts {
                             if let changeset = try reassembler.add(part) { complete.append(changeset) }
                         }
                         do throws(RealmError) {
-                            try withFile { file throws(RealmError) in try file.integrate(complete, reaching: serverVersion) }
+                            try withFile { file throws(RealmError) in try file.integrate(complete, reaching: serverVersion, salt: salt) }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))

@@ -46,13 +46,13 @@ extension SyncedFile {
             // again.
             try SyncTables.save(SyncState(clientFileIdent: freshState.clientFileIdent, lastServerVersion: 0, lastClientVersion: 0,
                                           lastTimestamp: max(old.lastTimestamp, freshState.lastTimestamp),
-                                          nextSequence: old.nextSequence, nextCounter: old.nextCounter), transaction)
+                                          nextSequence: old.nextSequence, nextCounter: old.nextCounter, lastServerSalt: 0), transaction)
             var stream = StateSnapshot.Stream(source)
             while let chunk = try stream.next() {
                 try ChangesetApplier.apply(chunk.map { (freshState.lastServerVersion, $0) }, in: transaction, recorder: recorder)
             }
             try recorder.withoutRecording { () throws(RealmError) in
-                try SyncTables.noteIntegrated(serverVersion: freshState.lastServerVersion, timestamp: 0, transaction)
+                try SyncTables.noteIntegrated(serverVersion: freshState.lastServerVersion, salt: freshState.lastServerSalt, timestamp: 0, transaction)
             }
             for (index, changeset) in unsynced.enumerated() {
                 let replayed = Changeset(clientFileIdent: freshState.clientFileIdent, clientVersion: UInt64(index + 1),

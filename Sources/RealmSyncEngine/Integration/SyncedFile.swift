@@ -9,6 +9,8 @@ package struct SyncFileState: Equatable, Sendable {
     package var clientFileIdent: UInt64
     /// The last server version integrated.
     package var lastServerVersion: UInt64
+    /// The salt of `lastServerVersion` (0 when unknown).
+    package var lastServerSalt: UInt64
     /// The client version of the last changeset recorded.
     package var lastClientVersion: UInt64
 }
@@ -112,9 +114,10 @@ package final class SyncedFile {
     /// - Throws: `invalidValue` ("bad changeset") when one cannot be
     ///   applied; nothing of the write is kept then.
     package func integrate(_ changesets: [(serverVersion: UInt64, changeset: Changeset)],
-                           reaching serverVersion: UInt64) throws(RealmError) {
+                           reaching serverVersion: UInt64, salt: UInt64 = 0) throws(RealmError) {
         try transaction.refresh()
-        if changesets.isEmpty, let stored = try SyncTables.storedState(transaction), stored.lastServerVersion >= serverVersion { return }
+        if changesets.isEmpty, let stored = try SyncTables.storedState(transaction),
+           stored.lastServerVersion > serverVersion || stored.lastServerVersion == serverVersion && (salt == 0 || stored.lastServerSalt == salt) { return }
         // A download is the server's to send again: its commit need not wait
         // for the disk (a power loss before the next synced commit loses it
         // with its progress, so it comes again), which spares a change its
@@ -122,7 +125,7 @@ package final class SyncedFile {
         try write(syncingTheDisk: false) { () throws(RealmError) in
             try ChangesetApplier.apply(changesets, in: transaction, recorder: recorder)
             try recorder.withoutRecording { () throws(RealmError) in
-                try SyncTables.noteIntegrated(serverVersion: serverVersion, timestamp: 0, transaction)
+                try SyncTables.noteIntegrated(serverVersion: serverVersion, salt: salt == 0 ? nil : salt, timestamp: 0, transaction)
             }
         }
     }

@@ -16,7 +16,8 @@ package enum SyncTables {
                 last_client_version INTEGER NOT NULL DEFAULT 0,
                 last_timestamp INTEGER NOT NULL DEFAULT 0,
                 next_sequence INTEGER NOT NULL DEFAULT 1,
-                next_counter INTEGER NOT NULL DEFAULT 1
+                next_counter INTEGER NOT NULL DEFAULT 1,
+                last_server_salt INTEGER NOT NULL DEFAULT 0
             );
             CREATE TABLE IF NOT EXISTS sync_history (
                 client_version INTEGER PRIMARY KEY,
@@ -70,21 +71,30 @@ package enum SyncTables {
                 PRIMARY KEY (class, object_key, property)
             ) WITHOUT ROWID;
             """)
+        // Files synced before server versions had salts.
+        let columns = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('sync_state') WHERE name = 'last_server_salt'")
+        _ = try columns.step()
+        let hasSalt = columns.int64(at: 0) > 0
+        columns.reset()
+        if !hasSalt {
+            try transaction.replicationExecute("ALTER TABLE sync_state ADD COLUMN last_server_salt INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     /// The file's sync state row, made with a new client file identity
     /// when missing.
     static func state(_ transaction: Transaction) throws(RealmError) -> SyncState {
         let select = try transaction.replicationStatement(
-            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter FROM sync_state WHERE id = 1")
+            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter, last_server_salt FROM sync_state WHERE id = 1")
         defer { select.reset() }
         if try select.step() {
             return SyncState(clientFileIdent: UInt64(bitPattern: select.int64(at: 0)), lastServerVersion: UInt64(bitPattern: select.int64(at: 1)),
                              lastClientVersion: UInt64(bitPattern: select.int64(at: 2)), lastTimestamp: select.int64(at: 3),
-                             nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)))
+                             nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)),
+                             lastServerSalt: UInt64(bitPattern: select.int64(at: 6)))
         }
         let state = SyncState(clientFileIdent: SyncState.newClientFileIdent(), lastServerVersion: 0, lastClientVersion: 0,
-                              lastTimestamp: 0, nextSequence: 1, nextCounter: 1)
+                              lastTimestamp: 0, nextSequence: 1, nextCounter: 1, lastServerSalt: 0)
         try save(state, transaction)
         return state
     }
@@ -93,18 +103,20 @@ package enum SyncTables {
     /// write chose the client file identity; read outside a write too.
     static func storedState(_ transaction: Transaction) throws(RealmError) -> SyncState? {
         let select = try transaction.queryStatement(
-            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter FROM sync_state WHERE id = 1")
+            "SELECT client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter, last_server_salt FROM sync_state WHERE id = 1")
         defer { select.reset() }
         guard try select.step() else { return nil }
         return SyncState(clientFileIdent: UInt64(bitPattern: select.int64(at: 0)), lastServerVersion: UInt64(bitPattern: select.int64(at: 1)),
                          lastClientVersion: UInt64(bitPattern: select.int64(at: 2)), lastTimestamp: select.int64(at: 3),
-                         nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)))
+                         nextSequence: UInt64(bitPattern: select.int64(at: 4)), nextCounter: UInt64(bitPattern: select.int64(at: 5)),
+                         lastServerSalt: UInt64(bitPattern: select.int64(at: 6)))
     }
 
     static func save(_ state: SyncState, _ transaction: Transaction) throws(RealmError) {
         let statement = try transaction.replicationStatement("""
-            INSERT OR REPLACE INTO sync_state (id, client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence, next_counter)
-            VALUES (1, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO sync_state (id, client_file_ident, last_server_version, last_client_version, last_timestamp, next_sequence,
+                next_counter, last_server_salt)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
             """)
         statement.bind(Int64(bitPattern: state.clientFileIdent), at: 1)
         statement.bind(Int64(bitPattern: state.lastServerVersion), at: 2)
@@ -112,6 +124,7 @@ package enum SyncTables {
         statement.bind(state.lastTimestamp, at: 4)
         statement.bind(Int64(bitPattern: state.nextSequence), at: 5)
         statement.bind(Int64(bitPattern: state.nextCounter), at: 6)
+        statement.bind(Int64(bitPattern: state.lastServerSalt), at: 7)
         try statement.run()
     }
 
@@ -295,14 +308,20 @@ package enum SyncTables {
     /// Notes a changeset of another replica as integrated: its server
     /// version, and its timestamp as seen (later local writes are stamped
     /// after it).
-    static func noteIntegrated(serverVersion: UInt64, timestamp: Int64, _ transaction: Transaction) throws(RealmError) {
-        var current = try state(transaction)
-        let updated = SyncState(clientFileIdent: current.clientFileIdent, lastServerVersion: max(current.lastServerVersion, serverVersion),
-                                lastClientVersion: current.lastClientVersion, lastTimestamp: max(current.lastTimestamp, timestamp),
-                                nextSequence: current.nextSequence, nextCounter: current.nextCounter)
+    static func noteIntegrated(serverVersion: UInt64, salt: UInt64? = nil, timestamp: Int64, _ transaction: Transaction) throws(RealmError) {
+        let current = try state(transaction)
+        var updated = current
+        updated.lastServerVersion = max(current.lastServerVersion, serverVersion)
+        updated.lastTimestamp = max(current.lastTimestamp, timestamp)
+        // The salt goes with the version the server said it is of; a
+        // version reached without one has none known.
+        if serverVersion > current.lastServerVersion {
+            updated.lastServerSalt = salt ?? 0
+        } else if let salt, serverVersion == current.lastServerVersion {
+            updated.lastServerSalt = salt
+        }
         guard updated != current else { return }
-        current = updated
-        try save(current, transaction)
+        try save(updated, transaction)
     }
 
     /// The changesets recorded after client version `after`, encoded,
@@ -397,7 +416,8 @@ package enum SyncTables {
 struct SyncState: Equatable {
     /// What a session needs of it.
     var fileState: SyncFileState {
-        SyncFileState(clientFileIdent: clientFileIdent, lastServerVersion: lastServerVersion, lastClientVersion: lastClientVersion)
+        SyncFileState(clientFileIdent: clientFileIdent, lastServerVersion: lastServerVersion, lastServerSalt: lastServerSalt,
+                      lastClientVersion: lastClientVersion)
     }
 
     var clientFileIdent: UInt64
@@ -406,6 +426,9 @@ struct SyncState: Equatable {
     var lastTimestamp: Int64
     var nextSequence: UInt64
     var nextCounter: UInt64
+    /// The salt of `lastServerVersion`, as the server sent it (0 when
+    /// unknown).
+    var lastServerSalt: UInt64
 
     /// A client file identity chosen by the client: 62 random bits, never
     /// 0. The server registers it at the first bind rather than hand one

@@ -61,7 +61,7 @@ final class ServerConnection: Sendable {
     /// Handles one message; returns an error that ends the connection.
     private func handle(_ message: SyncMessage) async -> SessionError? {
         switch message {
-        case .bind(let number, let path, let token, let ident, let lastServerVersion):
+        case .bind(let number, let path, let token, let ident, let lastServerVersion, let salt):
             guard session(number) == nil else {
                 return SessionError(.badSessionIdent, "Session \(number) is bound already.")
             }
@@ -69,7 +69,7 @@ final class ServerConnection: Sendable {
                 return SessionError(.limitsExceeded, "A connection binds at most \(Self.maximumSessions) sessions.")
             }
             do {
-                try await bind(number, path: path, token: token, ident: ident, lastServerVersion: lastServerVersion)
+                try await bind(number, path: path, token: token, ident: ident, lastServerVersion: lastServerVersion, salt: salt)
             } catch {
                 await end(number, error)
             }
@@ -98,14 +98,16 @@ final class ServerConnection: Sendable {
         return nil
     }
 
-    private func bind(_ number: UInt64, path: String, token: String, ident: UInt64, lastServerVersion: UInt64) async throws(SessionError) {
+    private func bind(_ number: UInt64, path: String, token: String, ident: UInt64, lastServerVersion: UInt64,
+                      salt: UInt64) async throws(SessionError) {
         let user = try await service.user(ofAccessToken: token)
         let generation = service.access.generation
         let (realm, level) = try await service.realm(at: path, for: user.identity, isAdmin: user.isAdmin)
         guard ident != 0, ident <= 1 << 62 else {
             throw SessionError(.badClientFileIdent, "A client file identity of \(ident): the client chooses its own, from 1 to 2^62.")
         }
-        let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion)
+        let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion,
+                                                               salt: salt)
         let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
                                     user: ServerSession.User(identity: user.identity, isAdmin: user.isAdmin, path: realm.path),
                                     access: service.access, level: (generation, level),

@@ -55,7 +55,8 @@ final class ServerRealm: @unchecked Sendable {
                     server_version INTEGER PRIMARY KEY,
                     client_file_ident INTEGER NOT NULL,
                     client_version INTEGER NOT NULL,
-                    changeset BLOB NOT NULL
+                    changeset BLOB NOT NULL,
+                    salt INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE TABLE IF NOT EXISTS server_clients (
                     client_file_ident INTEGER PRIMARY KEY,
@@ -67,7 +68,8 @@ final class ServerRealm: @unchecked Sendable {
                 CREATE TABLE IF NOT EXISTS server_state (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     latest_version INTEGER NOT NULL,
-                    compacted_through INTEGER NOT NULL
+                    compacted_through INTEGER NOT NULL,
+                    compacted_salt INTEGER NOT NULL DEFAULT 0
                 );
                 INSERT OR IGNORE INTO server_state (id, latest_version, compacted_through) VALUES (1, 0, 0);
                 CREATE TABLE IF NOT EXISTS server_own_changes (
@@ -77,6 +79,14 @@ final class ServerRealm: @unchecked Sendable {
                 );
                 INSERT OR IGNORE INTO server_own_changes (id, last_client_version, last_timestamp) VALUES (1, 0, 0);
                 """)
+            // Files made before server versions had salts.
+            for (table, column) in [("server_history", "salt"), ("server_state", "compacted_salt")] {
+                let select = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'")
+                _ = try select.step()
+                let exists = select.int64(at: 0) > 0
+                select.reset()
+                if !exists { try transaction.replicationExecute("ALTER TABLE \(table) ADD COLUMN \(column) INTEGER NOT NULL DEFAULT 0") }
+            }
             try transaction.commitWrite()
         } catch {
             transaction.cancelWrite()
@@ -107,19 +117,27 @@ final class ServerRealm: @unchecked Sendable {
     /// - Throws: ``SessionError`` when the identity is another user's, or
     ///   the client has integrated versions this server never had (it was
     ///   restored from a backup: the client must reset its copy).
-    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64) async throws(SessionError) -> (acknowledged: UInt64, catchUp: CatchUp) {
+    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64,
+                  salt: UInt64) async throws(SessionError) -> (acknowledged: UInt64, catchUp: CatchUp) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
-                try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion)
+                try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion, salt: salt)
             }.get()
         }
     }
 
-    private func registerNow(client ident: UInt64, owner: String,
-                             lastServerVersion: UInt64) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
+    private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64,
+                             salt: UInt64) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
         let state = try Self.serverState(transaction)
         guard lastServerVersion <= state.latest else {
             return .failure(SessionError(.badServerVersion, "The client has integrated server version \(lastServerVersion) of '\(path)', which has \(state.latest): the server was restored from a backup. The client must reset its copy."))
+        }
+        // The version's salt tells this server's version from the one of
+        // the same number a server restored from a backup lost: then the
+        // client's history and this one differ from some version on.
+        let known = try self.salt(of: lastServerVersion)
+        if salt != 0, known != 0, salt != known {
+            return .failure(SessionError(.divergingHistories, "The client's server version \(lastServerVersion) of '\(path)' is not this server's: the server was restored from a backup. The client must reset its copy."))
         }
         // A client that has integrated nothing catches up faster from the
         // state than by replaying the history; one offline past compaction
@@ -181,12 +199,14 @@ final class ServerRealm: @unchecked Sendable {
         let horizon = min(UInt64(bitPattern: select.int64(at: 0)), state.latest)
         select.reset()
         guard horizon > state.compactedThrough else { return }
+        let horizonSalt = try salt(of: horizon)
         _ = try write { () throws(RealmError) -> Result<Void, SessionError> in
             let delete = try transaction.replicationStatement("DELETE FROM server_history WHERE server_version <= ?")
             delete.bind(Int64(bitPattern: horizon), at: 1)
             try delete.run()
-            let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ? WHERE id = 1")
+            let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ?, compacted_salt = ? WHERE id = 1")
             save.bind(Int64(bitPattern: horizon), at: 1)
+            save.bind(Int64(bitPattern: horizonSalt), at: 2)
             try save.run()
             return .success(())
         }
@@ -261,11 +281,12 @@ final class ServerRealm: @unchecked Sendable {
                     return .failure(SessionError(.badChangeset, "Client version \(changeset.clientVersion) cannot be integrated into '\(path)': \(error.message)"))
                 }
                 let insert = try transaction.replicationStatement(
-                    "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset) VALUES (?, ?, ?, ?)")
+                    "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
                 insert.bind(Int64(bitPattern: latest), at: 1)
                 insert.bind(Int64(bitPattern: ident), at: 2)
                 insert.bind(Int64(bitPattern: changeset.clientVersion), at: 3)
                 insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
+                insert.bind(Self.newSalt(), at: 5)
                 try insert.run()
                 last = changeset.clientVersion
             }
@@ -345,11 +366,12 @@ final class ServerRealm: @unchecked Sendable {
             latest = first + 1
             try ChangesetApplier.apply(changeset, serverVersion: latest, in: transaction, recorder: recorder)
             let insert = try transaction.replicationStatement(
-                "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset) VALUES (?, ?, ?, ?)")
+                "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
             insert.bind(Int64(bitPattern: latest), at: 1)
             insert.bind(Int64(bitPattern: Self.serverClientIdent), at: 2)
             insert.bind(Int64(bitPattern: clientVersion), at: 3)
             insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
+            insert.bind(Self.newSalt(), at: 5)
             try insert.run()
             let own = try transaction.replicationStatement("UPDATE server_own_changes SET last_client_version = ?, last_timestamp = ? WHERE id = 1")
             own.bind(Int64(bitPattern: clientVersion), at: 1)
@@ -372,15 +394,16 @@ final class ServerRealm: @unchecked Sendable {
     /// integrating them (past its own changesets too), and the bytes left
     /// after that for the client's progress: one trip to the Realm's queue.
     func downloads(after: UInt64, for ident: UInt64, maximumBytes: Int) async throws(SessionError)
-        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64, bytesAfter: UInt64) {
+        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64, salts: [UInt64: UInt64], bytesAfter: UInt64) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
                 try self.transaction.refresh()
                 let select = try self.transaction.queryStatement(
-                    "SELECT server_version, client_file_ident, changeset FROM server_history WHERE server_version > ? ORDER BY server_version")
+                    "SELECT server_version, client_file_ident, changeset, salt FROM server_history WHERE server_version > ? ORDER BY server_version")
                 defer { select.reset() }
                 select.bind(Int64(bitPattern: after), at: 1)
                 var changesets: [(serverVersion: UInt64, bytes: [UInt8])] = []
+                var salts: [UInt64: UInt64] = [:]
                 var bytes = 0
                 var reached = after
                 while try select.step() {
@@ -390,10 +413,14 @@ final class ServerRealm: @unchecked Sendable {
                         let changeset = Array(select.data(at: 2))
                         bytes += changeset.count
                         changesets.append((version, changeset))
+                        salts[version] = UInt64(bitPattern: select.int64(at: 3))
                     }
                     reached = version
+                    salts[reached] = UInt64(bitPattern: select.int64(at: 3))
                 }
-                return (changesets, reached, try self.bytesToDownloadNow(after: reached, for: ident))
+                select.reset()
+                salts[reached] = try self.salt(of: reached)
+                return (changesets, reached, salts, try self.bytesToDownloadNow(after: reached, for: ident))
             }
         }
     }
@@ -435,6 +462,39 @@ final class ServerRealm: @unchecked Sendable {
 
     private func wakeWatchers() {
         for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield() }
+    }
+
+    // MARK: Salts
+
+    /// The salt of server version `version`: a random number given to each
+    /// version when it is made, so that a client can tell this server's
+    /// version from the one of the same number a server restored from a
+    /// backup lost. 0 when unknown (version 0, a version compacted away, a
+    /// file from before salts).
+    func salt(of version: UInt64) throws(RealmError) -> UInt64 {
+        guard version > 0 else { return 0 }
+        let select = try transaction.queryStatement("SELECT salt FROM server_history WHERE server_version = ?")
+        defer { select.reset() }
+        select.bind(Int64(bitPattern: version), at: 1)
+        if try select.step() { return UInt64(bitPattern: select.int64(at: 0)) }
+        let compacted = try transaction.queryStatement("SELECT compacted_salt FROM server_state WHERE id = 1 AND compacted_through = ?")
+        defer { compacted.reset() }
+        compacted.bind(Int64(bitPattern: version), at: 1)
+        return try compacted.step() ? UInt64(bitPattern: compacted.int64(at: 0)) : 0
+    }
+
+    /// The salt of version `version`, from the Realm's queue.
+    func saltOfVersion(_ version: UInt64) async throws(SessionError) -> UInt64 {
+        try await run { () throws(SessionError) in
+            try self.storage { () throws(RealmError) in
+                try self.transaction.refresh()
+                return try self.salt(of: version)
+            }
+        }
+    }
+
+    private static func newSalt() -> Int64 {
+        Int64.random(in: 1...Int64.max)
     }
 
     // MARK: Plumbing

@@ -165,6 +165,7 @@ final class ServerSession: Sendable {
         if catchUp == .state {
             let reader = try await realm.stateReader()
             let version = reader.version
+            let salt = try await realm.saltOfVersion(version)
             let acknowledged = state.withLock { $0.acknowledged }
             let history = try await realm.bytesToDownload(after: version, for: clientFileIdent)
             // Server version 0 on every part: the client reaches `version`
@@ -179,7 +180,8 @@ final class ServerSession: Sendable {
                 guard let parts = held else { return }
                 held = nil
                 downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
-                try await send(.download(session: number, serverVersion: serverVersion, parts: parts, acknowledgedClientVersion: acknowledged,
+                try await send(.download(session: number, serverVersion: serverVersion, serverVersionSalt: serverVersion == version ? salt : 0,
+                                         parts: parts, acknowledgedClientVersion: acknowledged,
                                          progress: TransferProgress(downloaded: downloaded, downloadable: max(downloadable, downloaded),
                                                                     uploaded: 0, uploadable: 0)))
             }
@@ -223,7 +225,8 @@ final class ServerSession: Sendable {
                     let reached = isLast ? batch.reached : (parts.last(where: \.isLast)?.serverVersion ?? sentThrough)
                     downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
                     let progress = TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0)
-                    try await send(.download(session: number, serverVersion: reached, parts: parts, acknowledgedClientVersion: acknowledged,
+                    try await send(.download(session: number, serverVersion: reached, serverVersionSalt: batch.salts[reached] ?? 0,
+                                             parts: parts, acknowledgedClientVersion: acknowledged,
                                              progress: progress))
                     sentThrough = max(sentThrough, reached)
                 }

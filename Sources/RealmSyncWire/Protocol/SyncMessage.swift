@@ -5,8 +5,12 @@
 public enum SyncMessage: Hashable, Sendable {
     /// Client → server: open session `session` on the Realm at `path`,
     /// as the user of `accessToken`, for the client file `clientFileIdent`,
-    /// which has integrated the server's history up to `lastServerVersion`.
-    case bind(session: UInt64, path: String, accessToken: String, clientFileIdent: UInt64, lastServerVersion: UInt64)
+    /// which has integrated the server's history up to `lastServerVersion`,
+    /// whose salt it was sent (0 when it has none): a server restored from
+    /// a backup has other salts for the versions it made again, and tells
+    /// the client to reset.
+    case bind(session: UInt64, path: String, accessToken: String, clientFileIdent: UInt64, lastServerVersion: UInt64,
+              lastServerVersionSalt: UInt64 = 0)
     /// Server → client: the client file is registered; its changesets are
     /// awaited after `lastIntegratedClientVersion`.
     case ident(session: UInt64, clientFileIdent: UInt64, lastIntegratedClientVersion: UInt64)
@@ -16,10 +20,11 @@ public enum SyncMessage: Hashable, Sendable {
     /// Server → client: other clients' changesets in server-version order;
     /// `serverVersion`, the server version the client has integrated once
     /// it has applied them (its own changesets in between are not sent
-    /// back); what of this client's uploads the server has made durable;
-    /// and the progress figures.
-    case download(session: UInt64, serverVersion: UInt64, parts: [ChangesetPart], acknowledgedClientVersion: UInt64,
-                  progress: TransferProgress)
+    /// back), and that version's salt (a random number the server gave it,
+    /// 0 when unknown); what of this client's uploads the server has made
+    /// durable; and the progress figures.
+    case download(session: UInt64, serverVersion: UInt64, serverVersionSalt: UInt64 = 0, parts: [ChangesetPart],
+                  acknowledgedClientVersion: UInt64, progress: TransferProgress)
     /// Either way: answered once everything sent before it has been
     /// integrated ("am I caught up").
     case mark(session: UInt64, request: UInt64)

@@ -12,7 +12,7 @@ public enum SyncMessageCoding {
     /// The version of the protocol spoken.
     /// 2: `setDefault`, embedded objects in to-one properties named by a
     /// key of their own (Docs/SyncDesign.md, "Embedded objects").
-    public static let protocolVersion: UInt8 = 2
+    public static let protocolVersion: UInt8 = 3
     /// The largest message sent or accepted.
     public static let maximumMessageSize = 1 << 20
     /// Room left in a message for the fields around changeset parts.
@@ -31,13 +31,14 @@ public enum SyncMessageCoding {
         writer.byte(UInt8(ascii: "S"))
         writer.byte(protocolVersion)
         switch message {
-        case .bind(let session, let path, let token, let ident, let last):
+        case .bind(let session, let path, let token, let ident, let last, let salt):
             writer.byte(Kind.bind.rawValue)
             writer.varint(session)
             writer.lengthPrefixed(Array(path.utf8))
             writer.lengthPrefixed(Array(token.utf8))
             writer.varint(ident)
             writer.varint(last)
+            writer.varint(salt)
         case .ident(let session, let ident, let last):
             writer.byte(Kind.ident.rawValue)
             writer.varint(session)
@@ -47,10 +48,11 @@ public enum SyncMessageCoding {
             writer.byte(Kind.upload.rawValue)
             writer.varint(session)
             write(parts, into: &writer)
-        case .download(let session, let serverVersion, let parts, let acknowledged, let progress):
+        case .download(let session, let serverVersion, let salt, let parts, let acknowledged, let progress):
             writer.byte(Kind.download.rawValue)
             writer.varint(session)
             writer.varint(serverVersion)
+            writer.varint(salt)
             write(parts, into: &writer)
             writer.varint(acknowledged)
             writer.varint(progress.downloaded)
@@ -114,7 +116,7 @@ public enum SyncMessageCoding {
         switch kind {
         case .bind:
             message = .bind(session: try reader.varint(), path: try reader.string(), accessToken: try reader.string(),
-                            clientFileIdent: try reader.varint(), lastServerVersion: try reader.varint())
+                            clientFileIdent: try reader.varint(), lastServerVersion: try reader.varint(), lastServerVersionSalt: try reader.varint())
         case .ident:
             message = .ident(session: try reader.varint(), clientFileIdent: try reader.varint(), lastIntegratedClientVersion: try reader.varint())
         case .upload:
@@ -122,9 +124,11 @@ public enum SyncMessageCoding {
         case .download:
             let session = try reader.varint()
             let serverVersion = try reader.varint()
+            let salt = try reader.varint()
             let parts = try parts(&reader)
             let acknowledged = try reader.varint()
-            message = .download(session: session, serverVersion: serverVersion, parts: parts, acknowledgedClientVersion: acknowledged,
+            message = .download(session: session, serverVersion: serverVersion, serverVersionSalt: salt, parts: parts,
+                                acknowledgedClientVersion: acknowledged,
                                 progress: TransferProgress(downloaded: try reader.varint(), downloadable: try reader.varint(),
                                                            uploaded: try reader.varint(), uploadable: try reader.varint()))
         case .mark:
