@@ -41,9 +41,10 @@ extension SyncTests {
             var isClosed = false
             var marks = 0
 
-            init(user: SyncUser, url: URL) {
+            init(user: SyncUser, url: URL, clientResetMode: ClientResetMode = .manual()) {
                 self.user = user
-                configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url), objectTypes: types)
+                configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url, clientResetMode: clientResetMode),
+                                                    objectTypes: types)
             }
 
             var url: URL { configuration.syncConfiguration!.realmURL }

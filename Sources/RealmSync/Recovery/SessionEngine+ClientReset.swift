@@ -42,6 +42,7 @@ extension SessionEngine {
 
             let outcome = try resetFile(to: fresh, mode: mode, backupPath: backupPath)
             acknowledged = 0
+            retargetUploadWaiters()
             logger.info("reset \(path) to the server's copy, \(outcome.recovered) unsynced changesets replayed; the file as it was is in \(backupPath)")
             if let after = callbacks.after {
                 var afterConfiguration = Realm.Configuration(syncConfiguration: configuration, encryptionKey: key)

@@ -478,6 +478,21 @@ actor SessionEngine {
         }
     }
 
+    /// After a client reset renumbered the file's changesets: each upload
+    /// wait now waits for the newest changeset to upload, or is answered
+    /// when there is none (what was written before it is on the server, or
+    /// was discarded with the reset).
+    func retargetUploadWaiters() {
+        let newest = (try? withFile { file throws(RealmError) in try file.newestUnacknowledged() }) ?? nil
+        guard let newest else {
+            let answered = uploadWaiters.map(\.callback)
+            uploadWaiters.removeAll()
+            for callback in answered { callback(nil) }
+            return
+        }
+        uploadWaiters = uploadWaiters.map { (newest, $0.callback) }
+    }
+
     private func answerMarks(through request: UInt64) {
         let answered = downloadWaiters.filter { $0.request <= request }.map(\.callback)
         downloadWaiters.removeAll { $0.request <= request }

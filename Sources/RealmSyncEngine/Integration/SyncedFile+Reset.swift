@@ -54,16 +54,34 @@ extension SyncedFile {
             try recorder.withoutRecording { () throws(RealmError) in
                 try SyncTables.noteIntegrated(serverVersion: freshState.lastServerVersion, salt: freshState.lastServerSalt, timestamp: 0, transaction)
             }
-            for (index, changeset) in unsynced.enumerated() {
-                let replayed = Changeset(clientFileIdent: freshState.clientFileIdent, clientVersion: UInt64(index + 1),
+            var state = try SyncTables.state(transaction)
+            if recovering {
+                // The classes and properties this file has and the fresh
+                // copy lacks come first: changes replayed may use them
+                // (their own additions were in changesets the lost history
+                // acknowledged).
+                let schema = try recorder.schemaAdditions(transaction)
+                if !schema.isEmpty {
+                    state.lastClientVersion += 1
+                    let changeset = Changeset(clientFileIdent: state.clientFileIdent, clientVersion: state.lastClientVersion,
+                                              lastServerVersion: freshState.lastServerVersion, timestamp: state.lastTimestamp,
+                                              firstSequence: state.nextSequence, instructions: schema)
+                    state.nextSequence += UInt64(schema.count)
+                    try SyncTables.appendHistory(changeset, transaction)
+                }
+            }
+            for changeset in unsynced {
+                state.lastClientVersion += 1
+                let replayed = Changeset(clientFileIdent: freshState.clientFileIdent, clientVersion: state.lastClientVersion,
                                          lastServerVersion: freshState.lastServerVersion, timestamp: changeset.timestamp,
                                          firstSequence: changeset.firstSequence, instructions: changeset.instructions)
                 try ChangesetApplier.apply(replayed, serverVersion: freshState.lastServerVersion, in: transaction, recorder: recorder)
-                try recorder.withoutRecording { () throws(RealmError) in try SyncTables.appendHistory(replayed, transaction) }
+                try SyncTables.appendHistory(replayed, transaction)
             }
-            var state = try SyncTables.state(transaction)
-            state.lastClientVersion = UInt64(unsynced.count)
-            try recorder.withoutRecording { () throws(RealmError) in try SyncTables.save(state, transaction) }
+            var saved = try SyncTables.state(transaction)
+            saved.lastClientVersion = state.lastClientVersion
+            saved.nextSequence = state.nextSequence
+            try SyncTables.save(saved, transaction)
             return ResetOutcome(recovered: unsynced.count)
         }
     }

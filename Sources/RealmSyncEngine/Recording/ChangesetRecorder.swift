@@ -219,7 +219,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// `addClass` and `addProperty` for what the file's schema has and
     /// replication has not seen yet (all of it, the first time), noted as
     /// replicated.
-    private func schemaAdditions(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
+    func schemaAdditions(_ transaction: Transaction) throws(RealmError) -> [Instruction] {
         let replicated = try SyncTables.replicatedSchema(transaction)
         var instructions: [Instruction] = []
         // Classes first: a property may link to a class added with it.
