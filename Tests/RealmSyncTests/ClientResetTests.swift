@@ -42,6 +42,7 @@ extension SyncTests {
         /// Alice and the Realm's configuration.
         static func restoredServer(mode: ClientResetMode = .manual(), _ path: String,
                                    prepare: @escaping @Sendable (Realm) throws -> Void = { _ in },
+                                   lost: @escaping @Sendable (Realm) throws -> Void = { _ in },
                                    offline: @escaping @Sendable (Realm) throws -> Void = { _ in })
             async throws -> (server: TestServer, alice: SyncUser, configuration: Realm.Configuration) {
             let directory = temporaryDirectory("reset")
@@ -59,10 +60,13 @@ extension SyncTests {
             try await session.waitForUpload()
             await server.stop()
             let backup = temporaryDirectory("reset-backup").appendingPathComponent("data")
-            try FileManager.default.copyItem(at: directory, to: backup)
+            try await SyncTests.ResetConvergence.copy(directory, to: backup)
 
             let again = try await TestServer.start(dataDirectory: directory) { $0.port = port }
-            try await Synced.write(config) { realm in realm.add(SyncTask(value: ["id": 2, "title": "after the backup"])) }
+            try await Synced.write(config) { realm in
+                realm.add(SyncTask(value: ["id": 2, "title": "after the backup"]))
+                try lost(realm)
+            }
             try await session.waitForUpload()
             try await session.waitForDownload()
             await again.stop()
@@ -72,8 +76,7 @@ extension SyncTests {
                 try offline(realm)
             }
 
-            try FileManager.default.removeItem(at: directory)
-            try FileManager.default.copyItem(at: backup, to: directory)
+            try await SyncTests.ResetConvergence.copy(backup, to: directory)
             let restored = try await TestServer.start(dataDirectory: directory) { $0.port = port }
             return (restored, alice, config)
         }
@@ -182,7 +185,7 @@ extension SyncTests {
                 _ = try await SyncTests.AccessControl.asyncOpenTasks(bobConfig)
                 await server.stop()
                 let backup = temporaryDirectory("salted-backup").appendingPathComponent("data")
-                try FileManager.default.copyItem(at: directory, to: backup)
+                try await SyncTests.ResetConvergence.copy(directory, to: backup)
 
                 // Bob downloads what the restore will lose; he writes nothing.
                 let again = try await TestServer.start(dataDirectory: directory) { $0.port = port }
@@ -198,8 +201,7 @@ extension SyncTests {
                 try #require(alice.session(for: url)).suspend()
                 await again.stop()
 
-                try FileManager.default.removeItem(at: directory)
-                try FileManager.default.copyItem(at: backup, to: directory)
+                try await SyncTests.ResetConvergence.copy(backup, to: directory)
                 let restored = try await TestServer.start(dataDirectory: directory) { $0.port = port }
                 defer { Task { await restored.stop() } }
                 // Carol writes the restored server past Bob's version.
@@ -278,6 +280,30 @@ extension SyncTests {
                 #expect(try await Self.waitForTitles(config, ["before the backup", "offline"]) == ["before the backup", "offline"])
                 try await #require(alice.session(for: config.syncConfiguration!.realmURL)).waitForUpload()
                 #expect(try await Self.serverTitles(server, config.syncConfiguration!.realmURL) == ["before the backup", "offline"])
+            }
+        }
+
+        /// Found by the randomized test: the lost history deleted and made
+        /// again an object the fresh copy has, and the unsynced changes name
+        /// its newer incarnation. Replayed, they name the fresh one.
+        @Test func changesToAnObjectTheLostHistoryMadeAgainAreRecovered() async throws {
+            try await TestClient.run {
+                let errors = SessionErrors()
+                defer { SyncManager.shared.errorHandler = nil }
+                let (server, alice, config) = try await Self.restoredServer(
+                    mode: .recoverUnsyncedChanges(), "/shared/incarnations",
+                    lost: { realm in
+                        realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!)
+                        realm.add(SyncTask(value: ["id": 1, "title": "made again"]))
+                    },
+                    offline: { realm in realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!.done = true })
+                defer { Task { await server.stop() } }
+                #expect(try await Self.waitForTitles(config, ["before the backup", "offline"]) == ["before the backup", "offline"])
+                try await #require(alice.session(for: config.syncConfiguration!.realmURL)).waitForUpload()
+                let done = try await offloaded { try Realm(configuration: config).object(ofType: SyncTask.self, forPrimaryKey: 1)?.done }
+                #expect(done == true)
+                #expect(try await Self.serverTitles(server, config.syncConfiguration!.realmURL) == ["before the backup", "offline"])
+                #expect(errors.all.isEmpty, "recovered, not handed to the manual procedure: \(errors.all)")
             }
         }
 

@@ -55,24 +55,14 @@ extension SyncTests {
         /// closes them as its sessions end, just after it stops): a copy of
         /// a file being checkpointed could hold neither the old state nor
         /// the new, and SQLite, closing the last connection of a file that
-        /// was replaced, deletes the new file's write-ahead log by name.
+        /// was replaced, deletes the new file's write-ahead log by name
+        /// (which once emptied the restored Realm, before connections held
+        /// the file's lock until they closed).
         static func copy(_ source: URL, to destination: URL) async throws {
             try await waitUntilClosed(source)
             try await waitUntilClosed(destination)
-            // The lock goes just before the connection closes, which may
-            // delete the log: a copy that meets it going is made again.
-            var attempt = 0
-            while true {
-                do {
-                    if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
-                    try FileManager.default.copyItem(at: source, to: destination)
-                    return
-                } catch {
-                    attempt += 1
-                    if attempt == 50 { throw error }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-            }
+            if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
+            try FileManager.default.copyItem(at: source, to: destination)
         }
 
         /// Waits until no process holds a Realm under `folder`'s `realms/`.

@@ -578,7 +578,7 @@ extension SyncTests {
                 try await session.waitForUpload()
                 await server.stop()
                 let backup = temporaryDirectory("backup-copy").appendingPathComponent("data")
-                try FileManager.default.copyItem(at: directory, to: backup)
+                try await SyncTests.ResetConvergence.copy(directory, to: backup)
 
                 let again = try await TestServer.start(dataDirectory: directory) { $0.port = port }
                 try await Self.write(config) { realm in realm.add(SyncTask(value: ["id": 2, "title": "after the backup"])) }
@@ -589,8 +589,7 @@ extension SyncTests {
 
                 // The server comes back from the backup: it never had what
                 // this client integrated since.
-                try FileManager.default.removeItem(at: directory)
-                try FileManager.default.copyItem(at: backup, to: directory)
+                try await SyncTests.ResetConvergence.copy(backup, to: directory)
                 let restored = try await TestServer.start(dataDirectory: directory) { $0.port = port }
                 defer { Task { await restored.stop() } }
                 // Within the longest wait between attempts (30 s), whatever

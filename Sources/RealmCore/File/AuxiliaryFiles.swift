@@ -116,3 +116,22 @@ public enum AuxiliaryFiles {
         close(descriptor)
     }
 }
+
+/// The shared lock that marks a Realm file as in use (``AuxiliaryFiles``),
+/// released when the last of its holders goes: the coordinator and every
+/// SQLite connection it opened. A connection closing may still write the
+/// file (a checkpoint) and delete its write-ahead log by name, so the
+/// lock outlives it: once the lock is free, nothing of this process
+/// touches the file, and it may be moved or deleted.
+final class FileLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the shared lock of the Realm at `path`.
+    init(path: String) throws(RealmError) {
+        descriptor = try AuxiliaryFiles.acquire(for: path)
+    }
+
+    deinit {
+        AuxiliaryFiles.release(descriptor)
+    }
+}

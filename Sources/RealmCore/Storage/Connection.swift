@@ -12,6 +12,9 @@ package final class Connection {
     package let path: String
     /// Whether the file is read and written through the encrypting VFS.
     package let isEncrypted: Bool
+    /// The lock marking the file in use, held until this connection has
+    /// closed (``FileLock``); nil for a connection no coordinator opened.
+    var fileLock: FileLock?
     // The statement caches are consulted several times per transaction
     // (seven times in a one-object write), by the one thread that uses the
     // connection at a time: access tracking, three runtime calls a lookup,

@@ -34,7 +34,7 @@ public final class Coordinator: Sendable {
         set { state.withLock { $0.replication = newValue } }
     }
     private let state: Mutex<State>
-    private let lockDescriptor: Int32
+    private let fileLock: FileLock
     let isInMemory: Bool
 
     private struct State {
@@ -97,27 +97,23 @@ public final class Coordinator: Sendable {
         }
         let connection = try Self.openConnection(path: path, configuration: configuration, isInMemory: isInMemory)
         try Self.prepareFile(connection, readOnly: configuration.isReadOnly)
-        self.lockDescriptor = try AuxiliaryFiles.acquire(for: path)
-        do {
-            try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
-            try connection.execute("BEGIN")
-            defer { try? connection.execute("COMMIT") }
-            let catalog = try Catalog.load(from: connection)
-            let version = try connection.scalar(FileLayout.selectVersion) ?? 0
-            self.state = Mutex(State(
-                catalog: catalog,
-                idleConnections: [PooledConnection(connection)],
-                latestVersion: UInt64(version)))
-        } catch {
-            AuxiliaryFiles.release(lockDescriptor)
-            throw error
-        }
+        let fileLock = try FileLock(path: path)
+        self.fileLock = fileLock
+        connection.fileLock = fileLock
+        try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        let catalog = try Catalog.load(from: connection)
+        let version = try connection.scalar(FileLayout.selectVersion) ?? 0
+        self.state = Mutex(State(
+            catalog: catalog,
+            idleConnections: [PooledConnection(connection)],
+            latestVersion: UInt64(version)))
     }
 
     deinit {
         state.withLock { $0.interprocess?.close() }
         state.withLock { $0.idleConnections.removeAll() }
-        AuxiliaryFiles.release(lockDescriptor)
         if isInMemory {
             for candidate in AuxiliaryFiles.paths(for: path) {
                 try? FileManager.default.removeItem(atPath: candidate)
@@ -265,6 +261,7 @@ public final class Coordinator: Sendable {
             return pooled.connection
         }
         let connection = try Self.openConnection(path: path, configuration: configuration, isInMemory: isInMemory)
+        connection.fileLock = fileLock
         try Self.configure(connection, configuration: configuration, isInMemory: isInMemory)
         return connection
     }

@@ -70,11 +70,12 @@ extension SyncedFile {
                     try SyncTables.appendHistory(changeset, transaction)
                 }
             }
+            let rebase = try IncarnationRebase(unsynced, fresh: transaction)
             for changeset in unsynced {
                 state.lastClientVersion += 1
                 let replayed = Changeset(clientFileIdent: freshState.clientFileIdent, clientVersion: state.lastClientVersion,
                                          lastServerVersion: freshState.lastServerVersion, timestamp: changeset.timestamp,
-                                         firstSequence: changeset.firstSequence, instructions: changeset.instructions)
+                                         firstSequence: changeset.firstSequence, instructions: rebase.rebase(changeset).instructions)
                 try ChangesetApplier.apply(replayed, serverVersion: freshState.lastServerVersion, in: transaction, recorder: recorder)
                 try SyncTables.appendHistory(replayed, transaction)
             }
