@@ -68,11 +68,12 @@ public struct SyncError: Error, CustomNSError, LocalizedError, Sendable, Equatab
         return (actionToken.backupPath, actionToken)
     }
 
-    /// For a permission denied (``Code/permissionDeniedError``): the token
-    /// that backs up and deletes the local copy now; nil for other errors.
-    /// The copy goes to ``ActionToken``'s backup path, under
-    /// `io.realm.object-server-recovered-realms` in the sync root folder,
-    /// as for a client reset: nothing written locally is lost.
+    /// For a permission denied (``Code/permissionDeniedError``) or a client
+    /// reset: the token that backs up and deletes the local copy now; nil
+    /// for other errors. The copy goes to a backup path under
+    /// `io.realm.object-server-recovered-realms` in the sync root folder
+    /// (`errorUserInfo[kRLMSyncPathOfRealmBackupCopyKey]`): nothing written
+    /// locally is lost.
     public func deleteRealmUserInfo() -> ActionToken? {
         actionToken
     }

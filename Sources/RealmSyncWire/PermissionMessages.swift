@@ -20,7 +20,8 @@ public enum PermissionRoute {
 
 /// `POST /permissions`: give the user named by `userIdentity` (or `*`, every
 /// user) or by `username` the access `accessLevel` to the Realm at
-/// `realmPath` (or `*`, every Realm the caller manages). `none` revokes.
+/// `realmPath` (or `*`: every Realm the caller owns, every Realm for an
+/// administrator). `none` revokes.
 public struct ApplyPermissionRequest: Codable, Sendable, Equatable {
     /// The Realm's path (`/~/notes`, `/<identity>/notes`), or `*`.
     public var realmPath: String
@@ -98,9 +99,11 @@ public enum PermissionRealm {
     public static let path = "path"
     /// The identity of the user granted access (or `*`).
     public static let userId = "userId"
-    /// The level's flags, as Realm Object Server stored them.
+    /// Whether the level allows reading (Realm Object Server's flags).
     public static let mayRead = "mayRead"
+    /// Whether the level allows writing.
     public static let mayWrite = "mayWrite"
+    /// Whether the level allows managing the Realm's permissions.
     public static let mayManage = "mayManage"
     /// When the permission last changed.
     public static let updatedAt = "updatedAt"

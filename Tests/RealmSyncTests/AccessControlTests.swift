@@ -207,6 +207,12 @@ extension SyncTests {
                 try await Synced.write(Synced.configuration(bob, url)) { realm in realm.add(SyncTask(value: ["id": 2, "title": "late"])) }
                 let denied = try await errors.first { $0.code == .permissionDeniedError }
                 #expect(denied != nil, "once restricted, only the permissions count: \(errors.all)")
+                // Revoking the last grant does not open it to all again.
+                try await admin.revoke(SyncPermission(realmPath: "/shared/board", identity: carol.identity!, accessLevel: .read))
+                let dave = try await Synced.register("dave", on: server)
+                let before = errors.all.count
+                _ = try? await Synced.tasks(Synced.configuration(dave, url))
+                #expect(try await errors.first { _ in errors.all.count > before }?.code == .permissionDeniedError)
             }
         }
 
@@ -400,6 +406,7 @@ extension SyncTests {
                 await expectAuthError(.expiredPermissionOffer) { _ = try await carol.acceptOffer(forToken: token) }
                 try await Synced.write(bobConfig) { realm in realm.add(SyncTask(value: ["id": 5, "title": "still bob's"])) }
                 try await #require(bob.session(for: url)).waitForUpload()
+                try await #require(alice.session(for: Synced.realmURL(server, "/~/recipes"))).waitForDownload()
                 #expect(try await Synced.tasks(Synced.configuration(alice, Synced.realmURL(server, "/~/recipes"))).count == 4)
             }
         }

@@ -64,13 +64,17 @@ public enum AuxiliaryFiles {
             _ = try deleteUnlocked(path)
             return false
         }
+        var moved: [String] = []
         do {
             try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             for suffix in ["-wal", ""] where FileManager.default.fileExists(atPath: path + suffix) {
                 try FileManager.default.moveItem(atPath: path + suffix, toPath: destination + suffix)
+                moved.append(suffix)
             }
         } catch {
+            // The file and its log go together or not at all.
+            for suffix in moved { try? FileManager.default.moveItem(atPath: destination + suffix, toPath: path + suffix) }
             throw RealmError(.fileAccess, "Unable to move '\(path)' to '\(destination)': \(error.localizedDescription)")
         }
         _ = try deleteUnlocked(path)

@@ -10,7 +10,8 @@ import Foundation
 /// permissions that concern a user.
 public struct SyncPermission: Sendable, Hashable, CustomStringConvertible {
     /// The Realm's path on the server (`/~/notes`, `/<identity>/notes`), or
-    /// `*` for every Realm the granting user manages.
+    /// `*` for every Realm the granting user owns (every Realm, for an
+    /// administrator).
     public let path: String
     /// The server identity of the user the permission is for, `*` for every
     /// user; nil when the permission names its user by username.
@@ -36,13 +37,13 @@ public struct SyncPermission: Sendable, Hashable, CustomStringConvertible {
 
     /// A permission for the user whose server identity is `identity` (`*`
     /// for every user) to the Realm at `realmPath` (`*` for every Realm the
-    /// granting user manages).
+    /// granting user owns).
     public init(realmPath: String, identity: String, accessLevel: SyncAccessLevel) {
         self.init(path: realmPath, identity: identity, key: nil, value: nil, accessLevel: accessLevel, updatedAt: Date())
     }
 
     /// A permission for the user who logs in with `username` to the Realm
-    /// at `realmPath` (`*` for every Realm the granting user manages).
+    /// at `realmPath` (`*` for every Realm the granting user owns).
     public init(realmPath: String, username: String, accessLevel: SyncAccessLevel) {
         self.init(path: realmPath, identity: nil, key: "username", value: username, accessLevel: accessLevel, updatedAt: Date())
     }

@@ -28,8 +28,10 @@ public enum ClientResetMode: Sendable {
     /// The file becomes the server's fresh copy with its unsynced changes
     /// replayed on it by the ordinary conflict rules (list moves and
     /// removals by element, never a copy of the list), then uploaded. When
-    /// they cannot be replayed (a schema the server no longer takes), the
-    /// reset falls back to ``manual(errorHandler:)``.
+    /// they cannot be replayed (a schema the server no longer takes), or
+    /// the reset cannot be done, it falls back to ``manual(errorHandler:)``;
+    /// a fresh copy the network keeps from arriving is tried again after
+    /// the usual wait.
     case recoverUnsyncedChanges(beforeReset: (@Sendable (Realm) -> Void)? = nil,
                                 afterReset: (@Sendable (_ before: Realm, _ after: Realm) -> Void)? = nil)
     /// As ``recoverUnsyncedChanges(beforeReset:afterReset:)``, falling back

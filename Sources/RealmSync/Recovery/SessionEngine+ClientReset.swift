@@ -11,55 +11,84 @@ import RealmSyncWire
 // changes replayed on it, when recovering) in one write.
 
 extension SessionEngine {
+    /// How an automatic reset ended.
+    enum AutomaticReset {
+        /// The file is reset: bind again, as the fresh copy's client.
+        case done
+        /// The fresh copy could not be downloaded (the connection failed):
+        /// try again after the usual wait; the file is untouched.
+        case retryLater
+        /// The mode is manual, or the reset cannot be done: the manual
+        /// procedure follows.
+        case manual
+    }
+
+    /// The most resets in a row, with no bind accepted between them, before
+    /// the manual procedure takes over: a server that keeps asking would
+    /// otherwise have the client reset (and back up) for ever.
+    static let resetsInARowLimit = 3
+
     /// Resets the file as the configuration's mode says, after the server
-    /// asked for a reset with `error`; false when the mode is manual or the
-    /// reset failed (the manual procedure follows then).
-    func resetAutomatically(after error: SyncError) async -> Bool {
+    /// asked for a reset.
+    func resetAutomatically() async -> AutomaticReset {
         let mode = configuration.clientResetMode
-        guard let callbacks = mode.callbacks else { return false }
+        guard let callbacks = mode.callbacks else { return .manual }
         let path = configuration.localFileURL.path
+        guard resetsInARow < Self.resetsInARowLimit else {
+            logger.error("\(path) was reset \(resetsInARow) times in a row and the server asks again; the manual procedure follows")
+            return .manual
+        }
         let scratchPath = path + ".fresh"
         defer {
             resetScratch = nil
             _ = try? AuxiliaryFiles.deleteFiles(for: scratchPath)
         }
+        let fresh: Coordinator
+        let key: Data?
         do {
             _ = try? AuxiliaryFiles.deleteFiles(for: scratchPath)
-            let key = try withFile { file throws(RealmError) in file.encryptionKey }
-            let fresh = try Coordinator.open(Coordinator.Configuration(location: .file(scratchPath), encryptionKey: key))
+            key = try withFile { file throws(RealmError) in file.encryptionKey }
+            fresh = try Coordinator.open(Coordinator.Configuration(location: .file(scratchPath), encryptionKey: key))
             resetScratch = try SyncedFile(coordinator: fresh)
+        } catch {
+            logger.error("the automatic client reset of \(path) cannot begin (\(error)); the manual procedure follows")
+            return .manual
+        }
+        do {
             try await downloadFreshState()
-            resetScratch = nil
-
-            let root = SyncManager.shared.rootDirectory
-            let backupPath = UserRegistry.newBackupPath(root: root)
+        } catch {
+            logger.debug("the fresh copy of \(path) could not be downloaded (\(error)); the reset is tried again")
+            return .retryLater
+        }
+        resetScratch = nil
+        do {
+            let backupPath = UserRegistry.newBackupPath(root: SyncManager.shared.rootDirectory)
             try FileManager.default.createDirectory(atPath: (backupPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try withFile { file throws(RealmError) in try file.writeCopy(toPath: backupPath) }
-            let beforeConfiguration = Realm.Configuration(fileURL: URL(fileURLWithPath: backupPath), encryptionKey: key, readOnly: true)
-            let before = try Realm(configuration: beforeConfiguration)
+            let backedUpThrough = try withFile { file throws(RealmError) in try file.writeCopy(toPath: backupPath) }
+            let before = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: backupPath), encryptionKey: key, readOnly: true))
             callbacks.before?(before)
 
-            let outcome = try resetFile(to: fresh, mode: mode, backupPath: backupPath)
+            let outcome = try resetFile(to: fresh, mode: mode, backup: (backupPath, backedUpThrough))
+            resetsInARow += 1
             acknowledged = 0
             retargetUploadWaiters()
             logger.info("reset \(path) to the server's copy, \(outcome.recovered) unsynced changesets replayed; the file as it was is in \(backupPath)")
             if let after = callbacks.after {
-                var afterConfiguration = Realm.Configuration(syncConfiguration: configuration, encryptionKey: key)
-                afterConfiguration.syncConfiguration = configuration
-                after(before, try Realm(configuration: afterConfiguration))
+                after(before, try Realm(configuration: Realm.Configuration(syncConfiguration: configuration, encryptionKey: key)))
             }
-            return true
+            return .done
         } catch {
             logger.error("the automatic client reset of \(path) failed (\(error)); the manual procedure follows")
-            return false
+            return .manual
         }
     }
 
     /// Makes the file the fresh state, recovering its unsynced changes when
     /// the mode says (and discarding them when they cannot be replayed and
     /// the mode allows).
-    private func resetFile(to fresh: Coordinator, mode: ClientResetMode, backupPath: String) throws(RealmError) -> SyncedFile.ResetOutcome {
+    private func resetFile(to fresh: Coordinator, mode: ClientResetMode,
+                           backup: (path: String, backedUpThrough: UInt64)) throws(RealmError) -> SyncedFile.ResetOutcome {
         var recovering = false
         var discardingOnFailure = false
         switch mode {
@@ -70,12 +99,12 @@ extension SessionEngine {
             discardingOnFailure = true
         }
         do {
-            return try withFile { file throws(RealmError) in try file.reset(toStateOf: fresh, recovering: recovering) }
+            return try withFile { file throws(RealmError) in try file.reset(toStateOf: fresh, recovering: recovering, backup: backup) }
         } catch {
             let isStorage = [RealmError.Kind.storage, .fileAccess, .corruptFile].contains(error.kind)
             guard recovering, discardingOnFailure, !isStorage else { throw error }
-            logger.warning("the unsynced changes of \(configuration.localFileURL.path) cannot be replayed (\(error.message)); they are discarded, and kept in \(backupPath)")
-            return try withFile { file throws(RealmError) in try file.reset(toStateOf: fresh, recovering: false) }
+            logger.warning("the unsynced changes of \(configuration.localFileURL.path) cannot be replayed (\(error.message)); they are discarded, and kept in \(backup.path)")
+            return try withFile { file throws(RealmError) in try file.reset(toStateOf: fresh, recovering: false, backup: backup) }
         }
     }
 

@@ -31,7 +31,11 @@ extension UserRegistry {
     @discardableResult
     func performFileAction(_ action: SyncError.ActionToken) -> Bool {
         do {
-            try AuxiliaryFiles.moveFiles(for: action.originalPath, to: action.backupPath)
+            // Done before, its record not forgotten: the file at the path
+            // now is a new copy, not the one to back up.
+            if !FileManager.default.fileExists(atPath: action.backupPath) {
+                try AuxiliaryFiles.moveFiles(for: action.originalPath, to: action.backupPath)
+            }
             try store.removeFileAction(originalPath: action.originalPath)
             manager.logger.info("backed up the synced Realm '\(action.originalPath)' to '\(action.backupPath)'")
             return true

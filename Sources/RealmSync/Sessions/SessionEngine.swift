@@ -53,6 +53,8 @@ actor SessionEngine {
     /// During an automatic client reset, the file the server's fresh state
     /// downloads into (``SessionEngine/resetAutomatically(after:)``).
     var resetScratch: SyncedFile?
+    /// Automatic resets since a bind was last accepted.
+    var resetsInARow = 0
 
     private struct BoundConnection {
         /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
@@ -222,14 +224,18 @@ actor SessionEngine {
                         logger.debug("the access token of \(configuration.user.identity ?? "") could not be refreshed: \(error)")
                     }
                 } else if !tryAgain {
-                    if SyncProtocolError(rawValue: code)?.requiresClientReset == true, await resetAutomatically(after: error) {
+                    switch SyncProtocolError(rawValue: code)?.requiresClientReset == true ? await resetAutomatically() : .manual {
+                    case .done:
                         // Reset in place: bind again at once, as the
                         // fresh copy's client.
                         delay = Self.firstRetryDelay
                         continue
+                    case .retryLater:
+                        break
+                    case .manual:
+                        fail(withFileAction(error))
+                        return
                     }
-                    fail(withFileAction(error))
-                    return
                 } else {
                     report(error)
                 }
@@ -365,6 +371,7 @@ actor SessionEngine {
                                             message: "The server has client versions to \(acknowledged) of this file, which it acknowledged to \(forgotten): it was restored from a backup.",
                                             tryAgain: false)
                         }
+                        resetsInARow = 0
                         let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                         lastBound = .now
                         connection = BoundConnection(run: run, sender: sender, uploads: continuation)

@@ -25,15 +25,26 @@ extension SyncedFile {
     /// - Throws: the applier's error (`invalidValue`, a bad changeset) when
     ///   a replayed changeset cannot be applied to the fresh state, and any
     ///   storage error.
-    package func reset(toStateOf fresh: Coordinator, recovering: Bool) throws(RealmError) -> ResetOutcome {
+    ///
+    /// `backup` is the copy of the file made before, at client version
+    /// `backedUpThrough`: when the file has changed since (the app wrote
+    /// meanwhile), a second copy is written beside it, with `-latest` added
+    /// to its name, inside this write, so that nothing the reset takes away
+    /// is in neither.
+    package func reset(toStateOf fresh: Coordinator, recovering: Bool, backup: (path: String, backedUpThrough: UInt64)) throws(RealmError) -> ResetOutcome {
         let source = try fresh.makeTransaction()
         try source.refresh()
         guard let freshState = try SyncTables.storedState(source) else {
             throw RealmError(.invalidTransactionState, "The fresh copy of the Realm has not synced.")
         }
         return try write { () throws(RealmError) -> ResetOutcome in
-            let unsynced = recovering ? try SyncTables.history(after: 0, transaction) : []
             let old = try SyncTables.state(transaction)
+            if old.lastClientVersion != backup.backedUpThrough {
+                let latest = backup.path + "-latest"
+                if FileManager.default.fileExists(atPath: latest) { try? FileManager.default.removeItem(atPath: latest) }
+                try transaction.writeCopy(toPath: latest, encryptionKey: encryptionKey)
+            }
+            let unsynced = recovering ? try SyncTables.history(after: 0, transaction) : []
             try recorder.withoutRecording { () throws(RealmError) in
                 try transaction.deleteAll()
                 try transaction.replicationExecute("""
@@ -91,9 +102,12 @@ extension SyncedFile {
     package var encryptionKey: Data? { transaction.coordinator.configuration.encryptionKey }
 
     /// Writes a copy of the file, as it is now, to `path` (encrypted with
-    /// the file's key, if it has one).
-    package func writeCopy(toPath path: String) throws(RealmError) {
+    /// the file's key, if it has one), and returns the client version it
+    /// holds changes to.
+    package func writeCopy(toPath path: String) throws(RealmError) -> UInt64 {
         try transaction.refresh()
-        try transaction.writeCopy(toPath: path, encryptionKey: transaction.coordinator.configuration.encryptionKey)
+        let version = try SyncTables.storedState(transaction)?.lastClientVersion ?? 0
+        try transaction.writeCopy(toPath: path, encryptionKey: encryptionKey)
+        return version
     }
 }

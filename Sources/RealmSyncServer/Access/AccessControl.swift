@@ -12,9 +12,9 @@ import Synchronization
 ///   path, on every Realm of its owner (`/<owner>/*`), or on every Realm
 ///   (`*`): grants add up, as seed 001 says of offers;
 /// - ``AccessLevel/write`` for a Realm outside every user's folder
-///   (`/shared/board`) on which no permission names its path or its first
-///   component: such a Realm is open to every user until an
-///   administrator restricts it.
+///   (`/shared/board`) on which no permission, granted or revoked, names
+///   its path or its first component: such a Realm is open to every user
+///   until an administrator sets its access, and stays restricted after.
 ///
 /// A server-managed Realm (``RealmPath/isServerManaged``, the permission
 /// Realm) is read-only for its owner and administrators and closed to

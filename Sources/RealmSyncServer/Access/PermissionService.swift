@@ -5,7 +5,7 @@ import RealmSyncWire
 /// The permission API (``PermissionRoute``): grants and revokes
 /// permissions, and makes, accepts and withdraws offers. Every change is
 /// durable in the store before it is answered, takes effect on open
-/// sessions (``AccessControl/permissionsChanged()``), and is in the open
+/// sessions (``AccessControl/permissionsChanged(realmPath:)``), and is in the open
 /// permission Realms by the time the caller hears back.
 struct PermissionService: Sendable {
     let sync: SyncService
@@ -111,8 +111,16 @@ struct PermissionService: Sendable {
         let offer = try await validOffer(request.token)
         guard let path = RealmPath(offer.realmPath, userIdentity: offer.creator) else { throw Problem.internalError }
         // An offer is as good as its creator's right to make it now.
-        guard let creator = try await storeCall({ try await store.user(identity: offer.creator) }),
-              (try? await access.level(of: creator.identity, isAdmin: creator.isAdmin, at: path)) == .admin else {
+        guard let creator = try await storeCall({ try await store.user(identity: offer.creator) }) else {
+            throw Problem.expiredOffer("the user who made the offer no longer exists")
+        }
+        let creatorLevel: AccessLevel
+        do {
+            creatorLevel = try await access.level(of: creator.identity, isAdmin: creator.isAdmin, at: path)
+        } catch {
+            throw Problem.internalError
+        }
+        guard creatorLevel == .admin else {
             throw Problem.expiredOffer("the user who made the offer no longer manages '\(path)'")
         }
         let current: AccessLevel

@@ -116,14 +116,7 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
 
     public func setPermission(_ permission: PermissionRecord) async throws {
         try await perform { realm in
-            let key = StoredPermission.key(realmPath: permission.realmPath, userIdentity: permission.userIdentity)
-            try realm.write {
-                if permission.accessLevel == .none {
-                    if let stored = realm.object(ofType: StoredPermission.self, forPrimaryKey: key) { realm.delete(stored) }
-                } else {
-                    try realm.add(StoredPermission(permission), update: .all)
-                }
-            }
+            try realm.write { try realm.add(StoredPermission(permission), update: .all) }
         }
     }
 

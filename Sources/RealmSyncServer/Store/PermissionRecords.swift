@@ -9,8 +9,7 @@ public struct PermissionRecord: Sendable, Equatable {
     public var realmPath: String
     /// The server identity of the user, or `*` for every user.
     public var userIdentity: String
-    /// The level granted; never ``AccessLevel/none`` (a revoked permission
-    /// is deleted).
+    /// The level granted; ``AccessLevel/none`` for a permission revoked.
     public var accessLevel: AccessLevel
     /// When it was last changed.
     public var updated: Date

@@ -112,7 +112,9 @@ public protocol UserStore: Sendable {
     // MARK: Permissions
 
     /// Stores `permission`, replacing the one for the same Realm path and
-    /// user; a level of ``AccessLevel/none`` deletes it instead.
+    /// user. A revoked permission is kept at ``AccessLevel/none``: it
+    /// grants nothing, but still marks the Realm as one whose access was
+    /// set (a Realm outside users' folders is open to all until then).
     func setPermission(_ permission: PermissionRecord) async throws
     /// The permissions whose `realmPath` is one of `realmPaths`.
     func permissions(realmPaths: [String]) async throws -> [PermissionRecord]

@@ -119,14 +119,17 @@ final class ServerConnection: Sendable {
             throw SessionError(.connectionClosed, "The connection closed.")
         }
         let logger = logger
-        let sender = Task {
-            do throws(SessionError) {
-                try await session.runSender(from: lastServerVersion, catchUp: catchUp)
-            } catch {
-                await self.end(number, error)
-            }
+        // Registered before the sender can run: a sender that ends the
+        // session at once (its user may no longer read) must find it.
+        sessions.withLock { sessions in
+            sessions[number] = (session, Task {
+                do throws(SessionError) {
+                    try await session.runSender(from: lastServerVersion, catchUp: catchUp)
+                } catch {
+                    await self.end(number, error)
+                }
+            })
         }
-        sessions.withLock { $0[number] = (session, sender) }
         logger.debug("bound session \(number): \(realm.path) for client \(ident) of user \(user.identity)")
     }
 

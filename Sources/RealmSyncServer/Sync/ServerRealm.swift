@@ -419,6 +419,7 @@ final class ServerRealm: @unchecked Sendable {
                     salts[reached] = UInt64(bitPattern: select.int64(at: 3))
                 }
                 select.reset()
+                // When no row was read, `reached` is `after`.
                 salts[reached] = try self.salt(of: reached)
                 return (changesets, reached, salts, try self.bytesToDownloadNow(after: reached, for: ident))
             }

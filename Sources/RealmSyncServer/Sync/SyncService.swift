@@ -95,14 +95,16 @@ final class SyncService: Sendable {
     ///
     /// Two calls may overlap, each writing what it read from the store: one
     /// that finds permissions changed since it read them reads and writes
-    /// again, so that the last write is of the newest permissions.
+    /// again (a few times at most: the call made for the newest change
+    /// writes it anyway), so that the last write is of the newest
+    /// permissions.
     func publishPermissions(of identity: String) async throws(SessionError) {
         let realm = try await realm(at: RealmPath.permissionRealm(of: identity))
-        while true {
+        for _ in 0..<Self.publishAttempts {
             let generation = access.generation
             let permissions: [PermissionRecord]
             do {
-                permissions = try await access.store.permissions(concerningUser: identity)
+                permissions = try await access.store.permissions(concerningUser: identity).filter { $0.accessLevel > .none }
             } catch {
                 throw SessionError(.otherSessionError, "The user store failed.", tryAgain: true)
             }
@@ -112,6 +114,8 @@ final class SyncService: Sendable {
             if access.generation == generation { return }
         }
     }
+
+    private static let publishAttempts = 8
 
     /// Brings the open permission Realms of `identities` (of everyone, when
     /// nil) up to date after permissions changed; one closed is brought up

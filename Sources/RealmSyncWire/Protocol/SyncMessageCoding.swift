@@ -12,6 +12,7 @@ public enum SyncMessageCoding {
     /// The version of the protocol spoken.
     /// 2: `setDefault`, embedded objects in to-one properties named by a
     /// key of their own (Docs/SyncDesign.md, "Embedded objects").
+    /// 3: the salt of a server version, in `bind` and `download`.
     public static let protocolVersion: UInt8 = 3
     /// The largest message sent or accepted.
     public static let maximumMessageSize = 1 << 20
