@@ -22,15 +22,15 @@ extension SyncedFile {
     /// object go and come (an object held across the reset is
     /// invalidated). Nothing of the file changes when this throws.
     ///
-    /// - Throws: the applier's error (`invalidValue`, a bad changeset) when
-    ///   a replayed changeset cannot be applied to the fresh state, and any
-    ///   storage error.
-    ///
     /// `backup` is the copy of the file made before, at client version
     /// `backedUpThrough`: when the file has changed since (the app wrote
     /// meanwhile), a second copy is written beside it, with `-latest` added
     /// to its name, inside this write, so that nothing the reset takes away
     /// is in neither.
+    ///
+    /// - Throws: the applier's error (`invalidValue`, a bad changeset) when
+    ///   a replayed changeset cannot be applied to the fresh state, and any
+    ///   storage error.
     package func reset(toStateOf fresh: Coordinator, recovering: Bool, backup: (path: String, backedUpThrough: UInt64)) throws(RealmError) -> ResetOutcome {
         let source = try fresh.makeTransaction()
         try source.refresh()

@@ -51,13 +51,7 @@ struct PermissionService: Sendable {
         guard !path.isServerManaged else {
             throw Problem.accessDenied("the server manages the Realm '\(path)'; its permissions cannot change")
         }
-        let level: AccessLevel
-        do {
-            level = try await access.level(of: user.identity, isAdmin: user.isAdmin, at: path)
-        } catch {
-            throw Problem.internalError
-        }
-        guard level == .admin else {
+        guard try await level(of: user, at: path) == .admin else {
             throw Problem.accessDenied("the user \(user.identity) does not manage the Realm '\(path)'")
         }
         return path
@@ -114,21 +108,10 @@ struct PermissionService: Sendable {
         guard let creator = try await storeCall({ try await store.user(identity: offer.creator) }) else {
             throw Problem.expiredOffer("the user who made the offer no longer exists")
         }
-        let creatorLevel: AccessLevel
-        do {
-            creatorLevel = try await access.level(of: creator.identity, isAdmin: creator.isAdmin, at: path)
-        } catch {
-            throw Problem.internalError
-        }
-        guard creatorLevel == .admin else {
+        guard try await level(of: creator, at: path) == .admin else {
             throw Problem.expiredOffer("the user who made the offer no longer manages '\(path)'")
         }
-        let current: AccessLevel
-        do {
-            current = try await access.level(of: user.identity, isAdmin: user.isAdmin, at: path)
-        } catch {
-            throw Problem.internalError
-        }
+        let current = try await level(of: user, at: path)
         let granted = try await storeCall { try await store.permissions(realmPaths: [path.description]) }
             .first { $0.userIdentity == user.identity }?.accessLevel ?? .none
         if current < offer.accessLevel || granted < offer.accessLevel && current < .admin {
@@ -180,6 +163,14 @@ struct PermissionService: Sendable {
             if realmPath != "*", let owner { concerned?.insert(owner) }
         }
         await sync.publishOpenPermissionRealms(of: concerned)
+    }
+
+    private func level(of user: UserRecord, at path: RealmPath) async throws(Problem) -> AccessLevel {
+        do {
+            return try await access.level(of: user.identity, isAdmin: user.isAdmin, at: path)
+        } catch {
+            throw Problem.internalError
+        }
     }
 
     private func currentUser(_ caller: AccessClaims) async throws(Problem) -> UserRecord {
