@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "RealmSyncServer",
             dependencies: [
-                "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmCore",
+                "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmQuery", "RealmCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "RealmSync",
             dependencies: [
-                "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmCore",
+                "RealmSyncWire", "RealmSyncEngine", "RealmObjects", "RealmQuery", "RealmCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

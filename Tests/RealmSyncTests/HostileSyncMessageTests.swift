@@ -156,7 +156,7 @@ extension SyncTests {
                 }
                 let answers = try await RawSyncClient.exchange(server, frames, seconds: 4)
                 let downloads = answers.compactMap { message -> [UInt64]? in
-                    if case .download(_, let serverVersion, _, _, let acknowledged, _) = message { return [serverVersion, acknowledged] }
+                    if case .download(_, let serverVersion, _, _, let acknowledged, _, _) = message { return [serverVersion, acknowledged] }
                     return nil
                 }
                 #expect(downloads == (0...UInt64(uploads)).map { [$0, $0] }, "one download per upload, of its version and acknowledging it: \(downloads)")

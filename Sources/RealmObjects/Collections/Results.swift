@@ -20,7 +20,7 @@ import RealmQuery
 /// values), so that neither costs a query per object.
 public final class Results<Element: Object>: RealmCollection {
     public let realm: Realm?
-    let query: Query
+    package let query: Query
     private var cachedKeys: [ObjectKey] = []
     private var cachedStamp: UInt64?
     /// The rows of `cachedKeys`, in batches of `ObjectCursor.rowsPerBatch`,
@@ -226,6 +226,15 @@ public final class Results<Element: Object>: RealmCollection {
     func filter(_ format: String, arguments: [Any]) -> Results<Element> {
         guard let realm else { return self }
         return Results(realm: realm, query: realm.filtered(query, by: format, arguments: arguments))
+    }
+
+    /// The results filtered by `format`, or the error (code
+    /// `invalidPredicate`, pointing at the offending token) of a predicate
+    /// that does not parse or fit the schema: for callers that report bad
+    /// queries rather than stop (the sync client's subscriptions).
+    package func checkedFilter(_ format: String) throws(Realm.Error) -> Results<Element> {
+        guard let realm else { return self }
+        return Results(realm: realm, query: try realm.checkedFilter(query, by: format, arguments: []))
     }
 
     func checkedFilter(_ format: String, arguments: [Any]) throws(Realm.Error) -> Results<Element> {

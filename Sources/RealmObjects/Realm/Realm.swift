@@ -108,6 +108,13 @@ public struct Realm: Equatable {
 
     var transaction: Transaction { state.transaction }
 
+    /// The Realm's transaction, for the sync client above this module
+    /// (its tables beside the data), on the Realm's thread.
+    package var storageTransaction: Transaction {
+        verifyThread()
+        return state.transaction
+    }
+
     // MARK: Versions
 
     /// Moves to the newest version. Returns whether there was anything new.

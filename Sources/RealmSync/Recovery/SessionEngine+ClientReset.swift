@@ -127,13 +127,15 @@ extension SessionEngine {
         let path = configuration.resolvedPath
         var reassembler = ChangesetReassembler()
         do {
+            // A query-based Realm's fresh copy is its view.
+            let subscriptions = configuration.isPartial ? try withFile { file throws(RealmError) in try file.subscriptionQueries() } : nil
             try await sender.send(.bind(session: number, path: path, accessToken: token, clientFileIdent: state.clientFileIdent,
-                                        lastServerVersion: 0))
+                                        lastServerVersion: 0, subscriptions: subscriptions))
             for try await message in inbound {
                 switch try SyncMessageCoding.decode(message) {
                 case .ident:
                     try await sender.send(.mark(session: number, request: 1))
-                case .download(_, let serverVersion, let salt, let parts, _, _):
+                case .download(_, let serverVersion, let salt, let parts, _, _, _):
                     var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                     for part in parts {
                         if let changeset = try reassembler.add(part) { complete.append(changeset) }
@@ -142,9 +144,11 @@ extension SessionEngine {
                     try scratch.integrate(complete, reaching: serverVersion, salt: salt)
                 case .mark:
                     return .success(())
+                case .subscriptionStatus:
+                    continue
                 case .error(_, let code, let text, _):
                     return .failure(Self.error(code: code, message: text, path: path))
-                case .bind, .upload, .refresh, .unbind:
+                case .bind, .upload, .refresh, .unbind, .subscribe:
                     return .failure(SyncError(.clientSessionError, "A message only clients send, from the server."))
                 }
             }

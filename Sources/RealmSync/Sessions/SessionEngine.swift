@@ -55,6 +55,10 @@ actor SessionEngine {
     var resetScratch: SyncedFile?
     /// Automatic resets since a bind was last accepted.
     var resetsInARow = 0
+    /// For a query-based Realm, the top-level objects the downloads since
+    /// the bind created: what a download completing the view keeps
+    /// (``Eviction/allNotSent``).
+    private var receivedSinceBind = Set<ObjectReference>()
 
     private struct BoundConnection {
         /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
@@ -62,6 +66,8 @@ actor SessionEngine {
         let run: UInt64
         let sender: SerialMessageSender
         let uploads: AsyncStream<Void>.Continuation
+        /// For a query-based Realm: wakes the sender of subscriptions.
+        let subscriptionsChanged: AsyncStream<Void>.Continuation?
     }
 
     /// The session errors are reported with (held weakly: the session
@@ -169,6 +175,7 @@ actor SessionEngine {
         lifecycle.withLock { $0.unbind(run: run) }
         guard connection?.run == run else { return }
         connection?.uploads.finish()
+        connection?.subscriptionsChanged?.finish()
         connection = nil
     }
 
@@ -339,10 +346,13 @@ actor SessionEngine {
     private func speak(_ inbound: MessageQueue, _ sender: SerialMessageSender, run: UInt64, token: String,
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
+        receivedSinceBind = []
+        let subscriptions: [SubscriptionQuery]?
         do {
+            subscriptions = configuration.isPartial ? try withFile { file throws(RealmError) in try file.subscriptionQueries() } : nil
             try await sender.send(.bind(session: number, path: configuration.resolvedPath, accessToken: token,
                                         clientFileIdent: fileState.clientFileIdent, lastServerVersion: fileState.lastServerVersion,
-                                        lastServerVersionSalt: fileState.lastServerSalt))
+                                        lastServerVersionSalt: fileState.lastServerSalt, subscriptions: subscriptions))
         } catch {
             return .dropped("\(error)")
         }
@@ -373,20 +383,39 @@ actor SessionEngine {
                         }
                         resetsInARow = 0
                         let (uploads, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                        var subscriptionChanges: AsyncStream<Void>?
+                        var subscriptionsChanged: AsyncStream<Void>.Continuation?
+                        if configuration.isPartial {
+                            let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+                            (subscriptionChanges, subscriptionsChanged) = (changes, continuation)
+                        }
                         lastBound = .now
-                        connection = BoundConnection(run: run, sender: sender, uploads: continuation)
+                        connection = BoundConnection(run: run, sender: sender, uploads: continuation, subscriptionsChanged: subscriptionsChanged)
                         let marks = Set(downloadWaiters.map(\.request)).sorted()
                         guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                         group.addTask { await self.upload(from: acknowledged, sender, wakes: uploads) }
+                        if let subscriptions, let changes = subscriptionChanges {
+                            group.addTask { await self.sendSubscriptions(after: subscriptions, sender, wakes: changes) }
+                        }
                         for request in marks { try await sender.send(.mark(session: number, request: request)) }
-                    case .download(_, let serverVersion, let salt, let parts, let acknowledged, let progress):
+                    case .download(_, let serverVersion, let salt, let parts, let acknowledged, let progress, let eviction):
                         logger.trace("download of \(configuration.resolvedPath): \(parts.count) parts to server version \(serverVersion), client versions to \(acknowledged) acknowledged")
                         var complete: [(serverVersion: UInt64, changeset: Changeset)] = []
                         for part in parts {
                             if let changeset = try reassembler.add(part) { complete.append(changeset) }
                         }
+                        if configuration.isPartial {
+                            for (_, changeset) in complete {
+                                for case .create(let className, let identity) in changeset.instructions where identity.isTopLevel {
+                                    receivedSinceBind.insert(ObjectReference(className: className, identity: identity))
+                                }
+                            }
+                        }
                         do throws(RealmError) {
-                            try withFile { file throws(RealmError) in try file.integrate(complete, reaching: serverVersion, salt: salt) }
+                            let received = eviction == .allNotSent ? receivedSinceBind : []
+                            try withFile { file throws(RealmError) in
+                                try file.integrate(complete, reaching: serverVersion, salt: salt, evicting: eviction, received: received)
+                            }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))
@@ -395,9 +424,15 @@ actor SessionEngine {
                         guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                     case .mark(_, let request):
                         answerMarks(through: request)
+                    case .subscriptionStatus(_, let statuses):
+                        do throws(RealmError) {
+                            try withFile { file throws(RealmError) in try file.note(statuses) }
+                        } catch {
+                            return .failed(SyncError(.clientInternalError, "The subscriptions of \(configuration.realmURL.absoluteString) cannot be noted: \(error.message)"))
+                        }
                     case .error(_, let code, let text, let tryAgain):
                         return .refused(code: code, message: text, tryAgain: tryAgain)
-                    case .bind, .upload, .refresh, .unbind:
+                    case .bind, .upload, .refresh, .unbind, .subscribe:
                         return .dropped("a message only clients send, from the server")
                     }
                 }
@@ -427,6 +462,32 @@ actor SessionEngine {
                 }
             } catch {
                 logger.debug("upload to \(configuration.webSocketURL) stopped: \(error)")
+                return
+            }
+        } while await iterator.next() != nil
+    }
+
+    /// The file's subscriptions changed (called on the writing thread,
+    /// after its commit): the server is told the new set.
+    nonisolated func subscriptionsChanged() {
+        perform { engine in engine.connection?.subscriptionsChanged?.yield() }
+    }
+
+    /// Tells the server the file's subscriptions whenever they differ from
+    /// the last set it was told (`bound`, at the bind), until the
+    /// connection ends: one task, so that the sets go in order. A change
+    /// made between the bind and its acceptance is sent at once.
+    private func sendSubscriptions(after bound: [SubscriptionQuery], _ sender: SerialMessageSender, wakes: AsyncStream<Void>) async {
+        var sent = bound
+        var iterator = wakes.makeAsyncIterator()
+        repeat {
+            do {
+                let current = try withFile { file throws(RealmError) in try file.subscriptionQueries() }
+                guard current != sent else { continue }
+                try await sender.send(.subscribe(session: Self.sessionNumber, subscriptions: current))
+                sent = current
+            } catch {
+                logger.debug("subscriptions to \(configuration.webSocketURL) stopped: \(error)")
                 return
             }
         } while await iterator.next() != nil

@@ -31,11 +31,24 @@ public struct SyncConfiguration: Sendable, CustomStringConvertible {
     /// connection quickly, without changing the process's).
     package var timeoutOptions: SyncTimeoutOptions?
 
-    /// The synced Realm at `realmURL`, opened as `user`.
-    public init(user: SyncUser, realmURL: URL, enableSSLValidation: Bool = true) {
+    /// Whether the Realm syncs only the objects its subscriptions select
+    /// (seed 001, "Query-based synchronization"), rather than the whole
+    /// Realm.
+    public var isPartial: Bool = false
+    /// Whether the Realm syncs whole (the opposite of ``isPartial``, by
+    /// Realm 3.7's name).
+    public var fullSynchronization: Bool {
+        get { !isPartial }
+        set { isPartial = !newValue }
+    }
+
+    /// The synced Realm at `realmURL`, opened as `user`; with `isPartial`,
+    /// syncing only the objects its subscriptions select.
+    public init(user: SyncUser, realmURL: URL, enableSSLValidation: Bool = true, isPartial: Bool = false) {
         self.user = user
         self.realmURL = realmURL
         self.enableSSLValidation = enableSSLValidation
+        self.isPartial = isPartial
     }
 
     /// The synced Realm at `realmURL`, opened as `user`, resetting as

@@ -52,19 +52,44 @@ package enum StateSnapshot {
             case done
         }
 
+        /// Only these objects, per class, when not nil.
+        private let only: [String: [ObjectKey]]?
+        /// Whether the schema and the erasures come first.
+        private let includesSchemaAndErasures: Bool
+
         package init(_ transaction: Transaction) {
             builder = Builder(transaction: transaction)
+            only = nil
+            includesSchemaAndErasures = true
+        }
+
+        /// The top-level objects `objects` (keys per class) alone, each
+        /// with what it embeds: what a query-based client's view holds
+        /// (with the schema and every erasure first), or the objects that
+        /// enter it (without: the client has those). An object of a
+        /// primary key made again after deletions then travels after the
+        /// erasure of its ended incarnations, so that the client names it
+        /// as the server does.
+        package init(_ transaction: Transaction, objects: [String: [ObjectKey]], includingSchemaAndErasures: Bool) {
+            builder = Builder(transaction: transaction)
+            builder.erasesEndedIncarnationsOnCreation = !includingSchemaAndErasures
+            only = objects
+            includesSchemaAndErasures = includingSchemaAndErasures
         }
 
         /// The next changesets, about `instructions` instructions of them
         /// (an object's are never cut), or nil once the state is all read.
         package mutating func next(instructions limit: Int = 20_000) throws(RealmError) -> [Changeset]? {
             if phase == .start {
-                try builder.schema()
-                try builder.erasures()
-                classes = try builder.transaction.schema.objectSchemas.filter { !$0.isEmbedded }.map {
-                    (schema) throws(RealmError) in try builder.transaction.classHandle(named: schema.name)
+                if includesSchemaAndErasures {
+                    try builder.schema()
+                    try builder.erasures()
+                } else {
+                    try builder.readIncarnations()
                 }
+                classes = try builder.transaction.schema.objectSchemas.filter { schema in
+                    !schema.isEmbedded && only.map { $0[schema.name]?.isEmpty == false } ?? true
+                }.map { (schema) throws(RealmError) in try builder.transaction.classHandle(named: schema.name) }
                 phase = .scalars
                 try startClass(0)
             }
@@ -109,10 +134,18 @@ package enum StateSnapshot {
                 // would read each one again for nothing (two seconds of a
                 // million objects' catch-up).
                 keys = []
-                objectVisits += try builder.transaction.count(of: handle)
+                if let only {
+                    objectVisits += only[handle.className]?.count ?? 0
+                } else {
+                    objectVisits += try builder.transaction.count(of: handle)
+                }
                 return
             }
-            keys = try builder.transaction.objectKeys(in: handle)
+            if let only {
+                keys = only[handle.className] ?? []
+            } else {
+                keys = try builder.transaction.objectKeys(in: handle)
+            }
         }
     }
 
@@ -171,21 +204,14 @@ package enum StateSnapshot {
             }
         }
 
+        /// Whether a creation of a primary key's later incarnation comes
+        /// after the erasure of the ended ones (when ``erasures()`` did not
+        /// send them all).
+        var erasesEndedIncarnationsOnCreation = false
+
         /// Ended incarnations of primary keys, then tombstones.
         mutating func erasures() throws(RealmError) {
-            let incarnations = try transaction.queryStatement("SELECT class, primary_key, next FROM sync_incarnations ORDER BY class, primary_key")
-            var ended: [(String, SyncValue, UInt32)] = []
-            do {
-                defer { incarnations.reset() }
-                while try incarnations.step() {
-                    guard case .primaryKey(let value, _) = try Self.identity(Array(incarnations.data(at: 1)), "sync_incarnations") else {
-                        throw RealmError(.corruptFile, "An ended incarnation of the sync tables names no primary key.")
-                    }
-                    ended.append((incarnations.string(at: 0), value, UInt32(truncatingIfNeeded: incarnations.int64(at: 2))))
-                }
-            }
-            for (className, value, next) in ended {
-                currentIncarnations[className, default: [:]][value] = next
+            for (className, value, next) in try endedIncarnations() {
                 for incarnation in 0..<next { append(.erase(class: className, .primaryKey(value, incarnation: incarnation)), stamp: nil) }
             }
             let tombstones = try transaction.queryStatement("SELECT class, identity FROM sync_tombstones ORDER BY class, identity")
@@ -197,6 +223,29 @@ package enum StateSnapshot {
                 }
             }
             for (className, identity) in erased { append(.erase(class: className, identity), stamp: nil) }
+        }
+
+        /// Reads the current incarnations, sending nothing.
+        mutating func readIncarnations() throws(RealmError) {
+            _ = try endedIncarnations()
+        }
+
+        /// The primary keys with ended incarnations, each with the number
+        /// of its current one, noted in ``currentIncarnations``.
+        private mutating func endedIncarnations() throws(RealmError) -> [(String, SyncValue, UInt32)] {
+            let incarnations = try transaction.queryStatement("SELECT class, primary_key, next FROM sync_incarnations ORDER BY class, primary_key")
+            var ended: [(String, SyncValue, UInt32)] = []
+            do {
+                defer { incarnations.reset() }
+                while try incarnations.step() {
+                    guard case .primaryKey(let value, _) = try Self.identity(Array(incarnations.data(at: 1)), "sync_incarnations") else {
+                        throw RealmError(.corruptFile, "An ended incarnation of the sync tables names no primary key.")
+                    }
+                    ended.append((incarnations.string(at: 0), value, UInt32(truncatingIfNeeded: incarnations.int64(at: 2))))
+                }
+            }
+            for (className, value, next) in ended { currentIncarnations[className, default: [:]][value] = next }
+            return ended
         }
 
         // MARK: Objects
@@ -253,6 +302,9 @@ package enum StateSnapshot {
                 .compactMap { stamps[$0.name] }.first
             let borrowed = first.flatMap { first in
                 !first.isDefault && first.sequence > 0 ? Stamp(timestamp: first.timestamp, client: first.client, sequence: first.sequence - 1) : nil
+            }
+            if erasesEndedIncarnationsOnCreation, case .primaryKey(let value, let current) = identity {
+                for incarnation in 0..<current { append(.erase(class: handle.className, .primaryKey(value, incarnation: incarnation)), stamp: nil) }
             }
             append(.create(class: handle.className, identity), stamp: borrowed)
             try content(of: key, handle, identity, part: .scalars, values: values, stamps: stamps)

@@ -111,12 +111,18 @@ package final class SyncedFile {
     /// (which notifies the file's Realms as any commit does), and notes
     /// `serverVersion` as integrated.
     ///
+    /// For a query-based file, the objects that left its view are then
+    /// evicted (``TopLevelObjects/evict(_:in:_:)``); `received` is what
+    /// the downloads since the bind created, which ``Eviction/allNotSent``
+    /// keeps.
+    ///
     /// - Throws: `invalidValue` ("bad changeset") when one cannot be
     ///   applied; nothing of the write is kept then.
     package func integrate(_ changesets: [(serverVersion: UInt64, changeset: Changeset)],
-                           reaching serverVersion: UInt64, salt: UInt64 = 0) throws(RealmError) {
+                           reaching serverVersion: UInt64, salt: UInt64 = 0,
+                           evicting eviction: Eviction = .none, received: Set<ObjectReference> = []) throws(RealmError) {
         try transaction.refresh()
-        if changesets.isEmpty, let stored = try SyncTables.storedState(transaction),
+        if changesets.isEmpty, eviction == .none, let stored = try SyncTables.storedState(transaction),
            stored.lastServerVersion > serverVersion || stored.lastServerVersion == serverVersion && (salt == 0 || stored.lastServerSalt == salt) { return }
         // A download is the server's to send again: its commit need not wait
         // for the disk (a power loss before the next synced commit loses it
@@ -125,6 +131,7 @@ package final class SyncedFile {
         try write(syncingTheDisk: false) { () throws(RealmError) in
             try ChangesetApplier.apply(changesets, in: transaction, recorder: recorder)
             try recorder.withoutRecording { () throws(RealmError) in
+                try evict(eviction, keeping: received)
                 try SyncTables.noteIntegrated(serverVersion: serverVersion, salt: salt == 0 ? nil : salt, timestamp: 0, transaction)
             }
         }

@@ -71,6 +71,17 @@ package enum SyncTables {
                 PRIMARY KEY (class, object_key, property)
             ) WITHOUT ROWID;
             """)
+        // A query-based file's subscriptions (Docs/SyncDesign.md,
+        // "Query-based sync").
+        try transaction.replicationExecute("""
+            CREATE TABLE IF NOT EXISTS sync_subscriptions (
+                name TEXT PRIMARY KEY,
+                query BLOB NOT NULL,
+                state INTEGER NOT NULL,
+                error TEXT,
+                created INTEGER NOT NULL
+            );
+            """)
         // Files synced before server versions had salts.
         let columns = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('sync_state') WHERE name = 'last_server_salt'")
         _ = try columns.step()

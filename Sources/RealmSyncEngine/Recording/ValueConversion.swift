@@ -7,7 +7,7 @@ extension SyncValue {
     ///
     /// - Throws: `invalidValue` for a link, which needs its target's
     ///   identity (the recorder makes those).
-    init(scalar value: Value) throws(RealmError) {
+    package init(scalar value: Value) throws(RealmError) {
         switch value {
         case .null: self = .null
         case .bool(let value): self = .bool(value)
@@ -34,7 +34,7 @@ extension SyncValue {
     /// The value as RealmCore stores it; a link has no local key here.
     ///
     /// - Throws: `invalidValue` for a link.
-    func coreValue() throws(RealmError) -> Value {
+    package func coreValue() throws(RealmError) -> Value {
         switch self {
         case .null: return .null
         case .bool(let value): return .bool(value)

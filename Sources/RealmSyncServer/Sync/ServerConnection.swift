@@ -61,7 +61,7 @@ final class ServerConnection: Sendable {
     /// Handles one message; returns an error that ends the connection.
     private func handle(_ message: SyncMessage) async -> SessionError? {
         switch message {
-        case .bind(let number, let path, let token, let ident, let lastServerVersion, let salt):
+        case .bind(let number, let path, let token, let ident, let lastServerVersion, let salt, let subscriptions):
             guard session(number) == nil else {
                 return SessionError(.badSessionIdent, "Session \(number) is bound already.")
             }
@@ -69,7 +69,8 @@ final class ServerConnection: Sendable {
                 return SessionError(.limitsExceeded, "A connection binds at most \(Self.maximumSessions) sessions.")
             }
             do {
-                try await bind(number, path: path, token: token, ident: ident, lastServerVersion: lastServerVersion, salt: salt)
+                try await bind(number, path: path, token: token, ident: ident, lastServerVersion: lastServerVersion, salt: salt,
+                               subscriptions: subscriptions)
             } catch {
                 await end(number, error)
             }
@@ -83,6 +84,13 @@ final class ServerConnection: Sendable {
         case .mark(let number, let request):
             guard let session = session(number) else { return SessionError(.badSessionIdent, "Session \(number) is not bound.") }
             session.mark(request)
+        case .subscribe(let number, let subscriptions):
+            guard let session = session(number) else { return SessionError(.badSessionIdent, "Session \(number) is not bound.") }
+            do {
+                try session.subscribe(subscriptions)
+            } catch {
+                await end(number, error)
+            }
         case .refresh(let number, let token):
             guard session(number) != nil else { return SessionError(.badSessionIdent, "Session \(number) is not bound.") }
             do {
@@ -92,14 +100,14 @@ final class ServerConnection: Sendable {
             }
         case .unbind(let number):
             close(number)
-        case .ident, .download, .error:
+        case .ident, .download, .error, .subscriptionStatus:
             return SessionError(.badMessageOrder, "A message only the server sends.")
         }
         return nil
     }
 
     private func bind(_ number: UInt64, path: String, token: String, ident: UInt64, lastServerVersion: UInt64,
-                      salt: UInt64) async throws(SessionError) {
+                      salt: UInt64, subscriptions: [SubscriptionQuery]?) async throws(SessionError) {
         let user = try await service.user(ofAccessToken: token)
         let generation = service.access.generation
         let (realm, level) = try await service.realm(at: path, for: user.identity, isAdmin: user.isAdmin)
@@ -108,9 +116,9 @@ final class ServerConnection: Sendable {
         }
         let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion,
                                                                salt: salt)
-        let session = ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
+        let session = try ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
                                     user: ServerSession.User(identity: user.identity, isAdmin: user.isAdmin, path: realm.path),
-                                    access: service.access, level: (generation, level),
+                                    access: service.access, level: (generation, level), subscriptions: subscriptions,
                                     compaction: service.compaction, logger: logger)
         do {
             try await writer.send(.ident(session: number, clientFileIdent: ident, lastIntegratedClientVersion: acknowledged))

@@ -28,7 +28,7 @@ final class ServerRealm: @unchecked Sendable {
     let path: RealmPath
     private let queue: DispatchQueue
     private let coordinator: Coordinator
-    private let transaction: Transaction
+    let transaction: Transaction
     private let recorder: ChangesetRecorder
     private let latest: Atomic<UInt64>
     private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
@@ -507,7 +507,7 @@ final class ServerRealm: @unchecked Sendable {
         return try select.step() ? UInt64(bitPattern: select.int64(at: 0)) : 0
     }
 
-    private static func serverState(_ transaction: Transaction) throws(RealmError) -> (latest: UInt64, compactedThrough: UInt64) {
+    static func serverState(_ transaction: Transaction) throws(RealmError) -> (latest: UInt64, compactedThrough: UInt64) {
         let select = try transaction.queryStatement("SELECT latest_version, compacted_through FROM server_state WHERE id = 1")
         defer { select.reset() }
         guard try select.step() else { return (0, 0) }
@@ -515,7 +515,7 @@ final class ServerRealm: @unchecked Sendable {
     }
 
     /// Runs `body` on the Realm's queue.
-    private func run<T: Sendable>(_ body: @escaping @Sendable () throws(SessionError) -> T) async throws(SessionError) -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws(SessionError) -> T) async throws(SessionError) -> T {
         let result: Result<T, SessionError> = await withCheckedContinuation { continuation in
             queue.async { continuation.resume(returning: Result { () throws(SessionError) in try body() }) }
         }
@@ -524,7 +524,7 @@ final class ServerRealm: @unchecked Sendable {
 
     /// Runs storage work, turning a storage failure into a session error
     /// the client may retry.
-    private func storage<T>(_ body: () throws(RealmError) -> T) throws(SessionError) -> T {
+    func storage<T>(_ body: () throws(RealmError) -> T) throws(SessionError) -> T {
         do {
             return try body()
         } catch {

@@ -48,11 +48,20 @@ final class ServerSession: Sendable {
         var acknowledged: UInt64
         /// Marks to answer once downloads reach their server version.
         var marks: [(request: UInt64, serverVersion: UInt64)] = []
+        /// A query-based client's subscriptions, and how many times they
+        /// changed (nil for a client of the whole Realm).
+        var subscriptions: (queries: [SubscriptionQuery], generation: UInt64)?
     }
 
+    /// The most subscriptions a client may have, and the longest
+    /// predicate: each is evaluated after every change of the Realm.
+    static let maximumSubscriptions = 1_000
+    static let maximumPredicateLength = 16 << 10
+
     init(number: UInt64, clientFileIdent: UInt64, realm: ServerRealm, acknowledged: UInt64, writer: SerialMessageSender,
-         user: User, access: AccessControl, level: (generation: UInt64, level: AccessLevel),
-         compaction: SyncService.Compaction, logger: Logger) {
+         user: User, access: AccessControl, level: (generation: UInt64, level: AccessLevel), subscriptions: [SubscriptionQuery]?,
+         compaction: SyncService.Compaction, logger: Logger) throws(SessionError) {
+        if let subscriptions { try Self.check(subscriptions) }
         self.number = number
         self.user = user
         self.access = access
@@ -62,7 +71,7 @@ final class ServerSession: Sendable {
         self.clientFileIdent = clientFileIdent
         self.realm = realm
         self.writer = writer
-        state = Mutex(State(acknowledged: acknowledged))
+        state = Mutex(State(acknowledged: acknowledged, subscriptions: subscriptions.map { ($0, 0) }))
         (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let (id, changes) = realm.watch()
         watcher = id
@@ -144,6 +153,32 @@ final class ServerSession: Sendable {
         try await realm.compactIfNeeded(interval: compaction.interval, retention: compaction.retention)
     }
 
+    /// A query-based client's subscriptions are now `subscriptions`: the
+    /// sender sends the objects entering and leaving its view, then what
+    /// became of each.
+    ///
+    /// - Throws: ``SessionError`` for a session of the whole Realm, or
+    ///   subscriptions past the limits.
+    func subscribe(_ subscriptions: [SubscriptionQuery]) throws(SessionError) {
+        try Self.check(subscriptions)
+        try state.withLock { state throws(SessionError) in
+            guard let current = state.subscriptions else {
+                throw SessionError(.badMessageOrder, "Subscriptions for a session that syncs the whole Realm '\(realm.path)'.")
+            }
+            state.subscriptions = (subscriptions, current.generation + 1)
+        }
+        wake.yield()
+    }
+
+    private static func check(_ subscriptions: [SubscriptionQuery]) throws(SessionError) {
+        guard subscriptions.count <= maximumSubscriptions else {
+            throw SessionError(.limitsExceeded, "\(subscriptions.count) subscriptions: a client has at most \(maximumSubscriptions).")
+        }
+        if let long = subscriptions.first(where: { $0.predicate.utf8.count > maximumPredicateLength }) {
+            throw SessionError(.limitsExceeded, "The predicate of the subscription '\(long.name.prefix(100))' is over \(maximumPredicateLength) bytes.")
+        }
+    }
+
     /// Answers `request` once the client has been sent every version there
     /// is now.
     func mark(_ request: UInt64) {
@@ -158,6 +193,10 @@ final class ServerSession: Sendable {
     /// when the client catches up from it, then the history after server
     /// version `start` (or after the state).
     func runSender(from start: UInt64, catchUp: ServerRealm.CatchUp) async throws(SessionError) {
+        if state.withLock({ $0.subscriptions != nil }) {
+            try await runQueryBasedSender()
+            return
+        }
         var sentThrough = start
         var sentAcknowledgement: UInt64 = .max
         var downloaded: UInt64 = 0
@@ -240,6 +279,76 @@ final class ServerSession: Sendable {
             for request in due { try await send(.mark(session: number, request: request)) }
         } while await iterator.next() != nil
     }
+
+    /// The sender of a query-based client: at the bind its whole view
+    /// (it evicts what else it has), then at each new version or change
+    /// of its subscriptions, the objects entering and leaving the view and
+    /// the changes of those it keeps (Docs/SyncDesign.md, "Query-based
+    /// sync"). What it holds is known from what was sent since the bind:
+    /// a connection lost midway starts again from the whole view.
+    private func runQueryBasedSender() async throws(SessionError) {
+        var held: Set<ObjectReference>?
+        var sentThrough: UInt64 = 0
+        var sentAcknowledgement: UInt64 = .max
+        var sentGeneration: UInt64?
+        var downloaded: UInt64 = 0
+        var iterator = wakes.makeAsyncIterator()
+        repeat {
+            try await requireRead()
+            let (acknowledged, subscriptions) = state.withLock { ($0.acknowledged, $0.subscriptions ?? ([], 0)) }
+            if held == nil || realm.latestVersion > sentThrough || subscriptions.generation != sentGeneration
+                || acknowledged != sentAcknowledgement {
+                let batch = try await realm.queryBasedDownload(after: sentThrough, for: clientFileIdent, holding: held,
+                                                               subscriptions: subscriptions.queries)
+                try await send(batch, acknowledged: acknowledged, downloaded: &downloaded)
+                held = batch.view
+                sentThrough = batch.reached
+                sentAcknowledgement = acknowledged
+                if subscriptions.generation != sentGeneration {
+                    try await send(.subscriptionStatus(session: number, statuses: batch.statuses))
+                    sentGeneration = subscriptions.generation
+                }
+            }
+            let due = state.withLock { state -> [UInt64] in
+                let due = state.marks.filter { $0.serverVersion <= sentThrough }.map(\.request)
+                state.marks.removeAll { $0.serverVersion <= sentThrough }
+                return due
+            }
+            for request in due { try await send(.mark(session: number, request: request)) }
+        } while await iterator.next() != nil
+    }
+
+    /// Sends a query-based download: its changesets, then the evictions in
+    /// messages of their own when there are many; only the last message
+    /// names the version reached, so that the client counts it reached
+    /// once it has all of it.
+    private func send(_ batch: ServerRealm.QueryBasedDownload, acknowledged: UInt64, downloaded: inout UInt64) async throws(SessionError) {
+        var evictions: [Eviction] = []
+        if case .objects(let objects) = batch.eviction {
+            evictions = stride(from: 0, to: objects.count, by: Self.evictionsPerMessage).map {
+                .objects(Array(objects[$0..<min($0 + Self.evictionsPerMessage, objects.count)]))
+            }
+        } else if batch.eviction == .allNotSent {
+            evictions = [.allNotSent]
+        }
+        var messages = ChangesetPart.messages(of: batch.changesets).map { (parts: $0, eviction: Eviction.none) }
+        if let first = evictions.first { messages[messages.count - 1].eviction = first }
+        messages += evictions.dropFirst().map { (parts: [], eviction: $0) }
+        let bytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
+        let downloadable = downloaded + bytes
+        for (index, message) in messages.enumerated() {
+            let isLast = index == messages.count - 1
+            downloaded += message.parts.reduce(0) { $0 + UInt64($1.bytes.count) }
+            try await send(.download(session: number, serverVersion: isLast ? batch.reached : 0, serverVersionSalt: isLast ? batch.salt : 0,
+                                     parts: message.parts, acknowledgedClientVersion: acknowledged,
+                                     progress: TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0),
+                                     eviction: message.eviction))
+        }
+    }
+
+    /// Evictions per message: each names a class and an identity, well
+    /// under a message's size.
+    static let evictionsPerMessage = 5_000
 
     private func send(_ message: SyncMessage) async throws(SessionError) {
         do {

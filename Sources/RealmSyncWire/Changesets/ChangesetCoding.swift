@@ -209,6 +209,41 @@ public enum ChangesetCoding {
         return identity
     }
 
+    /// Values alone, as a subscription's arguments travel (encoded as a
+    /// changeset of `set`s, so that they share the format and its checks).
+    public static func encode(values: [SyncValue]) -> [UInt8] {
+        let nowhere = ObjectIdentity.global(GlobalKey(client: 0, counter: 0))
+        return encode(Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                                instructions: values.map { .set(class: "", nowhere, property: "", $0) }))
+    }
+
+    /// The values ``encode(values:)`` wrote.
+    public static func decodeValues(_ bytes: [UInt8]) throws(WireFormatError) -> [SyncValue] {
+        var values: [SyncValue] = []
+        for instruction in try decode(bytes).instructions {
+            guard case .set(_, _, _, let value) = instruction else { throw WireFormatError(offset: 0, reason: "not a list of values") }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Objects alone, as evictions travel (encoded as a changeset of
+    /// `erase`s, so that they share the format and its checks).
+    public static func encode(objects: [ObjectReference]) -> [UInt8] {
+        encode(Changeset(clientFileIdent: 0, clientVersion: 0, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                         instructions: objects.map { .erase(class: $0.className, $0.identity) }))
+    }
+
+    /// The objects ``encode(objects:)`` wrote.
+    public static func decodeObjects(_ bytes: [UInt8]) throws(WireFormatError) -> [ObjectReference] {
+        var objects: [ObjectReference] = []
+        for instruction in try decode(bytes).instructions {
+            guard case .erase(let className, let identity) = instruction else { throw WireFormatError(offset: 0, reason: "not a list of objects") }
+            objects.append(ObjectReference(className: className, identity: identity))
+        }
+        return objects
+    }
+
     // MARK: Decoding
 
     /// The changeset `bytes` encode.

@@ -8,9 +8,10 @@ public enum SyncMessage: Hashable, Sendable {
     /// which has integrated the server's history up to `lastServerVersion`,
     /// whose salt it was sent (0 when it has none): a server restored from
     /// a backup has other salts for the versions it made again, and tells
-    /// the client to reset.
+    /// the client to reset. A query-based client names its subscriptions
+    /// (nil for a client that syncs the whole Realm).
     case bind(session: UInt64, path: String, accessToken: String, clientFileIdent: UInt64, lastServerVersion: UInt64,
-              lastServerVersionSalt: UInt64 = 0)
+              lastServerVersionSalt: UInt64 = 0, subscriptions: [SubscriptionQuery]? = nil)
     /// Server → client: the client file is registered; its changesets are
     /// awaited after `lastIntegratedClientVersion`.
     case ident(session: UInt64, clientFileIdent: UInt64, lastIntegratedClientVersion: UInt64)
@@ -22,12 +23,19 @@ public enum SyncMessage: Hashable, Sendable {
     /// it has applied them (its own changesets in between are not sent
     /// back), and that version's salt (a random number the server gave it,
     /// 0 when unknown); what of this client's uploads the server has made
-    /// durable; and the progress figures.
+    /// durable; and the progress figures. To a query-based client, also
+    /// the objects that left its view (applied after the changesets).
     case download(session: UInt64, serverVersion: UInt64, serverVersionSalt: UInt64 = 0, parts: [ChangesetPart],
-                  acknowledgedClientVersion: UInt64, progress: TransferProgress)
+                  acknowledgedClientVersion: UInt64, progress: TransferProgress, eviction: Eviction = .none)
     /// Either way: answered once everything sent before it has been
     /// integrated ("am I caught up").
     case mark(session: UInt64, request: UInt64)
+    /// Client → server: a query-based session's subscriptions are now
+    /// these (all of them: the server forgets those not named).
+    case subscribe(session: UInt64, subscriptions: [SubscriptionQuery])
+    /// Server → client: what the server made of each subscription, once
+    /// the downloads before this message bring its objects.
+    case subscriptionStatus(session: UInt64, statuses: [SubscriptionStatus])
     /// Client → server: a new access token for a bound session.
     case refresh(session: UInt64, accessToken: String)
     /// Client → server: the session ends.

@@ -13,14 +13,16 @@ public enum SyncMessageCoding {
     /// 2: `setDefault`, embedded objects in to-one properties named by a
     /// key of their own (Docs/SyncDesign.md, "Embedded objects").
     /// 3: the salt of a server version, in `bind` and `download`.
-    public static let protocolVersion: UInt8 = 3
+    /// 4: query-based sync: subscriptions in `bind` and `subscribe`,
+    /// evictions in `download`, `subscriptionStatus`.
+    public static let protocolVersion: UInt8 = 4
     /// The largest message sent or accepted.
     public static let maximumMessageSize = 1 << 20
     /// Room left in a message for the fields around changeset parts.
     public static let partOverhead = 64
 
     private enum Kind: UInt8 {
-        case bind = 1, ident, upload, download, mark, refresh, unbind, error
+        case bind = 1, ident, upload, download, mark, refresh, unbind, error, subscribe, subscriptionStatus
     }
 
     /// The bytes of `message`. A caller keeps messages under
@@ -32,7 +34,7 @@ public enum SyncMessageCoding {
         writer.byte(UInt8(ascii: "S"))
         writer.byte(protocolVersion)
         switch message {
-        case .bind(let session, let path, let token, let ident, let last, let salt):
+        case .bind(let session, let path, let token, let ident, let last, let salt, let subscriptions):
             writer.byte(Kind.bind.rawValue)
             writer.varint(session)
             writer.lengthPrefixed(Array(path.utf8))
@@ -40,6 +42,8 @@ public enum SyncMessageCoding {
             writer.varint(ident)
             writer.varint(last)
             writer.varint(salt)
+            writer.byte(subscriptions == nil ? 0 : 1)
+            if let subscriptions { write(subscriptions, into: &writer) }
         case .ident(let session, let ident, let last):
             writer.byte(Kind.ident.rawValue)
             writer.varint(session)
@@ -49,7 +53,7 @@ public enum SyncMessageCoding {
             writer.byte(Kind.upload.rawValue)
             writer.varint(session)
             write(parts, into: &writer)
-        case .download(let session, let serverVersion, let salt, let parts, let acknowledged, let progress):
+        case .download(let session, let serverVersion, let salt, let parts, let acknowledged, let progress, let eviction):
             writer.byte(Kind.download.rawValue)
             writer.varint(session)
             writer.varint(serverVersion)
@@ -60,6 +64,26 @@ public enum SyncMessageCoding {
             writer.varint(progress.downloadable)
             writer.varint(progress.uploaded)
             writer.varint(progress.uploadable)
+            switch eviction {
+            case .none: writer.byte(0)
+            case .objects(let objects):
+                writer.byte(1)
+                writer.lengthPrefixed(ChangesetCoding.encode(objects: objects))
+            case .allNotSent: writer.byte(2)
+            }
+        case .subscribe(let session, let subscriptions):
+            writer.byte(Kind.subscribe.rawValue)
+            writer.varint(session)
+            write(subscriptions, into: &writer)
+        case .subscriptionStatus(let session, let statuses):
+            writer.byte(Kind.subscriptionStatus.rawValue)
+            writer.varint(session)
+            writer.varint(UInt64(statuses.count))
+            for status in statuses {
+                writer.lengthPrefixed(Array(status.name.utf8))
+                writer.byte(status.error == nil ? 0 : 1)
+                if let error = status.error { writer.lengthPrefixed(Array(error.utf8)) }
+            }
         case .mark(let session, let request):
             writer.byte(Kind.mark.rawValue)
             writer.varint(session)
@@ -92,6 +116,38 @@ public enum SyncMessageCoding {
         }
     }
 
+    private static func write(_ subscriptions: [SubscriptionQuery], into writer: inout BinaryWriter) {
+        writer.varint(UInt64(subscriptions.count))
+        for subscription in subscriptions {
+            writer.lengthPrefixed(Array(subscription.name.utf8))
+            writer.lengthPrefixed(Array(subscription.className.utf8))
+            writer.lengthPrefixed(Array(subscription.predicate.utf8))
+            writer.varint(UInt64(subscription.arguments.count))
+            for argument in subscription.arguments {
+                switch argument {
+                case .value(let value):
+                    writer.byte(0)
+                    writer.lengthPrefixed(ChangesetCoding.encode(values: [value]))
+                case .keyPath(let keyPath):
+                    writer.byte(1)
+                    writer.lengthPrefixed(Array(keyPath.utf8))
+                case .values(let values):
+                    writer.byte(2)
+                    writer.lengthPrefixed(ChangesetCoding.encode(values: values))
+                }
+            }
+            writer.varint(UInt64(subscription.sort.count))
+            for sort in subscription.sort {
+                writer.lengthPrefixed(Array(sort.keyPath.utf8))
+                writer.byte(sort.ascending ? 1 : 0)
+            }
+            writer.varint(UInt64(subscription.distinct.count))
+            for keyPath in subscription.distinct { writer.lengthPrefixed(Array(keyPath.utf8)) }
+            writer.byte(subscription.limit == nil ? 0 : 1)
+            if let limit = subscription.limit { writer.varint(limit) }
+        }
+    }
+
     /// The message `bytes` hold.
     ///
     /// - Throws: ``WireFormatError`` for anything but one whole, well-formed
@@ -116,8 +172,15 @@ public enum SyncMessageCoding {
         let message: SyncMessage
         switch kind {
         case .bind:
-            message = .bind(session: try reader.varint(), path: try reader.string(), accessToken: try reader.string(),
-                            clientFileIdent: try reader.varint(), lastServerVersion: try reader.varint(), lastServerVersionSalt: try reader.varint())
+            let session = try reader.varint()
+            let path = try reader.string()
+            let token = try reader.string()
+            let ident = try reader.varint()
+            let last = try reader.varint()
+            let salt = try reader.varint()
+            let subscriptions = try flag(&reader) ? try self.subscriptions(&reader) : nil
+            message = .bind(session: session, path: path, accessToken: token, clientFileIdent: ident, lastServerVersion: last,
+                            lastServerVersionSalt: salt, subscriptions: subscriptions)
         case .ident:
             message = .ident(session: try reader.varint(), clientFileIdent: try reader.varint(), lastIntegratedClientVersion: try reader.varint())
         case .upload:
@@ -128,10 +191,28 @@ public enum SyncMessageCoding {
             let salt = try reader.varint()
             let parts = try parts(&reader)
             let acknowledged = try reader.varint()
+            let progress = TransferProgress(downloaded: try reader.varint(), downloadable: try reader.varint(),
+                                            uploaded: try reader.varint(), uploadable: try reader.varint())
+            let eviction: Eviction
+            switch try reader.byte() {
+            case 0: eviction = .none
+            case 1: eviction = .objects(try ChangesetCoding.decodeObjects(Array(try reader.lengthPrefixed())))
+            case 2: eviction = .allNotSent
+            case let other: throw reader.failure("an eviction of kind \(other)")
+            }
             message = .download(session: session, serverVersion: serverVersion, serverVersionSalt: salt, parts: parts,
-                                acknowledgedClientVersion: acknowledged,
-                                progress: TransferProgress(downloaded: try reader.varint(), downloadable: try reader.varint(),
-                                                           uploaded: try reader.varint(), uploadable: try reader.varint()))
+                                acknowledgedClientVersion: acknowledged, progress: progress, eviction: eviction)
+        case .subscribe:
+            message = .subscribe(session: try reader.varint(), subscriptions: try subscriptions(&reader))
+        case .subscriptionStatus:
+            let session = try reader.varint()
+            let count = try reader.count(minimumSize: 2)
+            var statuses: [SubscriptionStatus] = []
+            for _ in 0..<count {
+                let name = try reader.string()
+                statuses.append(SubscriptionStatus(name: name, error: try flag(&reader) ? try reader.string() : nil))
+            }
+            message = .subscriptionStatus(session: session, statuses: statuses)
         case .mark:
             message = .mark(session: try reader.varint(), request: try reader.varint())
         case .refresh:
@@ -151,6 +232,60 @@ public enum SyncMessageCoding {
         }
         guard reader.isAtEnd else { throw reader.failure("\(reader.remaining) bytes after the message") }
         return message
+    }
+
+    /// Subscriptions as a client file stores them: as they travel.
+    public static func encode(subscriptions: [SubscriptionQuery]) -> [UInt8] {
+        var writer = BinaryWriter()
+        write(subscriptions, into: &writer)
+        return writer.bytes
+    }
+
+    /// The subscriptions ``encode(subscriptions:)`` wrote.
+    public static func decodeSubscriptions(_ bytes: [UInt8]) throws(WireFormatError) -> [SubscriptionQuery] {
+        var reader = BinaryReader(bytes)
+        let subscriptions = try self.subscriptions(&reader)
+        guard reader.isAtEnd else { throw reader.failure("\(reader.remaining) bytes after the subscriptions") }
+        return subscriptions
+    }
+
+    private static func flag(_ reader: inout BinaryReader) throws(WireFormatError) -> Bool {
+        let flag = try reader.byte()
+        guard flag <= 1 else { throw reader.failure("a flag of \(flag)") }
+        return flag == 1
+    }
+
+    private static func subscriptions(_ reader: inout BinaryReader) throws(WireFormatError) -> [SubscriptionQuery] {
+        let count = try reader.count(minimumSize: 8)
+        var subscriptions: [SubscriptionQuery] = []
+        for _ in 0..<count {
+            let name = try reader.string()
+            let className = try reader.string()
+            let predicate = try reader.string()
+            var arguments: [SubscriptionArgument] = []
+            for _ in 0..<(try reader.count(minimumSize: 2)) {
+                switch try reader.byte() {
+                case 0:
+                    let values = try ChangesetCoding.decodeValues(Array(try reader.lengthPrefixed()))
+                    guard values.count == 1 else { throw reader.failure("an argument of \(values.count) values") }
+                    arguments.append(.value(values[0]))
+                case 1: arguments.append(.keyPath(try reader.string()))
+                case 2: arguments.append(.values(try ChangesetCoding.decodeValues(Array(try reader.lengthPrefixed()))))
+                case let other: throw reader.failure("an argument of kind \(other)")
+                }
+            }
+            var sort: [SubscriptionSort] = []
+            for _ in 0..<(try reader.count(minimumSize: 2)) {
+                let keyPath = try reader.string()
+                sort.append(SubscriptionSort(keyPath: keyPath, ascending: try flag(&reader)))
+            }
+            var distinct: [String] = []
+            for _ in 0..<(try reader.count()) { distinct.append(try reader.string()) }
+            let limit = try flag(&reader) ? try reader.varint() : nil
+            subscriptions.append(SubscriptionQuery(name: name, className: className, predicate: predicate, arguments: arguments,
+                                                   sort: sort, distinct: distinct, limit: limit))
+        }
+        return subscriptions
     }
 
     private static func parts(_ reader: inout BinaryReader) throws(WireFormatError) -> [ChangesetPart] {

@@ -1,0 +1,68 @@
+import RealmCore
+import RealmSyncWire
+
+/// Top-level objects between their local keys and the identities every
+/// replica names them by: what a query-based view is made of.
+package enum TopLevelObjects {
+    /// The identity of the object `key` of `handle`: its primary key and
+    /// current incarnation, or its global key (nil for an object sync does
+    /// not know).
+    package static func identity(of key: ObjectKey, in handle: ClassHandle, _ transaction: Transaction) throws(RealmError) -> ObjectIdentity? {
+        let schema = try transaction.objectSchema(handle)
+        if let primaryKey = schema.primaryKeyProperty, let index = schema.properties.firstIndex(of: primaryKey) {
+            let value = try SyncValue(scalar: try transaction.value(of: key, property: index, in: handle))
+            return .primaryKey(value, incarnation: try SyncTables.incarnation(className: handle.className, primaryKey: value, transaction))
+        }
+        return try SyncTables.globalKey(of: key, className: handle.className, transaction).map { .global($0) }
+    }
+
+    /// The local key of the top-level object `reference` names, or nil
+    /// when this replica does not have it (or has another incarnation).
+    package static func localKey(of reference: ObjectReference, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
+        guard transaction.schema[reference.className] != nil else { return nil }
+        let handle = try transaction.classHandle(named: reference.className)
+        switch reference.identity {
+        case .primaryKey(let value, let incarnation):
+            guard incarnation == (try SyncTables.incarnation(className: reference.className, primaryKey: value, transaction)) else { return nil }
+            return try transaction.object(withPrimaryKey: try value.coreValue(), in: handle)
+        case .global(let global):
+            return try SyncTables.localKey(of: global, className: reference.className, transaction)
+        case .embedded:
+            return nil
+        }
+    }
+
+    /// Removes the object `key` of `handle` and what it embeds, with their
+    /// sync records, as if this replica never had it: no tombstone, no
+    /// ended incarnation, nothing recorded to upload. Links to it read nil
+    /// and list elements holding it are hidden, as for a deletion, and
+    /// show again when it comes back.
+    ///
+    /// Call it inside a write whose recorder does not record.
+    package static func evict(_ key: ObjectKey, in handle: ClassHandle, _ transaction: Transaction) throws(RealmError) {
+        var embedded: [(ObjectKey, String)] = []
+        try collectEmbedded(of: key, in: handle, into: &embedded, transaction)
+        try transaction.deleteObject(key, in: handle)
+        try SyncTables.forgetObject(key, className: handle.className, transaction)
+        for (child, className) in embedded { try SyncTables.forgetObject(child, className: className, transaction) }
+    }
+
+    private static func collectEmbedded(of key: ObjectKey, in handle: ClassHandle, into found: inout [(ObjectKey, String)],
+                                        _ transaction: Transaction) throws(RealmError) {
+        let schema = try transaction.objectSchema(handle)
+        for (index, property) in schema.properties.enumerated() {
+            guard let target = property.objectClassName, property.type != .linkingObjects,
+                  transaction.schema[target]?.isEmbedded == true else { continue }
+            let childHandle = try transaction.classHandle(named: target)
+            let values: [Value] = if property.isList {
+                try transaction.values(of: ListHandle(owningClass: handle, owner: key, property: index))
+            } else {
+                [try transaction.value(of: key, property: index, in: handle)]
+            }
+            for case .object(let child) in values {
+                found.append((child, target))
+                try collectEmbedded(of: child, in: childHandle, into: &found, transaction)
+            }
+        }
+    }
+}

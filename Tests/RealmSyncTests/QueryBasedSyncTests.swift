@@ -1,0 +1,285 @@
+import Foundation
+import RealmCore
+import RealmObjects
+import RealmSync
+import RealmSyncServer
+import Testing
+
+/// An owner of dogs, for query-based sync: reached by links.
+final class QueryOwner: Object {
+    @Persisted(primaryKey: true) var name = ""
+    @Persisted var city = ""
+}
+
+/// A dog, for query-based sync: subscribed to by age.
+final class QueryDog: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var owner: QueryOwner?
+}
+
+extension SyncTests {
+    /// Query-based synchronization (seed 001): a partial Realm holds the
+    /// objects its subscriptions select and what they link to; objects
+    /// leave it without being deleted.
+    @Suite struct QueryBasedSync {
+        typealias Synced = SyncedRealms
+        static let types: [Object.Type] = [QueryDog.self, QueryOwner.self]
+
+        /// A server, a full client (Bob) that wrote dogs 1…6 (age = id,
+        /// owners "o1"…"o3"), and a partial configuration for Alice.
+        static func world(_ path: String) async throws -> (server: TestServer, bob: Realm.Configuration, alice: Realm.Configuration, url: URL,
+                                                           aliceUser: SyncUser, bobUser: SyncUser) {
+            let server = try await TestServer.start()
+            let bobUser = try await Synced.register("bob", on: server)
+            let aliceUser = try await Synced.register("alice", on: server)
+            let url = Synced.realmURL(server, path)
+            let bob = Realm.Configuration(syncConfiguration: SyncConfiguration(user: bobUser, realmURL: url), objectTypes: types)
+            let alice = Realm.Configuration(syncConfiguration: SyncConfiguration(user: aliceUser, realmURL: url, isPartial: true),
+                                            objectTypes: types)
+            try await Synced.write(bob) { realm in
+                for id in 1...6 {
+                    let owner = try realm.create(QueryOwner.self, value: ["name": "o\((id + 1) / 2)", "city": "c\(id)"], update: .modified)
+                    realm.create(QueryDog.self, value: ["id": id, "name": "dog\(id)", "age": id, "owner": owner])
+                }
+            }
+            try await bobUser.session(for: url)!.waitForUpload()
+            return (server, bob, alice, url, aliceUser, bobUser)
+        }
+
+        /// The dogs of a Realm, described, in id order, with the owners it has.
+        static func contents(_ configuration: Realm.Configuration) async throws -> (dogs: [String], owners: [String]) {
+            try await offloaded {
+                let realm = try Realm(configuration: configuration)
+                return (realm.objects(QueryDog.self).sorted(byKeyPath: "id").map { "\($0.id) \($0.name) \($0.age) \($0.owner?.name ?? "-")" },
+                        realm.objects(QueryOwner.self).sorted(byKeyPath: "name").map { "\($0.name) \($0.city)" })
+            }
+        }
+
+        /// The state of the subscription `name` in a fresh Realm of `configuration`.
+        static func state(_ name: String, _ configuration: Realm.Configuration) async throws -> String {
+            try await offloaded {
+                let realm = try Realm(configuration: configuration)
+                guard let subscription = realm.subscription(named: name) else { return "none" }
+                return switch subscription.state {
+                case .creating: "creating"
+                case .pending: "pending"
+                case .complete: "complete"
+                case .invalidated: "invalidated"
+                case .error(let error): "error: \(error)"
+                }
+            }
+        }
+
+        static func waitForState(_ name: String, _ expected: String, _ configuration: Realm.Configuration) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            var last = ""
+            while ContinuousClock.now < deadline {
+                last = try await state(name, configuration)
+                if last == expected || expected == "error" && last.hasPrefix("error") { return }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            Issue.record("the subscription '\(name)' is \(last), not \(expected)")
+        }
+
+        static func subscribe(_ configuration: Realm.Configuration, _ name: String, _ predicate: String, limit: Int? = nil) async throws {
+            try await offloaded {
+                let realm = try Realm(configuration: configuration)
+                _ = realm.objects(QueryDog.self).filter(predicate).subscribe(named: name, limit: limit)
+            }
+        }
+
+        @Test func aPartialRealmStartsEmptyAndSubscriptionsBringTheirObjectsWithWhatTheyLinkTo() async throws {
+            try await TestClient.run {
+                let (server, _, alice, url, aliceUser, _) = try await Self.world("/shared/dogs")
+                defer { Task { await server.stop() } }
+                _ = try await offloaded { _ = try Realm(configuration: alice) }
+                let session = try #require(aliceUser.session(for: url))
+                try await session.waitForDownload()
+                #expect(try await Self.contents(alice).dogs.isEmpty)
+
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                let (dogs, owners) = try await Self.contents(alice)
+                #expect(dogs == ["4 dog4 4 o2", "5 dog5 5 o3", "6 dog6 6 o3"])
+                // Only the owners the dogs link to; each whole.
+                #expect(owners == ["o2 c4", "o3 c6"])
+            }
+        }
+
+        @Test func theSeedsSubscribeCallsBackOnceWithLiveResultsOrAnError() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/seed")
+                defer { Task { await server.stop() } }
+                let answers: [String] = try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    var answers: [String] = []
+                    var live: Results<QueryDog>?
+                    realm.subscribe(to: QueryDog.self, where: "age < 3") { results, error in
+                        answers.append(results.map { "results \($0.count)" } ?? "error \(String(describing: error))")
+                        live = results
+                    }
+                    realm.subscribe(to: QueryDog.self, where: "age <") { results, error in
+                        answers.append(results.map { "results \($0.count)" } ?? "error")
+                    }
+                    let deadline = Date().addingTimeInterval(20)
+                    while answers.count < 2 && Date() < deadline {
+                        RunLoop.current.run(until: Date().addingTimeInterval(0.02))
+                        realm.refresh()
+                    }
+                    _ = live
+                    return answers
+                }
+                #expect(answers.sorted() == ["error", "results 2"])
+                // The results update as the server's objects change.
+                try await Synced.write(bob) { realm in realm.object(ofType: QueryDog.self, forPrimaryKey: 6)!.age = 0 }
+                try await Synced.sync(bobUser.session(for: url)!, to: aliceUser.session(for: url)!)
+                #expect(try await Self.contents(alice).dogs == ["1 dog1 1 o1", "2 dog2 2 o1", "6 dog6 0 o3"])
+            }
+        }
+
+        @Test func othersChangesBringObjectsInAndTakeThemOutWithoutDeletingThem() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/moves")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                try await Synced.write(bob) { realm in
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 1)!.age = 10
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 5)!.age = 0
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 6)!.name = "Rex"
+                }
+                try await Synced.sync(bobUser.session(for: url)!, to: aliceUser.session(for: url)!)
+                #expect(try await Self.contents(alice).dogs == ["1 dog1 10 o1", "4 dog4 4 o2", "6 Rex 6 o3"])
+                // Dog 5 left Alice's view; it was not deleted.
+                try await Synced.sync(aliceUser.session(for: url)!, to: bobUser.session(for: url)!)
+                #expect(try await Self.contents(bob).dogs.count == 6)
+                // Back in view, it comes whole, with the changes made while out.
+                try await Synced.write(bob) { realm in
+                    let dog = realm.object(ofType: QueryDog.self, forPrimaryKey: 5)!
+                    dog.name = "Lassie"
+                    dog.age = 7
+                }
+                try await Synced.sync(bobUser.session(for: url)!, to: aliceUser.session(for: url)!)
+                #expect(try await Self.contents(alice).dogs == ["1 dog1 10 o1", "4 dog4 4 o2", "5 Lassie 7 o3", "6 Rex 6 o3"])
+                // Deleted by Bob: deleted for Alice too.
+                try await Synced.write(bob) { realm in realm.delete(realm.object(ofType: QueryDog.self, forPrimaryKey: 4)!) }
+                try await Synced.sync(bobUser.session(for: url)!, to: aliceUser.session(for: url)!)
+                #expect(try await Self.contents(alice).dogs == ["1 dog1 10 o1", "5 Lassie 7 o3", "6 Rex 6 o3"])
+            }
+        }
+
+        @Test func unsubscribingEvictsWhatOnlyThatSubscriptionSelected() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/unsubscribe")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.subscribe(alice, "five", "id == 5")
+                try await Self.waitForState("old", "complete", alice)
+                try await Self.waitForState("five", "complete", alice)
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    realm.subscription(named: "old")!.unsubscribe()
+                }
+                try await Self.waitForState("old", "none", alice)
+                try await aliceUser.session(for: url)!.waitForUpload()
+                try await aliceUser.session(for: url)!.waitForDownload()
+                let deadline = ContinuousClock.now + .seconds(10)
+                while try await Self.contents(alice).dogs.count != 1, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(try await Self.contents(alice).dogs == ["5 dog5 5 o3"])
+                #expect(try await Self.contents(alice).owners == ["o3 c6"])
+                // Nothing was deleted on the server.
+                try await Synced.sync(aliceUser.session(for: url)!, to: bobUser.session(for: url)!)
+                #expect(try await Self.contents(bob).dogs.count == 6)
+                // Subscribing again brings them back.
+                try await Self.subscribe(alice, "old again", "age > 3")
+                try await Self.waitForState("old again", "complete", alice)
+                #expect(try await Self.contents(alice).dogs == ["4 dog4 4 o2", "5 dog5 5 o3", "6 dog6 6 o3"])
+            }
+        }
+
+        @Test func aPartialClientWritesWhatItSeesAndKeepsWhatItMadeOnlyIfItMatches() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/writes")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                try await Synced.write(alice) { realm in
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 4)!.name = "Fido"
+                    realm.create(QueryDog.self, value: ["id": 7, "name": "puppy", "age": 9])
+                    realm.create(QueryDog.self, value: ["id": 8, "name": "baby", "age": 1])
+                }
+                try await Synced.sync(aliceUser.session(for: url)!, to: bobUser.session(for: url)!)
+                #expect(try await Self.contents(bob).dogs == ["1 dog1 1 o1", "2 dog2 2 o1", "3 dog3 3 o2", "4 Fido 4 o2", "5 dog5 5 o3",
+                                                             "6 dog6 6 o3", "7 puppy 9 -", "8 baby 1 -"])
+                try await aliceUser.session(for: url)!.waitForDownload()
+                // Dog 8 does not match: it leaves Alice's Realm, not the server's.
+                #expect(try await Self.contents(alice).dogs == ["4 Fido 4 o2", "5 dog5 5 o3", "6 dog6 6 o3", "7 puppy 9 -"])
+            }
+        }
+
+        @Test func aLimitCountsInTheQuerysOrder() async throws {
+            try await TestClient.run {
+                let (server, _, alice, _, _, _) = try await Self.world("/shared/limit")
+                defer { Task { await server.stop() } }
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    _ = realm.objects(QueryDog.self).sorted(byKeyPath: "age", ascending: false).subscribe(named: "oldest two", limit: 2)
+                }
+                try await Self.waitForState("oldest two", "complete", alice)
+                #expect(try await Self.contents(alice).dogs == ["5 dog5 5 o3", "6 dog6 6 o3"])
+            }
+        }
+
+        @Test func aQueryTheServerCannotEvaluateIsAnErrorAndTheNameOfAnotherQueryToo() async throws {
+            try await TestClient.run {
+                let (server, _, alice, _, _, _) = try await Self.world("/shared/errors")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                let clash: String = try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    return "\(realm.objects(QueryDog.self).filter("age > 4").subscribe(named: "old").state)"
+                }
+                #expect(clash.contains("another query"))
+                // A subscription naming an object cannot travel.
+                let objectQuery: String = try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    let owner = QueryOwner(value: ["name": "x"])
+                    try realm.write { realm.add(owner) }
+                    return "\(realm.objects(QueryDog.self).filter("owner == %@", owner).subscribe().state)"
+                }
+                #expect(objectQuery.contains("cannot compare with an object"))
+                try await Self.waitForState("old", "complete", alice)
+            }
+        }
+
+        @Test func aReconnectedClientCatchesUpWithItsViewAndUnsyncedWritesSurvive() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/offline")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                let session = try #require(aliceUser.session(for: url))
+                session.suspend()
+                try await Synced.write(bob) { realm in
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 4)!.age = 2
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 2)!.age = 8
+                }
+                try await bobUser.session(for: url)!.waitForUpload()
+                try await Synced.write(alice) { realm in
+                    realm.create(QueryDog.self, value: ["id": 9, "name": "offline", "age": 5])
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 6)!.name = "renamed offline"
+                }
+                session.resume()
+                try await session.waitForUpload()
+                try await session.waitForDownload()
+                #expect(try await Self.contents(alice).dogs == ["2 dog2 8 o1", "5 dog5 5 o3", "6 renamed offline 6 o3", "9 offline 5 -"])
+                try await bobUser.session(for: url)!.waitForDownload()
+                #expect(try await Self.contents(bob).dogs.contains("9 offline 5 -"))
+            }
+        }
+    }
+}
