@@ -256,6 +256,25 @@ extension SyncTests {
             }
         }
 
+        @Test func aFileSyncedByQueryAndThenWholeGetsEverything() async throws {
+            try await TestClient.run {
+                let (server, _, alice, url, aliceUser, _) = try await Self.world("/shared/switch")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                try await aliceUser.session(for: url)!.waitForUpload()
+                aliceUser.logOut()
+                let again = try await SyncUser.logIn(with: .usernamePassword(username: "alice", password: "password", register: false),
+                                                     server: server.url)
+                let whole = Realm.Configuration(syncConfiguration: SyncConfiguration(user: again, realmURL: url), objectTypes: Self.types)
+                #expect(whole.fileURL == alice.fileURL)
+                _ = try await offloaded { _ = try Realm(configuration: whole) }
+                try await again.session(for: url)!.waitForDownload()
+                #expect(try await Self.contents(whole).dogs.count == 6)
+                #expect(try await Self.contents(whole).owners.count == 3)
+            }
+        }
+
         @Test func aReconnectedClientCatchesUpWithItsViewAndUnsyncedWritesSurvive() async throws {
             try await TestClient.run {
                 let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/offline")

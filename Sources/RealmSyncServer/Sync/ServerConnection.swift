@@ -115,7 +115,7 @@ final class ServerConnection: Sendable {
             throw SessionError(.badClientFileIdent, "A client file identity of \(ident): the client chooses its own, from 1 to 2^62.")
         }
         let (acknowledged, catchUp) = try await realm.register(client: ident, owner: user.identity, lastServerVersion: lastServerVersion,
-                                                               salt: salt)
+                                                               salt: salt, queryBased: subscriptions != nil)
         let session = try ServerSession(number: number, clientFileIdent: ident, realm: realm, acknowledged: acknowledged, writer: writer,
                                     user: ServerSession.User(identity: user.identity, isAdmin: user.isAdmin, path: realm.path),
                                     access: service.access, level: (generation, level), subscriptions: subscriptions,

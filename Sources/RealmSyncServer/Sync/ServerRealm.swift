@@ -63,7 +63,8 @@ final class ServerRealm: @unchecked Sendable {
                     owner TEXT NOT NULL,
                     last_client_version INTEGER NOT NULL DEFAULT 0,
                     last_server_version INTEGER NOT NULL DEFAULT 0,
-                    last_seen INTEGER NOT NULL DEFAULT 0
+                    last_seen INTEGER NOT NULL DEFAULT 0,
+                    query_based INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE TABLE IF NOT EXISTS server_state (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -79,8 +80,9 @@ final class ServerRealm: @unchecked Sendable {
                 );
                 INSERT OR IGNORE INTO server_own_changes (id, last_client_version, last_timestamp) VALUES (1, 0, 0);
                 """)
-            // Files made before server versions had salts.
-            for (table, column) in [("server_history", "salt"), ("server_state", "compacted_salt")] {
+            // Files made before server versions had salts, or clients
+            // could sync query-based.
+            for (table, column) in [("server_history", "salt"), ("server_state", "compacted_salt"), ("server_clients", "query_based")] {
                 let select = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'")
                 _ = try select.step()
                 let exists = select.int64(at: 0) > 0
@@ -117,17 +119,21 @@ final class ServerRealm: @unchecked Sendable {
     /// - Throws: ``SessionError`` when the identity is another user's, or
     ///   the client has integrated versions this server never had (it was
     ///   restored from a backup: the client must reset its copy).
-    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64,
-                  salt: UInt64) async throws(SessionError) -> (acknowledged: UInt64, catchUp: CatchUp) {
+    ///
+    /// A client that synced query-based before and now syncs the whole
+    /// Realm catches up from the state: the history after its version
+    /// lacks the objects its view left out.
+    func register(client ident: UInt64, owner: String, lastServerVersion: UInt64, salt: UInt64,
+                  queryBased: Bool = false) async throws(SessionError) -> (acknowledged: UInt64, catchUp: CatchUp) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
-                try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion, salt: salt)
+                try self.registerNow(client: ident, owner: owner, lastServerVersion: lastServerVersion, salt: salt, queryBased: queryBased)
             }.get()
         }
     }
 
-    private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64,
-                             salt: UInt64) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
+    private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64, salt: UInt64,
+                             queryBased: Bool) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
         let state = try Self.serverState(transaction)
         guard lastServerVersion <= state.latest else {
             return .failure(SessionError(.badServerVersion, "The client has integrated server version \(lastServerVersion) of '\(path)', which has \(state.latest): the server was restored from a backup. The client must reset its copy."))
@@ -143,25 +149,27 @@ final class ServerRealm: @unchecked Sendable {
         // state than by replaying the history; one offline past compaction
         // has no other way. Either keeps its unsynced changes: the state's
         // instructions commute with them.
-        let catchUp: CatchUp = lastServerVersion < state.compactedThrough || (lastServerVersion == 0 && state.latest > 0) ? .state : .history
+        var catchUp: CatchUp = lastServerVersion < state.compactedThrough || (lastServerVersion == 0 && state.latest > 0) ? .state : .history
         return try write { () throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> in
-            let select = try transaction.queryStatement("SELECT owner, last_client_version FROM server_clients WHERE client_file_ident = ?")
+            let select = try transaction.queryStatement("SELECT owner, last_client_version, query_based FROM server_clients WHERE client_file_ident = ?")
             select.bind(Int64(bitPattern: ident), at: 1)
-            var found: (owner: String, lastClientVersion: UInt64)?
-            if try select.step() { found = (select.string(at: 0), UInt64(bitPattern: select.int64(at: 1))) }
+            var found: (owner: String, lastClientVersion: UInt64, wasQueryBased: Bool)?
+            if try select.step() { found = (select.string(at: 0), UInt64(bitPattern: select.int64(at: 1)), select.int64(at: 2) != 0) }
             select.reset()
             if let found, found.owner != owner {
                 return .failure(SessionError(.badClientFileIdent, "The client file identity \(ident) belongs to another user's client of '\(path)'."))
             }
+            if found?.wasQueryBased == true, !queryBased { catchUp = .state }
             let upsert = try transaction.replicationStatement("""
-                INSERT INTO server_clients (client_file_ident, owner, last_server_version, last_seen) VALUES (?, ?, ?, ?)
+                INSERT INTO server_clients (client_file_ident, owner, last_server_version, last_seen, query_based) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (client_file_ident) DO UPDATE SET last_server_version = MAX(last_server_version, excluded.last_server_version),
-                    last_seen = excluded.last_seen
+                    last_seen = excluded.last_seen, query_based = excluded.query_based
                 """)
             upsert.bind(Int64(bitPattern: ident), at: 1)
             upsert.bind(owner, at: 2)
             upsert.bind(Int64(bitPattern: lastServerVersion), at: 3)
             upsert.bind(Self.now(), at: 4)
+            upsert.bind(Int64(queryBased ? 1 : 0), at: 5)
             try upsert.run()
             return .success((found?.lastClientVersion ?? 0, catchUp))
         }
