@@ -3,6 +3,7 @@ import RealmCore
 import RealmObjects
 import RealmSync
 import RealmSyncServer
+import RealmSyncWire
 import Testing
 
 /// An owner of dogs, for query-based sync: reached by links.
@@ -253,6 +254,68 @@ extension SyncTests {
                 }
                 #expect(objectQuery.contains("cannot compare with an object"))
                 try await Self.waitForState("old", "complete", alice)
+            }
+        }
+
+        /// Subscriptions a hostile or broken client sends: each bad one is
+        /// an error status, the session goes on; subscriptions on a session
+        /// of the whole Realm, or too many, end that session only.
+        @Test func hostileSubscriptionsAreErrorsNotCrashes() async throws {
+            try await TestClient.run {
+                let (server, _, _, _, _, _) = try await Self.world("/shared/hostile")
+                defer { Task { await server.stop() } }
+                let token = try await SyncTests.HostileSyncMessages.token(server)
+                let nested = String(repeating: "(", count: 3_000) + "age > 1" + String(repeating: ")", count: 3_000)
+                let subscriptions = [
+                    SubscriptionQuery(name: "unknown class", className: "Nope", predicate: "TRUEPREDICATE"),
+                    SubscriptionQuery(name: "malformed", className: "QueryDog", predicate: "age >>> 3"),
+                    SubscriptionQuery(name: "unknown property", className: "QueryDog", predicate: "weight > 3"),
+                    SubscriptionQuery(name: "missing argument", className: "QueryDog", predicate: "age > %@"),
+                    SubscriptionQuery(name: "wrong type", className: "QueryDog", predicate: "age > %@", arguments: [.value(.string("x"))]),
+                    SubscriptionQuery(name: "a link value", className: "QueryDog", predicate: "owner == %@",
+                                      arguments: [.value(.link(class: "QueryOwner", .primaryKey(.string("o1"), incarnation: 0)))]),
+                    SubscriptionQuery(name: "nested", className: "QueryDog", predicate: nested),
+                    SubscriptionQuery(name: "bad sort", className: "QueryDog", predicate: "TRUEPREDICATE",
+                                      sort: [SubscriptionSort(keyPath: "owner.nope", ascending: true)]),
+                    SubscriptionQuery(name: "good", className: "QueryDog", predicate: "age == 2", limit: .max),
+                ]
+                let tooMany = (0...1_000).map { SubscriptionQuery(name: "\($0)", className: "QueryDog", predicate: "TRUEPREDICATE") }
+                let answers = try await RawSyncClient.exchange(server, [
+                    .message(.bind(session: 1, path: "/shared/hostile", accessToken: token, clientFileIdent: 91, lastServerVersion: 0,
+                                   subscriptions: subscriptions)),
+                    .message(.bind(session: 2, path: "/shared/hostile", accessToken: token, clientFileIdent: 92, lastServerVersion: 0)),
+                    .message(.bind(session: 3, path: "/shared/hostile", accessToken: token, clientFileIdent: 93, lastServerVersion: 0,
+                                   subscriptions: [])),
+                    .message(.subscribe(session: 2, subscriptions: subscriptions)),
+                    .message(.subscribe(session: 3, subscriptions: tooMany)),
+                    .message(.mark(session: 1, request: 7)),
+                ], seconds: 3)
+                let statuses = answers.compactMap { message -> [SubscriptionStatus]? in
+                    if case .subscriptionStatus(1, let statuses) = message { return statuses }
+                    return nil
+                }
+                let status = try #require(statuses.first, "\(answers)")
+                #expect(status.map(\.name) == subscriptions.map(\.name))
+                #expect(status.filter { $0.error == nil }.map(\.name) == ["good"], "\(status)")
+                let errors = answers.compactMap { message -> (UInt64, Int)? in
+                    if case .error(let session?, let code, _, _) = message { return (session, code) }
+                    return nil
+                }
+                #expect(errors.contains { $0 == (2, SyncProtocolError.badMessageOrder.rawValue) }, "\(errors)")
+                #expect(errors.contains { $0 == (3, SyncProtocolError.limitsExceeded.rawValue) }, "\(errors)")
+                #expect(!errors.contains { $0.0 == 1 }, "\(errors)")
+                #expect(answers.contains(.mark(session: 1, request: 7)), "session 1 goes on")
+                // Only dog 2 (and its owner) went to session 1.
+                var created: [String] = []
+                var reassembler = ChangesetReassembler()
+                for case .download(1, _, _, let parts, _, _, _) in answers {
+                    for part in parts {
+                        if let (_, changeset) = try reassembler.add(part) {
+                            for case .create(let className, let identity) in changeset.instructions { created.append("\(className) \(identity)") }
+                        }
+                    }
+                }
+                #expect(created.sorted() == ["QueryDog pk(int(2))", "QueryOwner pk(string(\"o1\"))"], "\(created)")
             }
         }
 
