@@ -319,6 +319,57 @@ extension SyncTests {
             }
         }
 
+        /// An object this client links to offline is not evicted before
+        /// the server has the link (found by reasoning, kept as a test):
+        /// evicted, it left a hidden list element that its return would
+        /// not show again.
+        @Test func anObjectLinkedOfflineIsKeptUntilTheServerHasTheLink() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let bobUser = try await Synced.register("bob", on: server)
+                let aliceUser = try await Synced.register("alice", on: server)
+                let url = Synced.realmURL(server, "/shared/linked-offline")
+                let types = SyncedConvergence.types
+                let bob = Realm.Configuration(syncConfiguration: SyncConfiguration(user: bobUser, realmURL: url), objectTypes: types)
+                let alice = Realm.Configuration(syncConfiguration: SyncConfiguration(user: aliceUser, realmURL: url, isPartial: true),
+                                                objectTypes: types)
+                try await Synced.write(bob) { realm in
+                    realm.add(SyncNote(value: ["id": 1, "count": 0]))
+                    realm.add(SyncNote(value: ["id": 2, "count": 60]))
+                }
+                try await bobUser.session(for: url)!.waitForUpload()
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    _ = realm.objects(SyncNote.self).filter("id == 1").subscribe(named: "first")
+                    _ = realm.objects(SyncNote.self).filter("count > 50").subscribe(named: "busy")
+                }
+                try await Self.waitForState("first", "complete", alice)
+                try await Self.waitForState("busy", "complete", alice)
+                let session = try #require(aliceUser.session(for: url))
+                session.suspend()
+                try await Synced.write(alice) { realm in
+                    let first = realm.object(ofType: SyncNote.self, forPrimaryKey: 1)!
+                    first.children.append(realm.object(ofType: SyncNote.self, forPrimaryKey: 2)!)
+                }
+                // Note 2 leaves Alice's view meanwhile.
+                try await Synced.write(bob) { realm in realm.object(ofType: SyncNote.self, forPrimaryKey: 2)!.count = 0 }
+                try await bobUser.session(for: url)!.waitForUpload()
+                session.resume()
+                try await session.waitForUpload()
+                try await session.waitForDownload()
+                try await bobUser.session(for: url)!.waitForDownload()
+                let children = try await offloaded {
+                    try Realm(configuration: alice).object(ofType: SyncNote.self, forPrimaryKey: 1).map { Array($0.children.map(\.id)) }
+                }
+                #expect(children == [2])
+                let onBob = try await offloaded {
+                    try Realm(configuration: bob).object(ofType: SyncNote.self, forPrimaryKey: 1).map { Array($0.children.map(\.id)) }
+                }
+                #expect(onBob == [2])
+            }
+        }
+
         @Test func aFileSyncedByQueryAndThenWholeGetsEverything() async throws {
             try await TestClient.run {
                 let (server, _, alice, url, aliceUser, _) = try await Self.world("/shared/switch")

@@ -414,7 +414,8 @@ actor SessionEngine {
                         do throws(RealmError) {
                             let received = eviction == .allNotSent ? receivedSinceBind : []
                             try withFile { file throws(RealmError) in
-                                try file.integrate(complete, reaching: serverVersion, salt: salt, evicting: eviction, received: received)
+                                try file.integrate(complete, reaching: serverVersion, salt: salt, evicting: eviction, received: received,
+                                                   acknowledged: acknowledged)
                             }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",

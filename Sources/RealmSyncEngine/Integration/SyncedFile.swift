@@ -114,13 +114,15 @@ package final class SyncedFile {
     /// For a query-based file, the objects that left its view are then
     /// evicted (``TopLevelObjects/evict(_:in:_:)``); `received` is what
     /// the downloads since the bind created, which ``Eviction/allNotSent``
-    /// keeps.
+    /// keeps. Objects this file's changesets after `acknowledged` name
+    /// stay: the server decided without them.
     ///
     /// - Throws: `invalidValue` ("bad changeset") when one cannot be
     ///   applied; nothing of the write is kept then.
     package func integrate(_ changesets: [(serverVersion: UInt64, changeset: Changeset)],
                            reaching serverVersion: UInt64, salt: UInt64 = 0,
-                           evicting eviction: Eviction = .none, received: Set<ObjectReference> = []) throws(RealmError) {
+                           evicting eviction: Eviction = .none, received: Set<ObjectReference> = [],
+                           acknowledged: UInt64 = 0) throws(RealmError) {
         try transaction.refresh()
         if changesets.isEmpty, eviction == .none, let stored = try SyncTables.storedState(transaction),
            stored.lastServerVersion > serverVersion || stored.lastServerVersion == serverVersion && (salt == 0 || stored.lastServerSalt == salt) { return }
@@ -131,7 +133,7 @@ package final class SyncedFile {
         try write(syncingTheDisk: false) { () throws(RealmError) in
             try ChangesetApplier.apply(changesets, in: transaction, recorder: recorder)
             try recorder.withoutRecording { () throws(RealmError) in
-                try evict(eviction, keeping: received)
+                try evict(eviction, keeping: received, acknowledged: acknowledged)
                 try SyncTables.noteIntegrated(serverVersion: serverVersion, salt: salt == 0 ? nil : salt, timestamp: 0, transaction)
             }
         }

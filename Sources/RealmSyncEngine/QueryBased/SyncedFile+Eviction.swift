@@ -3,32 +3,23 @@ import RealmSyncWire
 
 extension SyncedFile {
     /// Evicts what `eviction` names, inside the write of a download and
-    /// without recording.
-    func evict(_ eviction: Eviction, keeping received: Set<ObjectReference>) throws(RealmError) {
+    /// without recording, except what this file's changesets after client
+    /// version `acknowledged` name: the server decided without them, and
+    /// decides again once it has them (evicting such an object now could
+    /// hide a list element this file inserted, for good).
+    func evict(_ eviction: Eviction, keeping received: Set<ObjectReference>, acknowledged: UInt64) throws(RealmError) {
+        guard eviction != .none else { return }
+        var kept = try namedByChangesets(after: acknowledged)
         switch eviction {
         case .none:
             return
         case .objects(let objects):
-            for object in objects where object.identity.isTopLevel {
+            for object in objects where object.identity.isTopLevel && !kept.contains(object) {
                 guard let key = try TopLevelObjects.localKey(of: object, transaction) else { continue }
                 try TopLevelObjects.evict(key, in: try transaction.classHandle(named: object.className), transaction)
             }
         case .allNotSent:
-            // What this file made and the server has not acknowledged is
-            // not in the view yet: it stays, and the server decides once
-            // it has it.
-            var kept = received
-            for (_, bytes) in try SyncTables.encodedHistory(after: 0, transaction) {
-                let changeset: Changeset
-                do {
-                    changeset = try ChangesetCoding.decode(bytes)
-                } catch {
-                    throw RealmError(.corruptFile, "A changeset of the synced Realm's history cannot be read: \(error)")
-                }
-                for case .create(let className, let identity) in changeset.instructions where identity.isTopLevel {
-                    kept.insert(ObjectReference(className: className, identity: identity))
-                }
-            }
+            kept.formUnion(received)
             for objectSchema in transaction.schema.objectSchemas where !objectSchema.isEmbedded {
                 let handle = try transaction.classHandle(named: objectSchema.name)
                 for key in try transaction.objectKeys(in: handle) {
@@ -38,6 +29,22 @@ extension SyncedFile {
                 }
             }
         }
+    }
+
+    /// The top-level objects this file's changesets after client version
+    /// `clientVersion` name.
+    private func namedByChangesets(after clientVersion: UInt64) throws(RealmError) -> Set<ObjectReference> {
+        var named = Set<ObjectReference>()
+        for (_, bytes) in try SyncTables.encodedHistory(after: clientVersion, transaction) {
+            let changeset: Changeset
+            do {
+                changeset = try ChangesetCoding.decode(bytes)
+            } catch {
+                throw RealmError(.corruptFile, "A changeset of the synced Realm's history cannot be read: \(error)")
+            }
+            for instruction in changeset.instructions { named.formUnion(instruction.referencedObjects) }
+        }
+        return named
     }
 }
 

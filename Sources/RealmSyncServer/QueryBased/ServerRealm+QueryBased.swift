@@ -13,6 +13,11 @@ extension ServerRealm {
         var changesets: [(serverVersion: UInt64, bytes: [UInt8])]
         /// The server version the client reaches with them.
         var reached: UInt64
+        /// The last client version of the client's own changesets in the
+        /// state at `reached`: what the view accounts for. The client
+        /// keeps what its later changesets name, which the server has not
+        /// seen.
+        var acknowledged: UInt64
         /// Its salt.
         var salt: UInt64
         /// The objects that left the view (``Eviction/allNotSent`` when the
@@ -43,6 +48,7 @@ extension ServerRealm {
     private func queryBasedDownloadNow(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
                                        subscriptions: [SubscriptionQuery]) throws(RealmError) -> QueryBasedDownload {
         let extent = try Self.serverState(transaction)
+        let acknowledged = try lastClientVersion(of: ident)
         let view = try QueryView(subscriptions, in: transaction)
         let visible = Set(view.objects.keys)
         let salt = try salt(of: extent.latest)
@@ -52,11 +58,11 @@ extension ServerRealm {
             var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(visible), includingSchemaAndErasures: true)
             var changesets: [(serverVersion: UInt64, bytes: [UInt8])] = []
             while let chunk = try stream.next() { changesets += chunk.map { (0, ChangesetCoding.encode($0)) } }
-            return QueryBasedDownload(changesets: changesets, reached: extent.latest, salt: salt, eviction: .allNotSent,
+            return QueryBasedDownload(changesets: changesets, reached: extent.latest, acknowledged: acknowledged, salt: salt, eviction: .allNotSent,
                                       view: visible, statuses: view.statuses)
         }
         var history: [(serverVersion: UInt64, bytes: [UInt8])] = []
-        var createdByClient = Set<ObjectReference>()
+        var namedByClient = Set<ObjectReference>()
         let select = try transaction.queryStatement(
             "SELECT server_version, client_file_ident, changeset FROM server_history WHERE server_version > ? ORDER BY server_version")
         defer { select.reset() }
@@ -70,11 +76,10 @@ extension ServerRealm {
                 throw RealmError(.corruptFile, "Server version \(version) of '\(path)' cannot be read: \(error)")
             }
             if UInt64(bitPattern: select.int64(at: 1)) == ident {
-                // The client has its own changes; what it made it holds,
-                // and keeps only if the view has it.
-                for case .create(let className, let identity) in changeset.instructions where identity.isTopLevel {
-                    createdByClient.insert(ObjectReference(className: className, identity: identity))
-                }
+                // The client has its own changes. What they name it may
+                // hold (it kept it from evictions until the server had
+                // them), and keeps only if the view has it.
+                for instruction in changeset.instructions { namedByClient.formUnion(instruction.referencedObjects) }
                 continue
             }
             for run in changeset.runs(keeping: { instruction in
@@ -92,8 +97,8 @@ extension ServerRealm {
             var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(entering), includingSchemaAndErasures: false)
             while let chunk = try stream.next() { changesets += chunk.map { (0, ChangesetCoding.encode($0)) } }
         }
-        let leaving = held.union(createdByClient).subtracting(visible)
-        return QueryBasedDownload(changesets: changesets + history, reached: extent.latest, salt: salt,
+        let leaving = held.union(namedByClient).subtracting(visible)
+        return QueryBasedDownload(changesets: changesets + history, reached: extent.latest, acknowledged: acknowledged, salt: salt,
                                   eviction: leaving.isEmpty ? .none : .objects(leaving.sorted { $0.description < $1.description }),
                                   view: visible, statuses: view.statuses)
     }

@@ -508,7 +508,7 @@ final class ServerRealm: @unchecked Sendable {
 
     // MARK: Plumbing
 
-    private func lastClientVersion(of ident: UInt64) throws(RealmError) -> UInt64 {
+    func lastClientVersion(of ident: UInt64) throws(RealmError) -> UInt64 {
         let select = try transaction.queryStatement("SELECT last_client_version FROM server_clients WHERE client_file_ident = ?")
         defer { select.reset() }
         select.bind(Int64(bitPattern: ident), at: 1)

@@ -289,7 +289,7 @@ final class ServerSession: Sendable {
     private func runQueryBasedSender() async throws(SessionError) {
         var held: Set<ObjectReference>?
         var sentThrough: UInt64 = 0
-        var sentAcknowledgement: UInt64 = .max
+        var sentAcknowledgement: UInt64 = 0
         var sentGeneration: UInt64?
         var downloaded: UInt64 = 0
         var iterator = wakes.makeAsyncIterator()
@@ -297,13 +297,15 @@ final class ServerSession: Sendable {
             try await requireRead()
             let (acknowledged, subscriptions) = state.withLock { ($0.acknowledged, $0.subscriptions ?? ([], 0)) }
             if held == nil || realm.latestVersion > sentThrough || subscriptions.generation != sentGeneration
-                || acknowledged != sentAcknowledgement {
+                || acknowledged > sentAcknowledgement {
                 let batch = try await realm.queryBasedDownload(after: sentThrough, for: clientFileIdent, holding: held,
                                                                subscriptions: subscriptions.queries)
-                try await send(batch, acknowledged: acknowledged, downloaded: &downloaded)
+                // The acknowledgement the view accounts for, read with it:
+                // the client keeps what its later changesets name.
+                try await send(batch, downloaded: &downloaded)
                 held = batch.view
                 sentThrough = batch.reached
-                sentAcknowledgement = acknowledged
+                sentAcknowledgement = batch.acknowledged
                 if subscriptions.generation != sentGeneration {
                     try await send(.subscriptionStatus(session: number, statuses: batch.statuses))
                     sentGeneration = subscriptions.generation
@@ -322,7 +324,7 @@ final class ServerSession: Sendable {
     /// messages of their own when there are many; only the last message
     /// names the version reached, so that the client counts it reached
     /// once it has all of it.
-    private func send(_ batch: ServerRealm.QueryBasedDownload, acknowledged: UInt64, downloaded: inout UInt64) async throws(SessionError) {
+    private func send(_ batch: ServerRealm.QueryBasedDownload, downloaded: inout UInt64) async throws(SessionError) {
         var evictions: [Eviction] = []
         if case .objects(let objects) = batch.eviction {
             evictions = stride(from: 0, to: objects.count, by: Self.evictionsPerMessage).map {
@@ -340,7 +342,7 @@ final class ServerSession: Sendable {
             let isLast = index == messages.count - 1
             downloaded += message.parts.reduce(0) { $0 + UInt64($1.bytes.count) }
             try await send(.download(session: number, serverVersion: isLast ? batch.reached : 0, serverVersionSalt: isLast ? batch.salt : 0,
-                                     parts: message.parts, acknowledgedClientVersion: acknowledged,
+                                     parts: message.parts, acknowledgedClientVersion: batch.acknowledged,
                                      progress: TransferProgress(downloaded: downloaded, downloadable: downloadable, uploaded: 0, uploadable: 0),
                                      eviction: message.eviction))
         }

@@ -28,3 +28,21 @@ extension ObjectReference {
         return reference
     }
 }
+
+extension Instruction {
+    /// The top-level objects the instruction names: the one it changes and
+    /// those its value links to. What a query-based client's change may
+    /// make it hold, or bring into its view.
+    public var referencedObjects: [ObjectReference] {
+        var objects = topLevelObject.map { [$0] } ?? []
+        switch self {
+        case .set(_, _, _, let value), .setDefault(_, _, _, let value), .listInsert(_, _, _, let value), .listSet(_, _, let value):
+            if case .link(let className, let identity) = value {
+                objects.append(ObjectReference(className: className, identity: identity).topLevel)
+            }
+        default:
+            break
+        }
+        return objects
+    }
+}
