@@ -20,6 +20,27 @@ final class QueryDog: Object {
     @Persisted var owner: QueryOwner?
 }
 
+/// One class in two versions of an app: the second adds a property.
+enum PetV1 {
+    final class Pet: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var age = 0
+    }
+}
+
+enum PetV2 {
+    final class Pet: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var age = 0
+        @Persisted var nickname = ""
+    }
+}
+
+/// Many small objects, for evictions larger than a message.
+final class QueryCrumb: Object {
+    @Persisted var serial = 0
+}
+
 extension SyncTests {
     /// Query-based synchronization (seed 001): a partial Realm holds the
     /// objects its subscriptions select and what they link to; objects
@@ -291,7 +312,7 @@ extension SyncTests {
                     .message(.mark(session: 1, request: 7)),
                 ], seconds: 3)
                 let statuses = answers.compactMap { message -> [SubscriptionStatus]? in
-                    if case .subscriptionStatus(1, let statuses) = message { return statuses }
+                    if case .subscriptionStatus(1, 0, let statuses) = message { return statuses }
                     return nil
                 }
                 let status = try #require(statuses.first, "\(answers)")
@@ -367,6 +388,74 @@ extension SyncTests {
                     try Realm(configuration: bob).object(ofType: SyncNote.self, forPrimaryKey: 1).map { Array($0.children.map(\.id)) }
                 }
                 #expect(onBob == [2])
+            }
+        }
+
+        @Test func aSubscriptionMadeInsideAWriteIsSentWhenItCommits() async throws {
+            try await TestClient.run {
+                let (server, _, alice, _, _, _) = try await Self.world("/shared/in-write")
+                defer { Task { await server.stop() } }
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    try realm.write {
+                        _ = realm.objects(QueryDog.self).filter("age > 4").subscribe(named: "in a write")
+                    }
+                }
+                try await Self.waitForState("in a write", "complete", alice)
+                #expect(try await Self.contents(alice).dogs == ["5 dog5 5 o3", "6 dog6 6 o3"])
+            }
+        }
+
+        /// An object entering the view may have properties an older app's
+        /// file lacks, which the history after it adds: the schema comes
+        /// first.
+        @Test func anObjectEnteringWithANewPropertyBringsTheSchemaFirst() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let bobUser = try await Synced.register("bob", on: server)
+                let aliceUser = try await Synced.register("alice", on: server)
+                let url = Synced.realmURL(server, "/shared/pets")
+                let bob = Realm.Configuration(syncConfiguration: SyncConfiguration(user: bobUser, realmURL: url), objectTypes: [PetV2.Pet.self])
+                let alice = Realm.Configuration(syncConfiguration: SyncConfiguration(user: aliceUser, realmURL: url, isPartial: true),
+                                                objectTypes: [PetV1.Pet.self])
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    _ = realm.objects(PetV1.Pet.self).filter("age > 3").subscribe(named: "old pets")
+                }
+                try await Self.waitForState("old pets", "complete", alice)
+                try await Synced.write(bob) { realm in realm.add(PetV2.Pet(value: ["id": 1, "age": 5, "nickname": "Rex"])) }
+                try await Synced.sync(bobUser.session(for: url)!, to: aliceUser.session(for: url)!)
+                let ages = try await offloaded { try Realm(configuration: alice).objects(PetV1.Pet.self).map(\.age) }
+                #expect(Array(ages) == [5])
+            }
+        }
+
+        @Test func evictionsLargerThanAMessageTravelInSeveral() async throws {
+            try await TestClient.run {
+                let (server, bob, alice, url, aliceUser, bobUser) = try await Self.world("/shared/crumbs")
+                defer { Task { await server.stop() } }
+                let crumbs = Realm.Configuration(syncConfiguration: bob.syncConfiguration!, objectTypes: Self.types + [QueryCrumb.self])
+                let partial = Realm.Configuration(syncConfiguration: alice.syncConfiguration!, objectTypes: Self.types + [QueryCrumb.self])
+                try await Synced.write(crumbs) { realm in
+                    for serial in 0..<30_000 { realm.add(QueryCrumb(value: ["serial": serial])) }
+                }
+                try await bobUser.session(for: url)!.waitForUpload()
+                try await offloaded {
+                    let realm = try Realm(configuration: partial)
+                    _ = realm.objects(QueryCrumb.self).subscribe(named: "crumbs")
+                }
+                try await Self.waitForState("crumbs", "complete", partial)
+                #expect(try await offloaded { try Realm(configuration: partial).objects(QueryCrumb.self).count } == 30_000)
+                try await offloaded { try Realm(configuration: partial).subscription(named: "crumbs")!.unsubscribe() }
+                try await aliceUser.session(for: url)!.waitForUpload()
+                try await aliceUser.session(for: url)!.waitForDownload()
+                let deadline = ContinuousClock.now + .seconds(20)
+                while try await offloaded({ try Realm(configuration: partial).objects(QueryCrumb.self).count }) > 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(try await offloaded { try Realm(configuration: partial).objects(QueryCrumb.self).count } == 0)
+                #expect(try await offloaded { try Realm(configuration: crumbs).objects(QueryCrumb.self).count } == 30_000)
             }
         }
 

@@ -19,7 +19,7 @@ import Testing
         ]),
         .bind(session: 1, path: "/~/dogs", accessToken: "t", clientFileIdent: 42, lastServerVersion: 7, subscriptions: []),
         .subscribe(session: 1, subscriptions: [SubscriptionQuery(name: "n", className: "Dog", predicate: "age > 1")]),
-        .subscriptionStatus(session: 1, statuses: [SubscriptionStatus(name: "a", error: nil), SubscriptionStatus(name: "b", error: "no class")]),
+        .subscriptionStatus(session: 1, generation: 3, statuses: [SubscriptionStatus(name: "a", error: nil), SubscriptionStatus(name: "b", error: "no class")]),
         .download(session: 2, serverVersion: 9, parts: [], acknowledgedClientVersion: 4,
                   progress: TransferProgress(downloaded: 1, downloadable: 2, uploaded: 3, uploadable: 4), eviction: .allNotSent),
         .download(session: 2, serverVersion: 9, parts: [], acknowledgedClientVersion: 4,

@@ -94,6 +94,10 @@ public final class Transaction {
     @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
     /// The file's replication observer, for the write under way.
     @exclusivity(unchecked) var replication: (any ReplicationObserver)?
+
+    /// The replication observer of the write under way, for the layer that
+    /// installed it (nil outside a write).
+    package var replicationObserver: (any ReplicationObserver)? { replication }
     /// The classes that lost objects in this write. Their next keys are
     /// stored at commit, so that a deleted newest key is never handed out
     /// again; for the others the largest key in the table says enough.

@@ -39,14 +39,19 @@ public enum SyncSubscriptionState: Equatable, Sendable {
 /// keeps it (across launches) until ``unsubscribe()``. Confined to the
 /// thread of its Realm, as the Realm is.
 public final class SyncSubscription<T: Object>: Equatable {
-    /// The subscription's name: the one given, or one made from its query.
+    /// The subscription's name: nil when ``RealmObjects/Results/subscribe(named:limit:)``
+    /// was given none (the Realm then names it from its query, the name
+    /// ``RealmObjects/Realm/subscriptions()`` shows).
     public let name: String?
+    /// The name the Realm keeps it under.
+    private let storedName: String
     private let realm: Realm
     /// Set when the query cannot travel: the subscription was never made.
     private let localError: (any Error)?
 
-    init(name: String, realm: Realm, localError: (any Error)? = nil) {
+    init(name: String?, storedName: String, realm: Realm, localError: (any Error)? = nil) {
         self.name = name
+        self.storedName = storedName
         self.realm = realm
         self.localError = localError
     }
@@ -54,7 +59,7 @@ public final class SyncSubscription<T: Object>: Equatable {
     /// The subscription's state, as the Realm's current version has it.
     public var state: SyncSubscriptionState {
         if let localError { return .error(localError) }
-        guard let name else { return .invalidated }
+        let name = storedName
         let stored: StoredSubscription?
         do {
             stored = try StoredSubscription.named(name, realm.storageTransaction)
@@ -70,7 +75,7 @@ public final class SyncSubscription<T: Object>: Equatable {
     }
 
     public static func == (lhs: SyncSubscription, rhs: SyncSubscription) -> Bool {
-        lhs.name == rhs.name && lhs.realm.configuration.fileURL == rhs.realm.configuration.fileURL
+        lhs.storedName == rhs.storedName && lhs.realm.configuration.fileURL == rhs.realm.configuration.fileURL
     }
 
     /// Calls `block` with the subscription's state whenever it changes (and
@@ -95,7 +100,8 @@ public final class SyncSubscription<T: Object>: Equatable {
     /// server keeps them); offline, that waits for the next connection.
     /// Subscribing twice and unsubscribing once leaves none, as in Realm.
     public func unsubscribe() {
-        guard localError == nil, let name else { return }
+        guard localError == nil else { return }
+        let name = storedName
         do {
             try realm.writingSubscriptions { transaction throws(RealmError) in
                 _ = try StoredSubscription.remove(named: name, transaction)
@@ -129,14 +135,14 @@ extension Results {
         do {
             subscription = try SubscriptionQuery(query, named: name, limit: limit)
         } catch {
-            return SyncSubscription(name: name ?? "", realm: realm, localError: error)
+            return SyncSubscription(name: name, storedName: name ?? "", realm: realm, localError: error)
         }
         do {
             try realm.writingSubscriptions { transaction throws(RealmError) in _ = try StoredSubscription.add(subscription, transaction) }
         } catch {
-            return SyncSubscription(name: subscription.name, realm: realm, localError: SyncError(.clientUserError, error.message))
+            return SyncSubscription(name: name, storedName: subscription.name, realm: realm, localError: SyncError(.clientUserError, error.message))
         }
-        return SyncSubscription(name: subscription.name, realm: realm)
+        return SyncSubscription(name: name, storedName: subscription.name, realm: realm)
     }
 }
 
@@ -145,7 +151,7 @@ extension Realm {
     /// query-based synced Realm, and calls `completion` once: with the
     /// live results when the server has synced them, or with the error
     /// that prevents it (seed 001, "Query-based synchronization"). Realm
-    /// 3.6 deprecated it for ``RealmObjects/Results/subscribe(named:limit:)``;
+    /// 3.4 deprecated it for ``RealmObjects/Results/subscribe(named:limit:)``;
     /// the seed documents it, so it is kept undeprecated.
     public func subscribe<T: Object>(to type: T.Type, where predicate: String,
                                      completion: @escaping (Results<T>?, (any Swift.Error)?) -> Void) {
@@ -188,21 +194,21 @@ extension Realm {
     /// an array here: `Results` holds objects only).
     public func subscriptions() -> [SyncSubscription<Object>] {
         guard let stored = try? StoredSubscription.all(storageTransaction) else { return [] }
-        return stored.map { SyncSubscription(name: $0.query.name, realm: self) }
+        return stored.map { SyncSubscription(name: $0.query.name, storedName: $0.query.name, realm: self) }
     }
 
     /// The subscription named `name`, if the Realm has it.
     public func subscription(named name: String) -> SyncSubscription<Object>? {
         guard (try? StoredSubscription.named(name, storageTransaction)) != nil else { return nil }
-        return SyncSubscription(name: name, realm: self)
+        return SyncSubscription(name: name, storedName: name, realm: self)
     }
 
     /// The sync configuration of a synced Realm.
     var syncConfiguration: SyncConfiguration? { configuration.syncConfiguration }
 
-    /// Runs `body` on the Realm's transaction inside a write (the write
-    /// under way, or one of its own), then tells the session the
-    /// subscriptions changed.
+    /// Runs `body` on the Realm's transaction inside a write: the write
+    /// under way, or one of its own. The session hears of the change when
+    /// the write commits.
     func writingSubscriptions(_ body: (Transaction) throws(RealmError) -> Void) throws(RealmError) {
         do {
             if isInWriteTransaction {
@@ -214,9 +220,6 @@ extension Realm {
             throw error
         } catch {
             throw RealmError(.storage, "\(error)")
-        }
-        if let configuration = syncConfiguration {
-            configuration.user.session(for: configuration.realmURL)?.engine.subscriptionsChanged()
         }
     }
 }

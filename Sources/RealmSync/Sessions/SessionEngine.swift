@@ -55,10 +55,14 @@ actor SessionEngine {
     var resetScratch: SyncedFile?
     /// Automatic resets since a bind was last accepted.
     var resetsInARow = 0
-    /// For a query-based Realm, the top-level objects the downloads since
-    /// the bind created: what a download completing the view keeps
+    /// For a query-based Realm, the top-level objects the download under
+    /// way created: what a download completing the whole view keeps
     /// (``Eviction/allNotSent``).
     private var receivedSinceBind = Set<ObjectReference>()
+    /// For a query-based Realm, the sets of subscriptions sent on the
+    /// connection, less one (the bind's is 0): the server's answers name
+    /// the set they are for.
+    private var subscriptionGeneration: UInt64 = 0
 
     private struct BoundConnection {
         /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
@@ -347,6 +351,7 @@ actor SessionEngine {
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
         receivedSinceBind = []
+        subscriptionGeneration = 0
         let subscriptions: [SubscriptionQuery]?
         do {
             subscriptions = configuration.isPartial ? try withFile { file throws(RealmError) in try file.subscriptionQueries() } : nil
@@ -417,6 +422,10 @@ actor SessionEngine {
                                 try file.integrate(complete, reaching: serverVersion, salt: salt, evicting: eviction, received: received,
                                                    acknowledged: acknowledged)
                             }
+                            // A download ends with the message that names
+                            // its version (or completes a whole view): the
+                            // next whole view counts from there.
+                            if serverVersion != 0 || eviction == .allNotSent { receivedSinceBind = [] }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))
@@ -425,7 +434,10 @@ actor SessionEngine {
                         guard noteAcknowledged(acknowledged) else { return unmadeVersionAcknowledged(acknowledged) }
                     case .mark(_, let request):
                         answerMarks(through: request)
-                    case .subscriptionStatus(_, let statuses):
+                    case .subscriptionStatus(_, let generation, let statuses):
+                        // The answer to a set since replaced: the newer
+                        // one's comes.
+                        guard generation == subscriptionGeneration else { break }
                         do throws(RealmError) {
                             try withFile { file throws(RealmError) in try file.note(statuses) }
                         } catch {
@@ -468,12 +480,6 @@ actor SessionEngine {
         } while await iterator.next() != nil
     }
 
-    /// The file's subscriptions changed (called on the writing thread,
-    /// after its commit): the server is told the new set.
-    nonisolated func subscriptionsChanged() {
-        perform { engine in engine.connection?.subscriptionsChanged?.yield() }
-    }
-
     /// Tells the server the file's subscriptions whenever they differ from
     /// the last set it was told (`bound`, at the bind), until the
     /// connection ends: one task, so that the sets go in order. A change
@@ -485,6 +491,7 @@ actor SessionEngine {
             do {
                 let current = try withFile { file throws(RealmError) in try file.subscriptionQueries() }
                 guard current != sent else { continue }
+                subscriptionGeneration += 1
                 try await sender.send(.subscribe(session: Self.sessionNumber, subscriptions: current))
                 sent = current
             } catch {
@@ -494,11 +501,13 @@ actor SessionEngine {
         } while await iterator.next() != nil
     }
 
-    /// A local write recorded a changeset (called on the writing thread):
-    /// upload it, and count it.
+    /// A local write recorded a changeset or changed the subscriptions
+    /// (called on the writing thread, after the commit): upload it, count
+    /// it, and tell the server the subscriptions if they changed.
     private nonisolated func localChangesCommitted() {
         perform { engine in
             engine.connection?.uploads.yield()
+            engine.connection?.subscriptionsChanged?.yield()
             engine.refreshUploadProgress()
         }
     }

@@ -54,35 +54,36 @@ package enum StateSnapshot {
 
         /// Only these objects, per class, when not nil.
         private let only: [String: [ObjectKey]]?
-        /// Whether the schema and the erasures come first.
-        private let includesSchemaAndErasures: Bool
+        /// Whether every erasure comes after the schema.
+        private let includesErasures: Bool
 
         package init(_ transaction: Transaction) {
             builder = Builder(transaction: transaction)
             only = nil
-            includesSchemaAndErasures = true
+            includesErasures = true
         }
 
-        /// The top-level objects `objects` (keys per class) alone, each
-        /// with what it embeds: what a query-based client's view holds
-        /// (with the schema and every erasure first), or the objects that
-        /// enter it (without: the client has those). An object of a
-        /// primary key made again after deletions then travels after the
-        /// erasure of its ended incarnations, so that the client names it
-        /// as the server does.
-        package init(_ transaction: Transaction, objects: [String: [ObjectKey]], includingSchemaAndErasures: Bool) {
+        /// The schema, then the top-level objects `objects` (keys per
+        /// class) alone, each with what it embeds: what a query-based
+        /// client's view holds (with every erasure first), or the objects
+        /// that enter it (without: the client has those; the schema still
+        /// comes first, because the history that follows may be what adds
+        /// it there). Without the erasures, an object of a primary key made
+        /// again after deletions travels after the erasure of its ended
+        /// incarnations, so that the client names it as the server does.
+        package init(_ transaction: Transaction, objects: [String: [ObjectKey]], includingErasures: Bool) {
             builder = Builder(transaction: transaction)
-            builder.erasesEndedIncarnationsOnCreation = !includingSchemaAndErasures
+            builder.erasesEndedIncarnationsOnCreation = !includingErasures
             only = objects
-            includesSchemaAndErasures = includingSchemaAndErasures
+            includesErasures = includingErasures
         }
 
         /// The next changesets, about `instructions` instructions of them
         /// (an object's are never cut), or nil once the state is all read.
         package mutating func next(instructions limit: Int = 20_000) throws(RealmError) -> [Changeset]? {
             if phase == .start {
-                if includesSchemaAndErasures {
-                    try builder.schema()
+                try builder.schema()
+                if includesErasures {
                     try builder.erasures()
                 } else {
                     try builder.readIncarnations()

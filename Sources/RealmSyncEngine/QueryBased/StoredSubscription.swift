@@ -49,6 +49,7 @@ package struct StoredSubscription: Equatable, Sendable {
 
     /// Adds `query` (inside a write), unless a subscription of its name
     /// exists: then that one is returned, and the query must be the same.
+    /// The write's commit tells the file's session.
     ///
     /// - Throws: `invalidValue` when the name is taken by another query.
     package static func add(_ query: SubscriptionQuery, _ transaction: Transaction) throws(RealmError) -> StoredSubscription {
@@ -68,17 +69,19 @@ package struct StoredSubscription: Equatable, Sendable {
         insert.bind(Data(SyncMessageCoding.encode(subscriptions: [query])), at: 2)
         insert.bind(created, at: 3)
         try insert.run()
+        (transaction.replicationObserver as? ChangesetRecorder)?.announceCommit(of: transaction)
         return StoredSubscription(query: query)
     }
 
     /// Removes the subscription named `name` (inside a write); true when
-    /// there was one.
+    /// there was one. The write's commit tells the file's session.
     @discardableResult
     package static func remove(named name: String, _ transaction: Transaction) throws(RealmError) -> Bool {
         guard try tableExists(transaction), try named(name, transaction) != nil else { return false }
         let delete = try transaction.replicationStatement("DELETE FROM sync_subscriptions WHERE name = ?")
         delete.bind(name, at: 1)
         try delete.run()
+        (transaction.replicationObserver as? ChangesetRecorder)?.announceCommit(of: transaction)
         return true
     }
 

@@ -61,7 +61,8 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     /// Makes `notify` the call after each commit that recorded a changeset
-    /// (on the writing thread, after the commit): a sync session uploads
+    /// or changed the file's subscriptions (on the writing thread, after
+    /// the commit): a sync session uploads, or sends its subscriptions,
     /// then. `owner` (the session) is the only one that can remove it.
     package func observeChangesets(owner: AnyObject, _ notify: @escaping @Sendable () -> Void) {
         changesetObserver.withLock { $0 = (ObjectIdentifier(owner), notify) }
@@ -71,6 +72,13 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// (a new session of the same file).
     package func stopObservingChangesets(owner: AnyObject) {
         changesetObserver.withLock { if $0?.owner == ObjectIdentifier(owner) { $0 = nil } }
+    }
+
+    /// Makes the commit of `transaction`'s write call the changeset
+    /// observer even if it records no changeset: it changed what the
+    /// session sends otherwise (the file's subscriptions).
+    package func announceCommit(of transaction: Transaction) {
+        unannounced.withLock { _ = $0.insert(ObjectIdentifier(transaction)) }
     }
 
     package func didCommit(_ transaction: Transaction) {

@@ -33,29 +33,30 @@ extension ServerRealm {
     /// The download that brings client file `ident`, whose view was `held`
     /// at server version `after` (nil when the server does not know what
     /// it holds: at a bind), to the view `subscriptions` make at the
-    /// newest version. One trip to the Realm's queue, reading the history
-    /// and evaluating the queries on one version of the file.
+    /// newest version. Read on the Realm's ``ViewReader``, the history and
+    /// the state at one version, while uploads go on.
     func queryBasedDownload(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
                             subscriptions: [SubscriptionQuery]) async throws(SessionError) -> QueryBasedDownload {
-        try await run { () throws(SessionError) in
-            try self.storage { () throws(RealmError) in
-                try self.transaction.refresh()
-                return try self.queryBasedDownloadNow(after: after, for: ident, holding: held, subscriptions: subscriptions)
+        do {
+            return try await viewReader().read { transaction throws(RealmError) in
+                try self.queryBasedDownload(after: after, for: ident, holding: held, subscriptions: subscriptions, in: transaction)
             }
+        } catch {
+            throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(path)': \(error.message)", tryAgain: true)
         }
     }
 
-    private func queryBasedDownloadNow(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
-                                       subscriptions: [SubscriptionQuery]) throws(RealmError) -> QueryBasedDownload {
+    private func queryBasedDownload(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
+                                    subscriptions: [SubscriptionQuery], in transaction: Transaction) throws(RealmError) -> QueryBasedDownload {
         let extent = try Self.serverState(transaction)
-        let acknowledged = try lastClientVersion(of: ident)
+        let acknowledged = try Self.lastClientVersion(of: ident, in: transaction)
         let view = try QueryView(subscriptions, in: transaction)
         let visible = Set(view.objects.keys)
-        let salt = try salt(of: extent.latest)
+        let salt = try Self.salt(of: extent.latest, in: transaction)
         // A client whose holdings are unknown, or whose history is
         // compacted away, is sent its whole view; it evicts the rest.
         guard let held, after >= extent.compactedThrough else {
-            var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(visible), includingSchemaAndErasures: true)
+            var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(visible), includingErasures: true)
             var changesets: [(serverVersion: UInt64, bytes: [UInt8])] = []
             while let chunk = try stream.next() { changesets += chunk.map { (0, ChangesetCoding.encode($0)) } }
             return QueryBasedDownload(changesets: changesets, reached: extent.latest, acknowledged: acknowledged, salt: salt, eviction: .allNotSent,
@@ -94,7 +95,7 @@ extension ServerRealm {
         let entering = visible.subtracting(held)
         var changesets: [(serverVersion: UInt64, bytes: [UInt8])] = []
         if !entering.isEmpty {
-            var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(entering), includingSchemaAndErasures: false)
+            var stream = StateSnapshot.Stream(transaction, objects: view.keysByClass(entering), includingErasures: false)
             while let chunk = try stream.next() { changesets += chunk.map { (0, ChangesetCoding.encode($0)) } }
         }
         let leaving = held.union(namedByClient).subtracting(visible)

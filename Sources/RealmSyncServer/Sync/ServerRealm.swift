@@ -27,11 +27,13 @@ final class ServerRealm: @unchecked Sendable {
 
     let path: RealmPath
     private let queue: DispatchQueue
-    private let coordinator: Coordinator
+    let coordinator: Coordinator
     let transaction: Transaction
     private let recorder: ChangesetRecorder
     private let latest: Atomic<UInt64>
     private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
+    /// Made when a query-based client first binds.
+    private let views = Mutex<ViewReader?>(nil)
     private let nextWatcher = Atomic<UInt64>(1)
 
     /// Opens (or makes) the Realm's file at `fileURL`.
@@ -473,6 +475,16 @@ final class ServerRealm: @unchecked Sendable {
         for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield() }
     }
 
+    /// The reader of the Realm's query-based views, made the first time.
+    func viewReader() throws(RealmError) -> ViewReader {
+        try views.withLock { reader throws(RealmError) -> ViewReader in
+            if let reader { return reader }
+            let made = try ViewReader(coordinator: coordinator, label: "realm.sync.server.views\(path)")
+            reader = made
+            return made
+        }
+    }
+
     // MARK: Salts
 
     /// The salt of server version `version`: a random number given to each
@@ -481,6 +493,11 @@ final class ServerRealm: @unchecked Sendable {
     /// backup lost. 0 when unknown (version 0, a version compacted away, a
     /// file from before salts).
     func salt(of version: UInt64) throws(RealmError) -> UInt64 {
+        try Self.salt(of: version, in: transaction)
+    }
+
+    /// The salt of server version `version`, as `transaction` reads it.
+    static func salt(of version: UInt64, in transaction: Transaction) throws(RealmError) -> UInt64 {
         guard version > 0 else { return 0 }
         let select = try transaction.queryStatement("SELECT salt FROM server_history WHERE server_version = ?")
         defer { select.reset() }
@@ -508,7 +525,13 @@ final class ServerRealm: @unchecked Sendable {
 
     // MARK: Plumbing
 
-    func lastClientVersion(of ident: UInt64) throws(RealmError) -> UInt64 {
+    private func lastClientVersion(of ident: UInt64) throws(RealmError) -> UInt64 {
+        try Self.lastClientVersion(of: ident, in: transaction)
+    }
+
+    /// The last client version integrated from client file `ident`, as
+    /// `transaction` reads it.
+    static func lastClientVersion(of ident: UInt64, in transaction: Transaction) throws(RealmError) -> UInt64 {
         let select = try transaction.queryStatement("SELECT last_client_version FROM server_clients WHERE client_file_ident = ?")
         defer { select.reset() }
         select.bind(Int64(bitPattern: ident), at: 1)

@@ -291,6 +291,7 @@ final class ServerSession: Sendable {
         var sentThrough: UInt64 = 0
         var sentAcknowledgement: UInt64 = 0
         var sentGeneration: UInt64?
+        var sentStatuses: [SubscriptionStatus] = []
         var downloaded: UInt64 = 0
         var iterator = wakes.makeAsyncIterator()
         repeat {
@@ -306,9 +307,12 @@ final class ServerSession: Sendable {
                 held = batch.view
                 sentThrough = batch.reached
                 sentAcknowledgement = batch.acknowledged
-                if subscriptions.generation != sentGeneration {
-                    try await send(.subscriptionStatus(session: number, statuses: batch.statuses))
+                // Statuses change with the subscriptions, and with the
+                // Realm (a class added makes a refused query valid).
+                if subscriptions.generation != sentGeneration || batch.statuses != sentStatuses {
+                    try await send(.subscriptionStatus(session: number, generation: subscriptions.generation, statuses: batch.statuses))
                     sentGeneration = subscriptions.generation
+                    sentStatuses = batch.statuses
                 }
             }
             let due = state.withLock { state -> [UInt64] in
@@ -320,25 +324,33 @@ final class ServerSession: Sendable {
         } while await iterator.next() != nil
     }
 
-    /// Sends a query-based download: its changesets, then the evictions in
-    /// messages of their own when there are many; only the last message
-    /// names the version reached, so that the client counts it reached
-    /// once it has all of it.
+    /// Sends a query-based download: its changesets, then its evictions in
+    /// messages of their own, each under a message's size; only the last
+    /// message names the version reached, so that the client counts it
+    /// reached once it has all of it.
     private func send(_ batch: ServerRealm.QueryBasedDownload, downloaded: inout UInt64) async throws(SessionError) {
-        var evictions: [Eviction] = []
-        if case .objects(let objects) = batch.eviction {
-            evictions = stride(from: 0, to: objects.count, by: Self.evictionsPerMessage).map {
-                .objects(Array(objects[$0..<min($0 + Self.evictionsPerMessage, objects.count)]))
-            }
-        } else if batch.eviction == .allNotSent {
-            evictions = [.allNotSent]
-        }
         var messages = ChangesetPart.messages(of: batch.changesets).map { (parts: $0, eviction: Eviction.none) }
-        if let first = evictions.first { messages[messages.count - 1].eviction = first }
-        messages += evictions.dropFirst().map { (parts: [], eviction: $0) }
-        let bytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
-        let downloadable = downloaded + bytes
-        for (index, message) in messages.enumerated() {
+        switch batch.eviction {
+        case .none:
+            break
+        case .allNotSent:
+            messages[messages.count - 1].eviction = .allNotSent
+        case .objects(let objects):
+            var chunk: [ObjectReference] = []
+            var bytes = 0
+            for object in objects {
+                let size = object.className.utf8.count + ChangesetCoding.encode(identity: object.identity).count
+                if !chunk.isEmpty, bytes + size > Self.evictionBytesPerMessage {
+                    messages.append(([], .objects(chunk)))
+                    (chunk, bytes) = ([], 0)
+                }
+                chunk.append(object)
+                bytes += size
+            }
+            messages.append(([], .objects(chunk)))
+        }
+        let downloadable = downloaded + batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
+        for (index, message) in messages.enumerated() where index == messages.count - 1 || !message.parts.isEmpty || message.eviction != .none {
             let isLast = index == messages.count - 1
             downloaded += message.parts.reduce(0) { $0 + UInt64($1.bytes.count) }
             try await send(.download(session: number, serverVersion: isLast ? batch.reached : 0, serverVersionSalt: isLast ? batch.salt : 0,
@@ -348,9 +360,9 @@ final class ServerSession: Sendable {
         }
     }
 
-    /// Evictions per message: each names a class and an identity, well
-    /// under a message's size.
-    static let evictionsPerMessage = 5_000
+    /// The evictions of one message, in encoded bytes: well under a
+    /// message's size, whatever the primary keys.
+    static let evictionBytesPerMessage = 256 << 10
 
     private func send(_ message: SyncMessage) async throws(SessionError) {
         do {

@@ -33,9 +33,12 @@ public enum SyncMessage: Hashable, Sendable {
     /// Client → server: a query-based session's subscriptions are now
     /// these (all of them: the server forgets those not named).
     case subscribe(session: UInt64, subscriptions: [SubscriptionQuery])
-    /// Server → client: what the server made of each subscription, once
-    /// the downloads before this message bring its objects.
-    case subscriptionStatus(session: UInt64, statuses: [SubscriptionStatus])
+    /// Server → client: what the server made of each subscription of the
+    /// set `generation` (0 for the bind's, then one more per `subscribe`
+    /// on the connection), once the downloads before this message bring
+    /// its objects. A client that has sent a newer set waits for its
+    /// answer.
+    case subscriptionStatus(session: UInt64, generation: UInt64, statuses: [SubscriptionStatus])
     /// Client → server: a new access token for a bound session.
     case refresh(session: UInt64, accessToken: String)
     /// Client → server: the session ends.

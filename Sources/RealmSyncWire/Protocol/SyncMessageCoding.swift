@@ -75,9 +75,10 @@ public enum SyncMessageCoding {
             writer.byte(Kind.subscribe.rawValue)
             writer.varint(session)
             write(subscriptions, into: &writer)
-        case .subscriptionStatus(let session, let statuses):
+        case .subscriptionStatus(let session, let generation, let statuses):
             writer.byte(Kind.subscriptionStatus.rawValue)
             writer.varint(session)
+            writer.varint(generation)
             writer.varint(UInt64(statuses.count))
             for status in statuses {
                 writer.lengthPrefixed(Array(status.name.utf8))
@@ -206,13 +207,14 @@ public enum SyncMessageCoding {
             message = .subscribe(session: try reader.varint(), subscriptions: try subscriptions(&reader))
         case .subscriptionStatus:
             let session = try reader.varint()
+            let generation = try reader.varint()
             let count = try reader.count(minimumSize: 2)
             var statuses: [SubscriptionStatus] = []
             for _ in 0..<count {
                 let name = try reader.string()
                 statuses.append(SubscriptionStatus(name: name, error: try flag(&reader) ? try reader.string() : nil))
             }
-            message = .subscriptionStatus(session: session, statuses: statuses)
+            message = .subscriptionStatus(session: session, generation: generation, statuses: statuses)
         case .mark:
             message = .mark(session: try reader.varint(), request: try reader.varint())
         case .refresh:
