@@ -12,7 +12,9 @@ extension SyncTests {
     /// both classes, one with a sort and a limit) and every session drops
     /// its connection at random. A query-based client's edits touch only
     /// what it sees, except creations, which may merge with objects it does
-    /// not see.
+    /// not see. Every other run is on a server that compacts its history
+    /// every few versions, whatever the clients have integrated, so that
+    /// sessions fall behind it and are sent whole views mid-session.
     ///
     /// Checked after every run: the full replicas are identical, and each
     /// query-based replica holds exactly what its subscriptions select on
@@ -55,9 +57,14 @@ extension SyncTests {
                 }
                 let server = try await TestServer.start()
                 defer { Task { await server.stop() } }
+                let compacting = try await TestServer.start { configuration in
+                    configuration.historyCompactionInterval = 4
+                    configuration.clientHistoryRetention = 0
+                }
+                defer { Task { await compacting.stop() } }
                 var totals = (subscribed: 0, unsubscribed: 0, viewed: 0)
                 for seed in seeds {
-                    let run = try await Self.run(seed: seed, server: server)
+                    let run = try await Self.run(seed: seed, server: seed % 2 == 0 ? server : compacting)
                     totals = (totals.subscribed + run.subscribed, totals.unsubscribed + run.unsubscribed, totals.viewed + run.viewed)
                 }
                 print("query-based convergence: \(seeds.count) runs, \(totals.subscribed) subscriptions, \(totals.unsubscribed) removed, \(totals.viewed) objects in views at the end")

@@ -505,6 +505,40 @@ extension SyncTests {
             }
         }
 
+        /// A client connected but not seen within the retention (it only
+        /// downloads) has the history it lacks compacted away under its
+        /// session: its session catches it up from the state. Before, the
+        /// session skipped the gap, and a wait for downloads never ended
+        /// (found by the query-based randomized test).
+        @Test func aConnectedClientPastCompactionCatchesUpFromTheState() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start {
+                    $0.historyCompactionInterval = 2
+                    $0.clientHistoryRetention = 0
+                }
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let bob = try await Self.register("bob", on: server)
+                let url = Self.realmURL(server, "/shared/compacted-connected")
+                let aliceConfig = Self.configuration(alice, url)
+                let bobConfig = Self.configuration(bob, url)
+                _ = try await Self.tasks(bobConfig)
+                let bobSession = try #require(bob.session(for: url))
+                try await bobSession.waitForDownload()
+                _ = try await Self.tasks(aliceConfig)
+                let aliceSession = try #require(alice.session(for: url))
+                for id in 1...6 {
+                    try await Self.write(aliceConfig) { realm in realm.add(SyncTask(value: ["id": id, "title": "task \(id)"])) }
+                    try await aliceSession.waitForUpload()
+                }
+                let extent = try await Self.historyExtent(server, "/shared/compacted-connected")
+                #expect(extent.compactedThrough > 1, "\(extent)")
+                try await withDeadline("bob downloading") { try await bobSession.waitForDownload() }
+                #expect(try await Self.tasks(bobConfig) == (try await Self.tasks(aliceConfig)))
+                #expect(try await Self.tasks(bobConfig).count == 6)
+            }
+        }
+
         @Test func aClientOfflinePastCompactionCatchesUpFromTheState() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start {

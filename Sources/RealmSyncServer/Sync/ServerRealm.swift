@@ -403,11 +403,15 @@ final class ServerRealm: @unchecked Sendable {
     /// (always at least one), the server version the client reaches by
     /// integrating them (past its own changesets too), and the bytes left
     /// after that for the client's progress: one trip to the Realm's queue.
+    /// `isCompactedPast` (and nothing else) when compaction deleted
+    /// history after `after`: the client must catch up from the state.
     func downloads(after: UInt64, for ident: UInt64, maximumBytes: Int) async throws(SessionError)
-        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64, salts: [UInt64: UInt64], bytesAfter: UInt64) {
+        -> (changesets: [(serverVersion: UInt64, bytes: [UInt8])], reached: UInt64, salts: [UInt64: UInt64], bytesAfter: UInt64,
+            isCompactedPast: Bool) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
                 try self.transaction.refresh()
+                if after < (try Self.serverState(self.transaction)).compactedThrough { return ([], after, [:], 0, true) }
                 let select = try self.transaction.queryStatement(
                     "SELECT server_version, client_file_ident, changeset, salt FROM server_history WHERE server_version > ? ORDER BY server_version")
                 defer { select.reset() }
@@ -431,7 +435,7 @@ final class ServerRealm: @unchecked Sendable {
                 select.reset()
                 // When no row was read, `reached` is `after`.
                 salts[reached] = try self.salt(of: reached)
-                return (changesets, reached, salts, try self.bytesToDownloadNow(after: reached, for: ident))
+                return (changesets, reached, salts, try self.bytesToDownloadNow(after: reached, for: ident), false)
             }
         }
     }

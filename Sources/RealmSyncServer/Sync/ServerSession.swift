@@ -202,50 +202,7 @@ final class ServerSession: Sendable {
         var downloaded: UInt64 = 0
         try await requireRead()
         if catchUp == .state {
-            let reader = try await realm.stateReader()
-            let version = reader.version
-            let salt = try await realm.saltOfVersion(version)
-            let acknowledged = state.withLock { $0.acknowledged }
-            let history = try await realm.bytesToDownload(after: version, for: clientFileIdent)
-            // Server version 0 on every part: the client reaches `version`
-            // with the last message only, so that a connection lost midway
-            // starts the state again rather than skip its rest. The last
-            // message is known once the reader is done, so each waits for
-            // the next to be read before it goes.
-            var held: [ChangesetPart]?
-            var read: UInt64 = 0
-            var downloadable: UInt64 = 0
-            func sendHeld(reaching serverVersion: UInt64) async throws(SessionError) {
-                guard let parts = held else { return }
-                held = nil
-                downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
-                try await send(.download(session: number, serverVersion: serverVersion, serverVersionSalt: serverVersion == version ? salt : 0,
-                                         parts: parts, acknowledgedClientVersion: acknowledged,
-                                         progress: TransferProgress(downloaded: downloaded, downloadable: max(downloadable, downloaded),
-                                                                    uploaded: 0, uploadable: 0)))
-            }
-            while true {
-                let chunk: (changesets: [[UInt8]], fractionRead: Double)?
-                do {
-                    chunk = try await reader.next()
-                } catch {
-                    throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(realm.path)': \(error.message)", tryAgain: true)
-                }
-                guard let chunk else { break }
-                read += chunk.changesets.reduce(0) { $0 + UInt64($1.count) }
-                // The state's size is known once it is all read; until then
-                // it is estimated from what was read, by objects.
-                let stateBytes = chunk.fractionRead > 0 ? UInt64(Double(read) / chunk.fractionRead) : read
-                downloadable = max(stateBytes, read) + history
-                for parts in ChangesetPart.messages(of: chunk.changesets.map { (0, $0) }) {
-                    try await sendHeld(reaching: 0)
-                    held = parts
-                }
-            }
-            downloadable = read + history
-            try await sendHeld(reaching: version)
-            sentThrough = version
-            sentAcknowledgement = acknowledged
+            (sentThrough, sentAcknowledgement) = try await sendState(downloaded: &downloaded)
         }
         var iterator = wakes.makeAsyncIterator()
         repeat {
@@ -253,6 +210,13 @@ final class ServerSession: Sendable {
             while true {
                 let acknowledged = state.withLock { $0.acknowledged }
                 let batch = try await realm.downloads(after: sentThrough, for: clientFileIdent, maximumBytes: Self.downloadBatchBytes)
+                if batch.isCompactedPast {
+                    // The history the client lacks is gone (its client was
+                    // not seen within the retention): it catches up from
+                    // the state, as at a bind.
+                    (sentThrough, sentAcknowledgement) = try await sendState(downloaded: &downloaded)
+                    continue
+                }
                 guard batch.reached > sentThrough || acknowledged != sentAcknowledgement else { break }
                 let batchBytes = batch.changesets.reduce(0) { $0 + UInt64($1.bytes.count) }
                 let downloadable = downloaded + batchBytes + batch.bytesAfter
@@ -278,6 +242,54 @@ final class ServerSession: Sendable {
             }
             for request in due { try await send(.mark(session: number, request: request)) }
         } while await iterator.next() != nil
+    }
+
+    /// Sends the Realm's state, read at its newest version; returns that
+    /// version and the acknowledgement sent with it.
+    private func sendState(downloaded: inout UInt64) async throws(SessionError) -> (version: UInt64, acknowledged: UInt64) {
+        let reader = try await realm.stateReader()
+        let version = reader.version
+        let salt = try await realm.saltOfVersion(version)
+        let acknowledged = state.withLock { $0.acknowledged }
+        let history = try await realm.bytesToDownload(after: version, for: clientFileIdent)
+        // Server version 0 on every part: the client reaches `version`
+        // with the last message only, so that a connection lost midway
+        // starts the state again rather than skip its rest. The last
+        // message is known once the reader is done, so each waits for
+        // the next to be read before it goes.
+        var held: [ChangesetPart]?
+        var read: UInt64 = 0
+        var downloadable: UInt64 = 0
+        func sendHeld(reaching serverVersion: UInt64) async throws(SessionError) {
+            guard let parts = held else { return }
+            held = nil
+            downloaded += parts.reduce(0) { $0 + UInt64($1.bytes.count) }
+            try await send(.download(session: number, serverVersion: serverVersion, serverVersionSalt: serverVersion == version ? salt : 0,
+                                     parts: parts, acknowledgedClientVersion: acknowledged,
+                                     progress: TransferProgress(downloaded: downloaded, downloadable: max(downloadable, downloaded),
+                                                                uploaded: 0, uploadable: 0)))
+        }
+        while true {
+            let chunk: (changesets: [[UInt8]], fractionRead: Double)?
+            do {
+                chunk = try await reader.next()
+            } catch {
+                throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(realm.path)': \(error.message)", tryAgain: true)
+            }
+            guard let chunk else { break }
+            read += chunk.changesets.reduce(0) { $0 + UInt64($1.count) }
+            // The state's size is known once it is all read; until then
+            // it is estimated from what was read, by objects.
+            let stateBytes = chunk.fractionRead > 0 ? UInt64(Double(read) / chunk.fractionRead) : read
+            downloadable = max(stateBytes, read) + history
+            for parts in ChangesetPart.messages(of: chunk.changesets.map { (0, $0) }) {
+                try await sendHeld(reaching: 0)
+                held = parts
+            }
+        }
+        downloadable = read + history
+        try await sendHeld(reaching: version)
+        return (version, acknowledged)
     }
 
     /// The sender of a query-based client: at the bind its whole view
