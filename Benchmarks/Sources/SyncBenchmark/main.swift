@@ -1,7 +1,7 @@
 // The sync benchmark (issues 19 and 34): a server and clients on loopback,
 // measuring what a user of synced Realms waits for.
 //
-//   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick] [--only latency|upload|single|open|idle]
+//   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick] [--only latency|upload|single|open|idle|query]
 //
 // - latency: from a commit on one client to the collection notification
 //   on another (median and p99 over the changes);
@@ -11,7 +11,10 @@
 //   100,000 and of 1,000,000 objects with `Realm.asyncOpen` (time, and the
 //   growth of its resident memory);
 // - idle sessions: 10,000 sessions bound by raw protocol clients, 250 to a
-//   connection, and the server's memory per session.
+//   connection, and the server's memory per session;
+// - query-based sync: a new query-based client subscribing to 1% of a
+//   Realm of 100,000 objects (until the subscription is complete), then
+//   the latency of changes entering its view.
 //
 // Goals (issue 34): median ≤ 2 ms, p99 ≤ 10 ms, upload ≥ 50,000 objects/s,
 // async open of 100,000 objects ≤ 1 s and of 1,000,000 ≤ 10 s with flat
@@ -229,6 +232,76 @@ if measures("open") {
         precondition(child.objects == count, "async open brought \(child.objects) objects of \(count)")
         report(String(format: "| async open of %d small objects (new client, own process) | %.2f s, peak memory +%.0f MB | %@ |",
                       count, child.seconds, Double(child.peakBytes) / 1e6, index == 0 ? "≤ 1 s" : "≤ 10 s, memory as above"))
+    }
+}
+
+// MARK: Query-based sync
+
+if measures("query") {
+    let path = "/bench/query"
+    try await populate(path, count: bulkObjects)
+    let partialUser = try await user("partial-reader")
+    let partialConfig = Realm.Configuration(
+        syncConfiguration: SyncConfiguration(user: partialUser, realmURL: URL(string: "realm://127.0.0.1:\(port)\(path)")!, isPartial: true),
+        objectTypes: [BenchItem.self])
+    let partialQueue = DispatchQueue(label: "partial")
+    let viewSize = bulkObjects / 100
+    let start = now()
+    try await onQueue(partialQueue) {
+        let realm = try Realm(configuration: partialConfig)
+        _ = realm.objects(BenchItem.self).filter("id < %d OR id >= %d", viewSize, 1_000_000).subscribe(named: "view")
+    }
+    while try await onQueue(partialQueue, { try Realm(configuration: partialConfig).subscription(named: "view")?.state != .complete }) {
+        try await Task.sleep(for: .milliseconds(1))
+    }
+    let subscribed = Double(now() - start) / 1e9
+    let held = try await onQueue(partialQueue) { try Realm(configuration: partialConfig).objects(BenchItem.self).count }
+    precondition(held == viewSize, "the view holds \(held) objects, not \(viewSize)")
+    report(String(format: "| query-based client: subscription to %d of %d objects, until complete (new client) | %.2f s | |",
+                  viewSize, bulkObjects, subscribed))
+
+    // A change entering the view: from the writer's commit to the
+    // notification on the query-based client.
+    let writerConfig = configuration(writer, path)
+    let received = Mutex<[Int]>([])
+    let initial = DispatchSemaphore(value: 0)
+    let token = try await onQueue(partialQueue) {
+        let realm = try Realm(configuration: partialConfig, queue: partialQueue)
+        return UncheckedToken(realm.objects(BenchItem.self).observe(on: partialQueue) { change in
+            switch change {
+            case .initial: initial.signal()
+            case .update(let results, _, let insertions, _):
+                let arrived = now()
+                received.withLock { received in
+                    for index in insertions { received.append(arrived - results[index].sentAt) }
+                }
+            case .error(let error): fatalError("\(error)")
+            }
+        })
+    }
+    initial.wait()
+    for change in 0..<latencyChanges {
+        try await onQueue(writerQueue) {
+            let realm = try Realm(configuration: writerConfig)
+            try realm.write {
+                // One object into the view, one out of it.
+                realm.add(BenchItem(value: ["id": 1_000_000 + change, "name": "new \(change)", "sentAt": now()]))
+                realm.add(BenchItem(value: ["id": 500_000 + change, "name": "elsewhere \(change)"]))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    try await session(writer, path).waitForUpload()
+    try await session(partialUser, path).waitForDownload()
+    try await Task.sleep(for: .milliseconds(200))
+    token.value.invalidate()
+    let latencies = received.withLock { $0 }.map(milliseconds).sorted()
+    precondition(latencies.count == latencyChanges, "\(latencies.count) of \(latencyChanges) changes reached the query-based client")
+    report(String(format: "| query-based client of %d objects: change → notification, median (%d changes) | %.1f ms | |",
+                  bulkObjects + 2 * latencyChanges, latencies.count, percentile(latencies, 0.5)))
+    report(String(format: "| same, p99 | %.1f ms | |", percentile(latencies, 0.99)))
+    if tracing || ProcessInfo.processInfo.environment["REALM_SYNC_BENCH_PERCENTILES"] != nil {
+        report("percentiles 50/90/95/98/99/max: " + [0.5, 0.9, 0.95, 0.98, 0.99, 1].map { String(format: "%.1f", percentile(latencies, $0)) }.joined(separator: " "))
     }
 }
 

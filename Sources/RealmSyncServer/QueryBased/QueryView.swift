@@ -14,8 +14,9 @@ struct QueryView {
     /// What became of each subscription: complete, or why not.
     private(set) var statuses: [SubscriptionStatus] = []
 
-    /// The view `subscriptions` make of the state `transaction` reads.
-    init(_ subscriptions: [SubscriptionQuery], in transaction: Transaction) throws(RealmError) {
+    /// The view `subscriptions` make of the state `transaction` reads,
+    /// naming objects by `identities`.
+    init(_ subscriptions: [SubscriptionQuery], in transaction: Transaction, identities: ViewReader.Identities) throws(RealmError) {
         var pending: [(ObjectKey, ClassHandle)] = []
         for subscription in subscriptions {
             let matches: [ObjectKey]
@@ -35,11 +36,11 @@ struct QueryView {
                 continue
             }
             statuses.append(SubscriptionStatus(name: subscription.name, error: nil))
-            for key in matches { try add(key, handle, to: &pending, transaction) }
+            for key in matches { try add(key, handle, to: &pending, transaction, identities) }
         }
         // The link closure: an object in the view brings what it links to.
         while let (key, handle) = pending.popLast() {
-            try followLinks(of: key, handle, into: &pending, transaction)
+            try followLinks(of: key, handle, into: &pending, transaction, identities)
         }
     }
 
@@ -78,8 +79,8 @@ struct QueryView {
     }
 
     private mutating func add(_ key: ObjectKey, _ handle: ClassHandle, to pending: inout [(ObjectKey, ClassHandle)],
-                              _ transaction: Transaction) throws(RealmError) {
-        guard let identity = try TopLevelObjects.identity(of: key, in: handle, transaction) else { return }
+                              _ transaction: Transaction, _ identities: ViewReader.Identities) throws(RealmError) {
+        guard let identity = try identities.identity(of: key, in: handle, transaction) else { return }
         let reference = ObjectReference(className: handle.className, identity: identity)
         guard objects.updateValue(key, forKey: reference) == nil else { return }
         pending.append((key, handle))
@@ -88,7 +89,7 @@ struct QueryView {
     /// Adds the top-level objects the object `key` links to, directly or
     /// through what it embeds.
     private mutating func followLinks(of key: ObjectKey, _ handle: ClassHandle, into pending: inout [(ObjectKey, ClassHandle)],
-                                      _ transaction: Transaction) throws(RealmError) {
+                                      _ transaction: Transaction, _ identities: ViewReader.Identities) throws(RealmError) {
         let schema = try transaction.objectSchema(handle)
         for (index, property) in schema.properties.enumerated() {
             guard let target = property.objectClassName, property.type != .linkingObjects,
@@ -101,9 +102,9 @@ struct QueryView {
             }
             for case .object(let linked) in values {
                 if targetSchema.isEmbedded {
-                    try followLinks(of: linked, targetHandle, into: &pending, transaction)
+                    try followLinks(of: linked, targetHandle, into: &pending, transaction, identities)
                 } else {
-                    try add(linked, targetHandle, to: &pending, transaction)
+                    try add(linked, targetHandle, to: &pending, transaction, identities)
                 }
             }
         }

@@ -38,8 +38,9 @@ extension ServerRealm {
     func queryBasedDownload(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
                             subscriptions: [SubscriptionQuery]) async throws(SessionError) -> QueryBasedDownload {
         do {
-            return try await viewReader().read { transaction throws(RealmError) in
-                try self.queryBasedDownload(after: after, for: ident, holding: held, subscriptions: subscriptions, in: transaction)
+            return try await viewReader().read { transaction, identities throws(RealmError) in
+                try self.queryBasedDownload(after: after, for: ident, holding: held, subscriptions: subscriptions, in: transaction,
+                                            identities: identities)
             }
         } catch {
             throw SessionError(.otherSessionError, "The server could not read the synced Realm '\(path)': \(error.message)", tryAgain: true)
@@ -47,10 +48,11 @@ extension ServerRealm {
     }
 
     private func queryBasedDownload(after: UInt64, for ident: UInt64, holding held: Set<ObjectReference>?,
-                                    subscriptions: [SubscriptionQuery], in transaction: Transaction) throws(RealmError) -> QueryBasedDownload {
+                                    subscriptions: [SubscriptionQuery], in transaction: Transaction,
+                                    identities: ViewReader.Identities) throws(RealmError) -> QueryBasedDownload {
         let extent = try Self.serverState(transaction)
         let acknowledged = try Self.lastClientVersion(of: ident, in: transaction)
-        let view = try QueryView(subscriptions, in: transaction)
+        let view = try QueryView(subscriptions, in: transaction, identities: identities)
         let visible = Set(view.objects.keys)
         let salt = try Self.salt(of: extent.latest, in: transaction)
         // A client whose holdings are unknown, or whose history is
