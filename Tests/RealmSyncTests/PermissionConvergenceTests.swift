@@ -41,10 +41,11 @@ extension SyncTests {
             var isClosed = false
             var marks = 0
 
-            init(user: SyncUser, url: URL, clientResetMode: ClientResetMode = .manual()) {
+            init(user: SyncUser, url: URL, clientResetMode: ClientResetMode = .manual(), isPartial: Bool = false) {
                 self.user = user
-                configuration = Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url, clientResetMode: clientResetMode),
-                                                    objectTypes: types)
+                var sync = SyncConfiguration(user: user, realmURL: url, clientResetMode: clientResetMode)
+                sync.isPartial = isPartial
+                configuration = Realm.Configuration(syncConfiguration: sync, objectTypes: types)
             }
 
             var url: URL { configuration.syncConfiguration!.realmURL }

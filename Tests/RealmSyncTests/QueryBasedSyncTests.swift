@@ -459,6 +459,65 @@ extension SyncTests {
             }
         }
 
+        /// An automatic client reset of a query-based Realm downloads its
+        /// view, keeps its subscriptions, and replays what it had not
+        /// uploaded.
+        @Test func aQueryBasedRealmResetsToItsViewAndKeepsItsUnsyncedChanges() async throws {
+            try await TestClient.run {
+                let directory = temporaryDirectory("query-reset")
+                let server = try await TestServer.start(dataDirectory: directory)
+                let port = try #require(server.server.port)
+                let bobUser = try await Synced.register("bob", on: server)
+                let aliceUser = try await Synced.register("alice", on: server)
+                let url = Synced.realmURL(server, "/shared/query-reset")
+                let bob = Realm.Configuration(syncConfiguration: SyncConfiguration(user: bobUser, realmURL: url), objectTypes: Self.types)
+                var sync = SyncConfiguration(user: aliceUser, realmURL: url, isPartial: true)
+                sync.clientResetMode = .recoverUnsyncedChanges()
+                let alice = Realm.Configuration(syncConfiguration: sync, objectTypes: Self.types)
+                try await Synced.write(bob) { realm in
+                    for id in 1...6 { realm.add(QueryDog(value: ["id": id, "name": "dog\(id)", "age": id])) }
+                }
+                try await bobUser.session(for: url)!.waitForUpload()
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                try await Synced.write(alice) { realm in realm.object(ofType: QueryDog.self, forPrimaryKey: 4)!.name = "before the backup" }
+                let session = try #require(aliceUser.session(for: url))
+                try await session.waitForUpload()
+                await server.stop()
+                let backup = temporaryDirectory("query-reset-backup").appendingPathComponent("data")
+                try await SyncTests.ResetConvergence.copy(directory, to: backup)
+
+                let again = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                try await Synced.write(alice) { realm in realm.object(ofType: QueryDog.self, forPrimaryKey: 5)!.name = "lost with the server" }
+                try await session.waitForUpload()
+                try await session.waitForDownload()
+                await again.stop()
+                try await Synced.write(alice) { realm in
+                    realm.object(ofType: QueryDog.self, forPrimaryKey: 6)!.name = "offline"
+                    realm.create(QueryDog.self, value: ["id": 7, "name": "puppy", "age": 9])
+                }
+                try await SyncTests.ResetConvergence.copy(backup, to: directory)
+                let restored = try await TestServer.start(dataDirectory: directory) { $0.port = port }
+                defer { Task { await restored.stop() } }
+
+                let expected = ["4 before the backup 4 -", "5 dog5 5 -", "6 offline 6 -", "7 puppy 9 -"]
+                let deadline = ContinuousClock.now + .seconds(40)
+                var dogs: [String] = []
+                while ContinuousClock.now < deadline {
+                    dogs = try await Self.contents(alice).dogs
+                    if dogs == expected { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(dogs == expected)
+                try await Self.waitForState("old", "complete", alice)
+                let resumed = try #require(aliceUser.session(for: url))
+                try await resumed.waitForUpload()
+                try await bobUser.session(for: url)!.waitForDownload()
+                #expect(try await Self.contents(bob).dogs == ["1 dog1 1 -", "2 dog2 2 -", "3 dog3 3 -", "4 before the backup 4 -", "5 dog5 5 -",
+                                                             "6 offline 6 -", "7 puppy 9 -"])
+            }
+        }
+
         @Test func aFileSyncedByQueryAndThenWholeGetsEverything() async throws {
             try await TestClient.run {
                 let (server, _, alice, url, aliceUser, _) = try await Self.world("/shared/switch")

@@ -10,17 +10,19 @@ import Synchronization
 import Testing
 
 extension SyncTests {
-    /// Seeded randomized convergence through server restores: three
+    /// Seeded randomized convergence through server restores: four
     /// replicas, each with an automatic client-reset mode drawn at random,
     /// edit one Realm with every kind of change, dropping off and coming
-    /// back; the server is backed up at one random step and restored from
-    /// that backup at a later one, so that every replica that integrated
-    /// the lost history must reset, some with unsynced changes of every
-    /// kind (list moves included) to recover.
+    /// back; the fourth is query-based and changes its subscriptions at
+    /// random. The server is backed up at one random step and restored
+    /// from that backup at a later one, so that every replica that
+    /// integrated the lost history must reset, some with unsynced changes
+    /// of every kind (list moves included) to recover.
     ///
-    /// Checked after every run: the replicas hold the same objects, the
-    /// server's state (as a new client downloads it) too; every write
-    /// acknowledged before the backup is there.
+    /// Checked after every run: the full replicas hold the same objects,
+    /// the server's state (as a new client downloads it) too, and the
+    /// query-based one exactly its view of them; every write acknowledged
+    /// before the backup is there.
     ///
     /// `REALM_SYNC_RESET_RUNS` sets the number of runs;
     /// `REALM_SYNC_RESET_SEED` replays one.
@@ -94,7 +96,8 @@ extension SyncTests {
             let resets = Mutex(0)
             var replicas: [Replica] = []
             var modes: [String] = []
-            for index in 0..<3 {
+            // The fourth replica is query-based.
+            for index in 0..<4 {
                 let user = try await SyncUser.logIn(with: .usernamePassword(username: "reset\(index)-\(seed)", password: "password", register: true),
                                                     server: server.url)
                 let counted: @Sendable (Realm, Realm) -> Void = { _, _ in resets.withLock { $0 += 1 } }
@@ -110,7 +113,12 @@ extension SyncTests {
                     mode = .recoverOrDiscardUnsyncedChanges(afterReset: counted)
                     modes.append("recover-or-discard")
                 }
-                replicas.append(Replica(user: user, url: url, clientResetMode: mode))
+                replicas.append(Replica(user: user, url: url, clientResetMode: mode, isPartial: index == 3))
+            }
+            let partial = replicas[3]
+            for _ in 0..<2 {
+                let query = QueryBasedConvergence.queries[Int(random.next() % UInt64(QueryBasedConvergence.queries.count))]
+                _ = try await offloaded { QueryBasedConvergence.subscribe(try Realm(configuration: partial.configuration), to: query) }
             }
             defer {
                 for replica in replicas { replica.user.logOut() }
@@ -152,7 +160,7 @@ extension SyncTests {
                     try await Self.copy(backup, to: directory)
                     server = try await TestServer.start(dataDirectory: directory) { $0.port = port }
                 }
-                let replica = replicas[Int(random.next() % 3)]
+                let replica = replicas[Int(random.next() % UInt64(replicas.count))]
                 switch random.next() % 10 {
                 case 0:
                     replica.session?.suspend()
@@ -160,6 +168,17 @@ extension SyncTests {
                 case 1:
                     replica.session?.resume()
                     suspended.remove(replica.user.identity!)
+                case 2 where replica === partial:
+                    let query = QueryBasedConvergence.queries[Int(random.next() % UInt64(QueryBasedConvergence.queries.count))]
+                    let subscribe = random.next() % 2 == 0
+                    try await offloaded {
+                        let realm = try Realm(configuration: partial.configuration)
+                        if subscribe {
+                            _ = QueryBasedConvergence.subscribe(realm, to: query)
+                        } else {
+                            realm.subscription(named: query.name)?.unsubscribe()
+                        }
+                    }
                 default:
                     let operation = random.next()
                     let argument = random.next()
@@ -187,11 +206,16 @@ extension SyncTests {
                     try await withDeadline("seed \(seed): downloading (\(session.diagnostics))", seconds: 60) { try await session.waitForDownload() }
                 }
             }
+            try await QueryBasedConvergence.waitForSubscriptions(partial.describe, seed: seed)
+            try await withDeadline("seed \(seed): downloading the view") { try await #require(partial.session).waitForDownload() }
             let first = try await Convergence.describe(replicas[0].describe)
-            for replica in replicas.dropFirst() {
+            for replica in replicas.dropFirst() where replica !== partial {
                 let other = try await Convergence.describe(replica.describe)
                 #expect(other == first, "seed \(seed) (\(modes)): the replicas differ; replay with REALM_SYNC_RESET_SEED=\(seed)")
             }
+            let names = try await offloaded { try Realm(configuration: partial.configuration).subscriptions().compactMap(\.name) }
+            #expect(try await Convergence.describe(partial.describe) == (try await QueryBasedConvergence.view(of: names, in: replicas[0].describe)),
+                    "seed \(seed) (\(modes)): the query-based replica differs from its view (\(names)); replay with REALM_SYNC_RESET_SEED=\(seed)")
             let configuration = replicas[0].configuration
             let marks = Set(try await offloaded { try Realm(configuration: configuration).objects(SyncMark.self).map(\.id) })
             #expect(Set(beforeBackup).isSubset(of: marks), "seed \(seed): a write from before the backup was lost")
