@@ -58,7 +58,7 @@ actor SessionEngine {
     /// For a query-based Realm, the top-level objects the download under
     /// way created: what a download completing the whole view keeps
     /// (``Eviction/allNotSent``).
-    private var receivedSinceBind = Set<ObjectReference>()
+    private var receivedInDownload = Set<ObjectReference>()
     /// For a query-based Realm, the sets of subscriptions sent on the
     /// connection, less one (the bind's is 0): the server's answers name
     /// the set they are for.
@@ -350,7 +350,7 @@ actor SessionEngine {
     private func speak(_ inbound: MessageQueue, _ sender: SerialMessageSender, run: UInt64, token: String,
                        fileState: SyncFileState) async -> Ending {
         let number = Self.sessionNumber
-        receivedSinceBind = []
+        receivedInDownload = []
         subscriptionGeneration = 0
         let subscriptions: [SubscriptionQuery]?
         do {
@@ -412,12 +412,12 @@ actor SessionEngine {
                         if configuration.isPartial {
                             for (_, changeset) in complete {
                                 for case .create(let className, let identity) in changeset.instructions where identity.isTopLevel {
-                                    receivedSinceBind.insert(ObjectReference(className: className, identity: identity))
+                                    receivedInDownload.insert(ObjectReference(className: className, identity: identity))
                                 }
                             }
                         }
                         do throws(RealmError) {
-                            let received = eviction == .allNotSent ? receivedSinceBind : []
+                            let received = eviction == .allNotSent ? receivedInDownload : []
                             try withFile { file throws(RealmError) in
                                 try file.integrate(complete, reaching: serverVersion, salt: salt, evicting: eviction, received: received,
                                                    acknowledged: acknowledged)
@@ -425,7 +425,7 @@ actor SessionEngine {
                             // A download ends with the message that names
                             // its version (or completes a whole view): the
                             // next whole view counts from there.
-                            if serverVersion != 0 || eviction == .allNotSent { receivedSinceBind = [] }
+                            if serverVersion != 0 || eviction == .allNotSent { receivedInDownload = [] }
                         } catch {
                             return .failed(SyncError(.clientSessionError, "A change from the server cannot be applied to \(configuration.realmURL.absoluteString): \(error.message)",
                                                      serverCode: SyncProtocolError.badChangeset.rawValue))

@@ -235,13 +235,18 @@ final class ServerSession: Sendable {
                 }
                 sentAcknowledgement = acknowledged
             }
-            let due = state.withLock { state -> [UInt64] in
-                let due = state.marks.filter { $0.serverVersion <= sentThrough }.map(\.request)
-                state.marks.removeAll { $0.serverVersion <= sentThrough }
-                return due
-            }
-            for request in due { try await send(.mark(session: number, request: request)) }
+            try await answerMarks(through: sentThrough)
         } while await iterator.next() != nil
+    }
+
+    /// Answers the marks whose server version the client has been sent.
+    private func answerMarks(through sentThrough: UInt64) async throws(SessionError) {
+        let due = state.withLock { state -> [UInt64] in
+            let due = state.marks.filter { $0.serverVersion <= sentThrough }.map(\.request)
+            state.marks.removeAll { $0.serverVersion <= sentThrough }
+            return due
+        }
+        for request in due { try await send(.mark(session: number, request: request)) }
     }
 
     /// Sends the Realm's state, read at its newest version; returns that
@@ -327,12 +332,7 @@ final class ServerSession: Sendable {
                     sentStatuses = batch.statuses
                 }
             }
-            let due = state.withLock { state -> [UInt64] in
-                let due = state.marks.filter { $0.serverVersion <= sentThrough }.map(\.request)
-                state.marks.removeAll { $0.serverVersion <= sentThrough }
-                return due
-            }
-            for request in due { try await send(.mark(session: number, request: request)) }
+            try await answerMarks(through: sentThrough)
         } while await iterator.next() != nil
     }
 
