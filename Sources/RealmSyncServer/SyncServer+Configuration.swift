@@ -17,8 +17,14 @@ extension SyncServer {
         public var tls: TLSFiles?
         /// How much the server logs (to standard error, through swift-log).
         public var logLevel: Logger.Level = .info
-        /// The user store; nil for the embedded one in ``dataDirectory``.
+        /// The user store; nil for the one ``databaseURL`` names, or the
+        /// embedded one in ``dataDirectory``.
         public var userStore: (any UserStore)?
+        /// A PostgreSQL database to keep users, accounts, refresh tokens,
+        /// permissions and offers in (``PostgresUserStore``):
+        /// `postgres://user:password@host:port/database`. Nil keeps them in
+        /// ``dataDirectory``.
+        public var databaseURL: String?
         /// The authentication providers the server accepts.
         public var providers = Providers()
         /// An administrator to create (or promote) at start: a username and

@@ -50,6 +50,8 @@ public final class SyncServer: Sendable {
     private let logger: Logger
     /// Held while the server exists: one server per data folder.
     private let dataLock: DataDirectoryLock
+    /// The PostgreSQL store the server opened, closed when it stops.
+    private let ownedStore: PostgresUserStore?
 
     private enum RunState {
         case idle
@@ -72,67 +74,86 @@ public final class SyncServer: Sendable {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         dataLock = try DataDirectoryLock(configuration.dataDirectory)
-        let store = try configuration.userStore ?? EmbeddedUserStore(directory: configuration.dataDirectory)
-        let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
-        if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
-        let service = AuthService(
-            store: store,
-            tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory,
-                                          accessTokenLifetime: configuration.accessTokenLifetime,
-                                          refreshTokenLifetime: configuration.refreshTokenLifetime),
-            passwords: PasswordHasher(cost: configuration.passwordHashCost),
-            external: try await ExternalIdentityVerifier(configuration.providers, logger: logger),
-            limiter: FailedLoginLimiter(limit: configuration.failedLoginLimit, window: configuration.failedLoginWindow),
-            providers: configuration.providers,
-            logger: logger)
-        if let admin = configuration.initialAdmin {
-            try await service.ensureAdmin(admin)
-        }
-
-        let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service,
-                               compaction: SyncService.Compaction(interval: configuration.historyCompactionInterval,
-                                                                  retention: configuration.clientHistoryRetention),
-                               logger: logger)
-
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ProblemMiddleware(routes: AuthController.routes.merging(PermissionController.routes) { $1 },
-                                                 routePrefixes: AuthController.routePrefixes))
-        AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
-        PermissionController(service: PermissionService(sync: sync, logger: logger), auth: service,
-                             maxBodySize: configuration.maxRequestBodySize).register(on: router)
-        // A connection idle for a minute is closed, so that clients that
-        // open connections and send nothing cannot hold them for ever; a
-        // sync connection, once upgraded, is kept alive by pings instead.
-        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
-            http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
-            ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.keepAlivePeriod)))
-        let http = HTTPServerBuilder { responder in
-            MalformedRequestGuard(wrapped: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel) { request, _, logger in
-                guard request.path == SyncService.route else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
-                }
-            })
-        }
-        let serverBuilder: HTTPServerBuilder
-        if let tls = configuration.tls {
-            do {
-                let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain.path).map { NIOSSLCertificateSource.certificate($0) }
-                let key = try NIOSSLPrivateKey(file: tls.privateKey.path, format: .pem)
-                serverBuilder = try .tls(http, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
-            } catch {
-                throw Error.configuration("the TLS certificate or key cannot be read: \(error)")
+        let (store, owned) = try await Self.openStore(configuration, logger: logger)
+        ownedStore = owned
+        do {
+            let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
+            if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
+            let service = AuthService(
+                store: store,
+                tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory,
+                                              accessTokenLifetime: configuration.accessTokenLifetime,
+                                              refreshTokenLifetime: configuration.refreshTokenLifetime),
+                passwords: PasswordHasher(cost: configuration.passwordHashCost),
+                external: try await ExternalIdentityVerifier(configuration.providers, logger: logger),
+                limiter: FailedLoginLimiter(limit: configuration.failedLoginLimit, window: configuration.failedLoginWindow),
+                providers: configuration.providers,
+                logger: logger)
+            if let admin = configuration.initialAdmin {
+                try await service.ensureAdmin(admin)
             }
-        } else {
-            serverBuilder = http
+
+            let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service,
+                                   compaction: SyncService.Compaction(interval: configuration.historyCompactionInterval,
+                                                                      retention: configuration.clientHistoryRetention),
+                                   logger: logger)
+
+            let router = Router(context: BasicRequestContext.self)
+            router.add(middleware: ProblemMiddleware(routes: AuthController.routes.merging(PermissionController.routes) { $1 },
+                                                     routePrefixes: AuthController.routePrefixes))
+            AuthController(service: service, maxBodySize: configuration.maxRequestBodySize).register(on: router)
+            PermissionController(service: PermissionService(sync: sync, logger: logger), auth: service,
+                                 maxBodySize: configuration.maxRequestBodySize).register(on: router)
+            // A connection idle for a minute is closed, so that clients that
+            // open connections and send nothing cannot hold them for ever; a
+            // sync connection, once upgraded, is kept alive by pings instead.
+            let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+                http1: HTTP1Channel.Configuration(idleTimeout: .seconds(60)),
+                ws: WebSocketServerConfiguration(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: configuration.keepAlivePeriod)))
+            let http = HTTPServerBuilder { responder in
+                MalformedRequestGuard(wrapped: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel) { request, _, logger in
+                    guard request.path == SyncService.route else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
+                    }
+                })
+            }
+            let serverBuilder: HTTPServerBuilder
+            if let tls = configuration.tls {
+                do {
+                    let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateChain.path).map { NIOSSLCertificateSource.certificate($0) }
+                    let key = try NIOSSLPrivateKey(file: tls.privateKey.path, format: .pem)
+                    serverBuilder = try .tls(http, tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+                } catch {
+                    throw Error.configuration("the TLS certificate or key cannot be read: \(error)")
+                }
+            } else {
+                serverBuilder = http
+            }
+            let startup = startup
+            application = Application(
+                router: router,
+                server: serverBuilder,
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server"),
+                onServerRunning: { channel in startup.listening(on: channel.localAddress?.port ?? 0) },
+                logger: logger)
+        } catch {
+            await owned?.shutdown()
+            throw error
         }
-        let startup = startup
-        application = Application(
-            router: router,
-            server: serverBuilder,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server"),
-            onServerRunning: { channel in startup.listening(on: channel.localAddress?.port ?? 0) },
-            logger: logger)
+    }
+
+    /// The store `configuration` names: its own, a PostgreSQL database
+    /// (which the server then owns and closes when it stops), or the
+    /// embedded one in its data folder.
+    private static func openStore(_ configuration: Configuration, logger: Logger) async throws -> (any UserStore, PostgresUserStore?) {
+        if let store = configuration.userStore { return (store, nil) }
+        if let url = configuration.databaseURL {
+            let store = try await PostgresUserStore(url: url, logger: logger)
+            logger.info("keeping users in \(PostgresURL.redacted(url))")
+            return (store, store)
+        }
+        return (try EmbeddedUserStore(directory: configuration.dataDirectory), nil)
     }
 
     /// The port the server listens on, once started.
@@ -191,6 +212,7 @@ public final class SyncServer: Sendable {
         guard let (group, task) = running else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
+        await ownedStore?.shutdown()
         dataLock.release()
         logger.info("stopped")
     }
@@ -208,7 +230,9 @@ public final class SyncServer: Sendable {
             return task
         }
         defer { dataLock.release() }
-        try await task?.value
+        let outcome = await task?.result
+        await ownedStore?.shutdown()
+        try outcome?.get()
         logger.info("stopped")
     }
 

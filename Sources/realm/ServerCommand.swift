@@ -10,7 +10,8 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "server",
         abstract: "Run the sync server: users and authentication (Docs/Sync.md).",
         discussion: """
-            Listens on loopback unless --host says otherwise, keeps its users in --data, and stops \
+            Listens on loopback unless --host says otherwise, keeps its users in --data (or in the \
+            PostgreSQL database of --database), and stops \
             gracefully on SIGINT or SIGTERM. The first administrator comes from --admin-username (or \
             REALM_SERVER_ADMIN_USERNAME) with the password in REALM_SERVER_ADMIN_PASSWORD (or \
             --admin-password).
@@ -24,6 +25,9 @@ struct ServerCommand: AsyncParsableCommand {
 
     @Option(help: "The folder of the server's data (created if missing).")
     var data = "realm-server-data"
+
+    @Option(help: "A PostgreSQL database for users, accounts, tokens and permissions: postgres://user:password@host:port/database (or REALM_SERVER_DATABASE); without it they are kept in --data.")
+    var database: String?
 
     @Option(help: "A PEM certificate chain: serve HTTPS (with --tls-key).")
     var tlsCertificate: String?
@@ -102,6 +106,7 @@ struct ServerCommand: AsyncParsableCommand {
             throw ValidationError("--tls-certificate and --tls-key go together")
         }
         let environment = ProcessInfo.processInfo.environment
+        configuration.databaseURL = database ?? environment["REALM_SERVER_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
         if let username = adminUsername ?? environment["REALM_SERVER_ADMIN_USERNAME"] {
             guard let password = adminPassword ?? environment["REALM_SERVER_ADMIN_PASSWORD"], !password.isEmpty else {
                 throw ValidationError("the administrator needs a password: set REALM_SERVER_ADMIN_PASSWORD")
