@@ -81,7 +81,7 @@ public final class SyncServer: Sendable {
             if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
             let service = AuthService(
                 store: store,
-                tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory,
+                tokens: try await TokenIssuer(dataDirectory: configuration.dataDirectory, store: store,
                                               accessTokenLifetime: configuration.accessTokenLifetime,
                                               refreshTokenLifetime: configuration.refreshTokenLifetime),
                 passwords: PasswordHasher(cost: configuration.passwordHashCost),

@@ -142,6 +142,22 @@ import Testing
         }
     }
 
+    /// PostgreSQL's store shares the token secret: the first server makes
+    /// it, every other reads it; a second store on the same database
+    /// finds its tables made and the secret there.
+    @Test func theSharedSecretIsMadeOnce() async throws {
+        let cluster = try PostgresCluster.start()
+        defer { cluster.stop() }
+        let database = try cluster.database()
+        let first = try await PostgresUserStore(url: database)
+        let second = try await PostgresUserStore(url: database)
+        let made = Data(repeating: 1, count: 32)
+        #expect(try await first.tokenSecret(orMake: made) == made)
+        #expect(try await second.tokenSecret(orMake: Data(repeating: 2, count: 32)) == made)
+        await first.shutdown()
+        await second.shutdown()
+    }
+
     @Test func aURLThatNamesNoDatabaseIsAConfigurationError() async throws {
         for url in ["mysql://127.0.0.1/x", "postgres://127.0.0.1", "postgres://127.0.0.1/x?sslmode=sometimes", "not a url"] {
             await #expect(throws: SyncServer.Error.self, "\(url)") { _ = try await PostgresUserStore(url: url) }
@@ -159,26 +175,26 @@ extension SyncTests {
     /// The server on PostgreSQL, end to end (among the sync tests, which
     /// run in turn: they share the process's users).
     @Suite struct PostgresStore {
-        /// A server on PostgreSQL, end to end: users register, log in and
-        /// sync; a second server (another data folder) on the same database
-        /// knows them.
-        @Test func aServerOnPostgresKeepsItsUsersThere() async throws {
+        /// Two servers on one PostgreSQL database, end to end: a user
+        /// registered through one logs in through the other, and a token
+        /// one issued works on the other (they share the database's
+        /// secret). Synced Realms are still each server's own.
+        @Test func serversOnOneDatabaseShareUsersAndTokens() async throws {
             try await TestClient.run {
                 let cluster = try PostgresCluster.start()
                 defer { cluster.stop() }
                 let database = try cluster.database()
                 let first = try await TestServer.start { $0.databaseURL = database }
-                let alice = try await SyncTests.SyncedRealms.register("alice", on: first)
-                let url = SyncTests.SyncedRealms.realmURL(first, "/~/tasks")
-                let config = SyncTests.SyncedRealms.configuration(alice, url)
-                try await SyncTests.SyncedRealms.write(config) { realm in realm.add(SyncTask(value: ["id": 1, "title": "on postgres"])) }
-                try await #require(alice.session(for: url)).waitForUpload()
-                alice.logOut()
-                await first.stop()
-
+                defer { Task { await first.stop() } }
                 let second = try await TestServer.start { $0.databaseURL = database }
                 defer { Task { await second.stop() } }
-                // Registered on the first server, known to the second.
+                let alice = try await SyncTests.SyncedRealms.register("alice", on: first)
+                // Alice's tokens come from the first server; her Realm is on the second.
+                let url = SyncTests.SyncedRealms.realmURL(second, "/~/tasks")
+                let configuration = SyncTests.SyncedRealms.configuration(alice, url)
+                try await SyncTests.SyncedRealms.write(configuration) { realm in realm.add(SyncTask(value: ["id": 1, "title": "on postgres"])) }
+                try await withDeadline("uploading to the second server") { try await #require(alice.session(for: url)).waitForUpload() }
+                alice.logOut()
                 let again = try await SyncUser.logIn(with: .usernamePassword(username: "alice", password: "password", register: false),
                                                      server: second.url)
                 #expect(again.identity == alice.identity)

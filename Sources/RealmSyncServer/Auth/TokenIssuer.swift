@@ -14,8 +14,15 @@ struct TokenIssuer: Sendable {
     let accessTokenLifetime: TimeInterval
     let refreshTokenLifetime: TimeInterval
 
-    init(dataDirectory: URL, accessTokenLifetime: TimeInterval, refreshTokenLifetime: TimeInterval) async throws {
-        let secret = try Self.loadOrMakeSecret(at: dataDirectory.appendingPathComponent("token-secret"))
+    /// An issuer signing with the secret `store` shares between server
+    /// processes, or else with the one in `dataDirectory`.
+    init(dataDirectory: URL, store: any UserStore, accessTokenLifetime: TimeInterval, refreshTokenLifetime: TimeInterval) async throws {
+        let secret: Data
+        if let shared = store as? any SharedSecretStore {
+            secret = try await shared.tokenSecret(orMake: Self.newSecret())
+        } else {
+            secret = try Self.loadOrMakeSecret(at: dataDirectory.appendingPathComponent("token-secret"))
+        }
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.accessTokenLifetime = accessTokenLifetime
@@ -55,6 +62,14 @@ struct TokenIssuer: Sendable {
         SecretToken.hash(token)
     }
 
+    /// 256 random bits.
+    private static func newSecret() -> Data {
+        var secret = Data(count: 32)
+        var generator = SystemRandomNumberGenerator()
+        for index in secret.indices { secret[index] = generator.next() }
+        return secret
+    }
+
     /// The secret in `url`, made there when there is no file. A file that
     /// cannot be read or is too short is an error: replacing it would
     /// silently invalidate every token.
@@ -65,9 +80,7 @@ struct TokenIssuer: Sendable {
             }
             return secret
         }
-        var secret = Data(count: 32)
-        var generator = SystemRandomNumberGenerator()
-        for index in secret.indices { secret[index] = generator.next() }
+        let secret = newSecret()
         // Written to a new file only its owner can read, then moved into
         // place, so that no reader ever sees a partial secret.
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".token-secret-\(UUID().uuidString)")

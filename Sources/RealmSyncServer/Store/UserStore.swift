@@ -129,3 +129,13 @@ public protocol UserStore: Sendable {
     @discardableResult
     func deleteOffer(tokenHash: String) async throws -> Bool
 }
+
+/// A store that several server processes share (PostgreSQL's): it also
+/// keeps the secret that signs access tokens, so that a token one process
+/// issues is accepted by every other. A server whose store is not one
+/// keeps the secret in its data folder.
+public protocol SharedSecretStore: UserStore {
+    /// The stored secret; `candidate` is stored first when there is none
+    /// (the first server to ask makes it, and every other reads it).
+    func tokenSecret(orMake candidate: Data) async throws -> Data
+}

@@ -15,13 +15,13 @@ import RealmSyncWire
 /// key lets one insert through.
 ///
 /// The store runs its connection pool until ``shutdown()``.
-public final class PostgresUserStore: UserStore, Sendable {
+public final class PostgresUserStore: SharedSecretStore, Sendable {
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let logger: Logger
 
     /// The version of the tables this store makes and reads.
-    static let schemaVersion = 1
+    static var schemaVersion: Int { migrations.count }
 
     /// Connects to the database `url` names (`postgres://user:password@host:port/database`)
     /// and makes the store's tables if it lacks them.
@@ -62,18 +62,33 @@ public final class PostgresUserStore: UserStore, Sendable {
             let rows = try await connection.query("SELECT version FROM realm_store_version", logger: logger)
             var found: Int?
             for try await version in rows.decode(Int.self) { found = version }
-            if let found, found > Self.schemaVersion {
-                throw SyncServer.Error.configuration("the database's tables are of version \(found), made by a newer server; this one reads \(Self.schemaVersion)")
+            let current = found ?? 0
+            if current > Self.schemaVersion {
+                throw SyncServer.Error.configuration("the database's tables are of version \(current), made by a newer server; this one reads \(Self.schemaVersion)")
             }
-            guard found == nil else { return }
-            for statement in Self.tables {
-                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            guard current < Self.schemaVersion else { return }
+            for migration in Self.migrations[current...] {
+                for statement in migration {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
             }
-            try await connection.query("INSERT INTO realm_store_version (version) VALUES (\(Self.schemaVersion))", logger: logger)
+            if found == nil {
+                try await connection.query("INSERT INTO realm_store_version (version) VALUES (\(Self.schemaVersion))", logger: logger)
+            } else {
+                try await connection.query("UPDATE realm_store_version SET version = \(Self.schemaVersion)", logger: logger)
+            }
         }
     }
 
-    private static let tables = [
+    /// The statements that bring the tables from each version to the next:
+    /// the first makes them, the second adds the shared token secret.
+    private static let migrations: [[String]] = [version1, version2]
+
+    private static let version2 = [
+        "CREATE TABLE realm_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
+    ]
+
+    private static let version1 = [
         """
         CREATE TABLE realm_users (
             identity TEXT PRIMARY KEY,
@@ -122,6 +137,16 @@ public final class PostgresUserStore: UserStore, Sendable {
         )
         """,
     ]
+
+    // MARK: The shared secret
+
+    public func tokenSecret(orMake candidate: Data) async throws -> Data {
+        try await client.query("INSERT INTO realm_secrets (name, value) VALUES ('token', \(candidate)) ON CONFLICT DO NOTHING",
+                               logger: logger)
+        let rows = try await client.query("SELECT value FROM realm_secrets WHERE name = 'token'", logger: logger)
+        for try await secret in rows.decode(Data.self) where secret.count >= 32 { return secret }
+        throw SyncServer.Error.configuration("the database's token secret is missing or shorter than 32 bytes")
+    }
 
     // MARK: Users and accounts
 
