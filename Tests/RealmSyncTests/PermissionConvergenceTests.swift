@@ -88,15 +88,7 @@ extension SyncTests {
         }
 
         @Test func randomEditsWithPermissionChangesConverge() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let seeds: [UInt64]
-            if let replay = environment["REALM_SYNC_PERMISSION_SEED"].flatMap(UInt64.init) {
-                seeds = [replay]
-            } else {
-                let runs = environment["REALM_SYNC_PERMISSION_RUNS"].flatMap(Int.init) ?? 20
-                let base = UInt64.random(in: 1...UInt64(1) << 40)
-                seeds = (0..<UInt64(runs)).map { base + $0 }
-            }
+            let seeds = randomizedSeeds("PERMISSION", defaultRuns: 20)
             try await TestClient.run {
                 let errors = ReportedErrors()
                 defer { SyncManager.shared.errorHandler = nil }

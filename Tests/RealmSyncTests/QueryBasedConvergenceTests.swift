@@ -40,15 +40,7 @@ extension SyncTests {
         ]
 
         @Test func randomEditsAndSubscriptionsConverge() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let seeds: [UInt64]
-            if let replay = environment["REALM_SYNC_QUERY_SEED"].flatMap(UInt64.init) {
-                seeds = [replay]
-            } else {
-                let runs = environment["REALM_SYNC_QUERY_RUNS"].flatMap(Int.init) ?? 20
-                let base = UInt64.random(in: 1...UInt64(1) << 40)
-                seeds = (0..<UInt64(runs)).map { base + $0 }
-            }
+            let seeds = randomizedSeeds("QUERY", defaultRuns: 20)
             try await TestClient.run {
                 let errors = SessionErrors()
                 defer {

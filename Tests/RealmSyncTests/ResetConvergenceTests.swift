@@ -31,15 +31,7 @@ extension SyncTests {
         typealias Replica = PermissionConvergence.Replica
 
         @Test func randomEditsAcrossAServerRestoreConverge() async throws {
-            let environment = ProcessInfo.processInfo.environment
-            let seeds: [UInt64]
-            if let replay = environment["REALM_SYNC_RESET_SEED"].flatMap(UInt64.init) {
-                seeds = [replay]
-            } else {
-                let runs = environment["REALM_SYNC_RESET_RUNS"].flatMap(Int.init) ?? 10
-                let base = UInt64.random(in: 1...UInt64(1) << 40)
-                seeds = (0..<UInt64(runs)).map { base + $0 }
-            }
+            let seeds = randomizedSeeds("RESET", defaultRuns: 10)
             try await TestClient.run {
                 let errors = SessionErrors()
                 defer { SyncManager.shared.errorHandler = nil }

@@ -227,3 +227,15 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
     let seconds: Double
     var description: String { "\(what) took over \(seconds) s" }
 }
+
+/// The seeds of a randomized test's runs: `REALM_SYNC_<NAME>_SEED` replays
+/// one run; otherwise `REALM_SYNC_<NAME>_RUNS` (or `defaultRuns`)
+/// consecutive seeds from a random start, each printed in a failure's
+/// message so that it can be replayed.
+func randomizedSeeds(_ name: String, defaultRuns: Int) -> [UInt64] {
+    let environment = ProcessInfo.processInfo.environment
+    if let replay = environment["REALM_SYNC_\(name)_SEED"].flatMap(UInt64.init) { return [replay] }
+    let runs = environment["REALM_SYNC_\(name)_RUNS"].flatMap(Int.init) ?? defaultRuns
+    let base = UInt64.random(in: 1...UInt64(1) << 40)
+    return (0..<UInt64(runs)).map { base + $0 }
+}

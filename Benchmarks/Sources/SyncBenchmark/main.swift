@@ -127,24 +127,7 @@ let latencyPath = "/bench/latency"
 let writerConfig = configuration(writer, latencyPath)
 let readerConfig = configuration(reader, latencyPath)
 _ = try await onQueue(writerQueue) { _ = try Realm(configuration: writerConfig) }
-let received = Mutex<[Int]>([])
-let initial = DispatchSemaphore(value: 0)
-let token = try await onQueue(readerQueue) {
-    let realm = try Realm(configuration: readerConfig, queue: readerQueue)
-    let results = realm.objects(BenchItem.self)
-    return UncheckedToken(results.observe(on: readerQueue) { change in
-        switch change {
-        case .initial: initial.signal()
-        case .update(let results, _, let insertions, _):
-            let arrived = now()
-            received.withLock { received in
-                for index in insertions { received.append(arrived - results[index].sentAt) }
-            }
-        case .error(let error): fatalError("\(error)")
-        }
-    })
-}
-initial.wait()
+let arrivals = try await Arrivals.watch(readerConfig, on: readerQueue)
 try await session(reader, latencyPath).waitForDownload()
 for id in 1...latencyChanges {
     try await onQueue(writerQueue) {
@@ -156,8 +139,7 @@ for id in 1...latencyChanges {
 try await session(writer, latencyPath).waitForUpload()
 try await session(reader, latencyPath).waitForDownload()
 try await Task.sleep(for: .milliseconds(200))
-token.value.invalidate()
-let latencies = received.withLock { $0 }.map(milliseconds).sorted()
+let latencies = arrivals.stop().map(milliseconds).sorted()
 report(String(format: "| change → notification on another client, median (%d changes) | %.1f ms | ≤ 2 ms |", latencies.count, percentile(latencies, 0.5)))
 report(String(format: "| change → notification on another client, p99 | %.1f ms | ≤ 10 ms |", percentile(latencies, 0.99)))
 
@@ -263,23 +245,7 @@ if measures("query") {
     // A change entering the view: from the writer's commit to the
     // notification on the query-based client.
     let writerConfig = configuration(writer, path)
-    let received = Mutex<[Int]>([])
-    let initial = DispatchSemaphore(value: 0)
-    let token = try await onQueue(partialQueue) {
-        let realm = try Realm(configuration: partialConfig, queue: partialQueue)
-        return UncheckedToken(realm.objects(BenchItem.self).observe(on: partialQueue) { change in
-            switch change {
-            case .initial: initial.signal()
-            case .update(let results, _, let insertions, _):
-                let arrived = now()
-                received.withLock { received in
-                    for index in insertions { received.append(arrived - results[index].sentAt) }
-                }
-            case .error(let error): fatalError("\(error)")
-            }
-        })
-    }
-    initial.wait()
+    let arrivals = try await Arrivals.watch(partialConfig, on: partialQueue)
     for change in 0..<latencyChanges {
         try await onQueue(writerQueue) {
             let realm = try Realm(configuration: writerConfig)
@@ -294,8 +260,7 @@ if measures("query") {
     try await session(writer, path).waitForUpload()
     try await session(partialUser, path).waitForDownload()
     try await Task.sleep(for: .milliseconds(200))
-    token.value.invalidate()
-    let latencies = received.withLock { $0 }.map(milliseconds).sorted()
+    let latencies = arrivals.stop().map(milliseconds).sorted()
     precondition(latencies.count == latencyChanges, "\(latencies.count) of \(latencyChanges) changes reached the query-based client")
     report(String(format: "| query-based client of %d objects: change → notification, median (%d changes) | %.1f ms | |",
                   bulkObjects + 2 * latencyChanges, latencies.count, percentile(latencies, 0.5)))
@@ -312,4 +277,41 @@ await server.stop()
 struct UncheckedToken: @unchecked Sendable {
     let value: NotificationToken
     init(_ value: NotificationToken) { self.value = value }
+}
+
+/// The delay of each object inserted into a Realm, from its `sentAt` (the
+/// writer's commit) to the collection notification that shows it.
+final class Arrivals: Sendable {
+    private let received = Mutex<[Int]>([])
+    private let token = Mutex<UncheckedToken?>(nil)
+
+    /// Starts watching the objects of `configuration`'s Realm on `queue`,
+    /// once their first notification has come.
+    static func watch(_ configuration: Realm.Configuration, on queue: DispatchQueue) async throws -> Arrivals {
+        let arrivals = Arrivals()
+        let initial = DispatchSemaphore(value: 0)
+        let token = try await onQueue(queue) {
+            let realm = try Realm(configuration: configuration, queue: queue)
+            return UncheckedToken(realm.objects(BenchItem.self).observe(on: queue) { change in
+                switch change {
+                case .initial: initial.signal()
+                case .update(let results, _, let insertions, _):
+                    let arrived = now()
+                    arrivals.received.withLock { received in
+                        for index in insertions { received.append(arrived - results[index].sentAt) }
+                    }
+                case .error(let error): fatalError("\(error)")
+                }
+            })
+        }
+        arrivals.token.withLock { $0 = token }
+        initial.wait()
+        return arrivals
+    }
+
+    /// Stops watching; returns the delays, in nanoseconds.
+    func stop() -> [Int] {
+        token.withLock { $0 }?.value.invalidate()
+        return received.withLock { $0 }
+    }
 }
