@@ -525,6 +525,28 @@ extension SyncTests {
             }
         }
 
+        /// Removed and made again in one write, a subscription is the same
+        /// set to the server, which had answered it: it is asked again
+        /// rather than left pending (found by the randomized test).
+        @Test func aSubscriptionRemovedAndMadeAgainInOneWriteCompletes() async throws {
+            try await TestClient.run {
+                let (server, _, alice, _, _, _) = try await Self.world("/shared/again")
+                defer { Task { await server.stop() } }
+                try await Self.subscribe(alice, "old", "age > 3")
+                try await Self.waitForState("old", "complete", alice)
+                try await offloaded {
+                    let realm = try Realm(configuration: alice)
+                    try realm.write {
+                        realm.subscription(named: "old")!.unsubscribe()
+                        _ = realm.objects(QueryDog.self).filter("age > 3").subscribe(named: "old")
+                    }
+                }
+                #expect(try await Self.state("old", alice) == "pending")
+                try await Self.waitForState("old", "complete", alice)
+                #expect(try await Self.contents(alice).dogs.count == 3)
+            }
+        }
+
         @Test func aFileSyncedByQueryAndThenWholeGetsEverything() async throws {
             try await TestClient.run {
                 let (server, _, alice, url, aliceUser, _) = try await Self.world("/shared/switch")

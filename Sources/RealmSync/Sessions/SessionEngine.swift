@@ -63,6 +63,8 @@ actor SessionEngine {
     /// connection, less one (the bind's is 0): the server's answers name
     /// the set they are for.
     private var subscriptionGeneration: UInt64 = 0
+    /// Whether the server has answered the newest set sent.
+    private var subscriptionsAnswered = false
 
     private struct BoundConnection {
         /// Which run of ``runLoop(_:)`` bound it: a run that ends after the
@@ -352,6 +354,7 @@ actor SessionEngine {
         let number = Self.sessionNumber
         receivedInDownload = []
         subscriptionGeneration = 0
+        subscriptionsAnswered = false
         let subscriptions: [SubscriptionQuery]?
         do {
             subscriptions = configuration.isPartial ? try withFile { file throws(RealmError) in try file.subscriptionQueries() } : nil
@@ -438,6 +441,7 @@ actor SessionEngine {
                         // The answer to a set since replaced: the newer
                         // one's comes.
                         guard generation == subscriptionGeneration else { break }
+                        subscriptionsAnswered = true
                         do throws(RealmError) {
                             try withFile { file throws(RealmError) in try file.note(statuses) }
                         } catch {
@@ -489,9 +493,15 @@ actor SessionEngine {
         var iterator = wakes.makeAsyncIterator()
         repeat {
             do {
-                let current = try withFile { file throws(RealmError) in try file.subscriptionQueries() }
-                guard current != sent else { continue }
+                let (current, pending) = try withFile { file throws(RealmError) in
+                    (try file.subscriptionQueries(), try file.hasPendingSubscriptions())
+                }
+                // The same set again, but a subscription removed and made
+                // again since the server answered is pending with no answer
+                // to come: asked again, the server answers again.
+                guard current != sent || subscriptionsAnswered && pending else { continue }
                 subscriptionGeneration += 1
+                subscriptionsAnswered = false
                 try await sender.send(.subscribe(session: Self.sessionNumber, subscriptions: current))
                 sent = current
             } catch {

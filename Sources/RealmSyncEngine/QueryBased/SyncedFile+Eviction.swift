@@ -63,6 +63,12 @@ extension SyncedFile {
         return try StoredSubscription.all(transaction).map(\.query)
     }
 
+    /// Whether a subscription waits for the server's answer.
+    package func hasPendingSubscriptions() throws(RealmError) -> Bool {
+        try transaction.refresh()
+        return try StoredSubscription.all(transaction).contains { $0.state == .pending }
+    }
+
     /// Notes what the server made of the subscriptions, in a write of its
     /// own when anything changed (which notifies the file's Realms, whose
     /// subscriptions read their state then).
