@@ -65,12 +65,7 @@ extension SyncTests {
 
             /// Waits up to `seconds` for a delivered list matching `match`.
             func wait(within seconds: Double = 10, for match: ([SyncPermission]) -> Bool) async throws -> Bool {
-                let deadline = ContinuousClock.now + .seconds(seconds)
-                while ContinuousClock.now < deadline {
-                    if match(latest) { return true }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                return false
+                try await poll(within: seconds) { match(latest) ? true : nil } ?? false
             }
 
             /// Runs `body` with the results, on their queue.

@@ -93,14 +93,11 @@ extension SyncTests {
 
         /// Waits up to `seconds` until the Realm's task titles are `titles`.
         static func waitForTitles(_ configuration: Realm.Configuration, _ titles: [String], seconds: Double = 40) async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(seconds)
             var current: [String] = []
-            while ContinuousClock.now < deadline {
+            return try await poll(within: seconds, every: .milliseconds(50)) {
                 current = try await offloaded { try Realm(configuration: configuration).objects(SyncTask.self).sorted(byKeyPath: "id").map(\.title) }
-                if current == titles { return current }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return current
+                return current == titles ? current : nil
+            } ?? current
         }
 
         @Test func theSeedsManualResetBacksUpTheFileAndDownloadsAFreshCopy() async throws {

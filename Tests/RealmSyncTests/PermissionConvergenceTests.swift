@@ -71,16 +71,12 @@ extension SyncTests {
 
             /// Waits for an error of `user`'s session that matches, and takes it.
             func take(of user: SyncUser, within seconds: Double, where match: (SyncError) -> Bool) async throws -> SyncError? {
-                let deadline = ContinuousClock.now + .seconds(seconds)
-                while ContinuousClock.now < deadline {
-                    let found = errors.withLock { errors -> SyncError? in
+                try await poll(within: seconds, every: .milliseconds(10)) {
+                    errors.withLock { errors -> SyncError? in
                         guard let index = errors.firstIndex(where: { $0.user == user.identity && match($0.error) }) else { return nil }
                         return errors.remove(at: index).error
                     }
-                    if let found { return found }
-                    try await Task.sleep(for: .milliseconds(10))
                 }
-                return nil
             }
 
             /// The errors not taken.

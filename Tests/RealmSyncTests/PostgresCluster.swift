@@ -1,10 +1,17 @@
 import Foundation
 
-/// A throwaway PostgreSQL cluster for a test: `initdb` in a temporary
-/// folder, a free port on loopback, stopped (and its folder deleted) by
-/// ``stop()``. The server binaries come from Debian's `postgresql`
-/// package (`Scripts/install-dependencies` installs it); as root, they run
-/// as the `postgres` user, since PostgreSQL refuses to run as root.
+/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary
+/// folder, a free port on loopback, stopped (and its folder deleted) when
+/// the test process exits. The server binaries come from Debian's
+/// `postgresql` package (`Scripts/install-dependencies` installs it); as
+/// root, they run as the `postgres` user, since PostgreSQL refuses to run
+/// as root.
+///
+/// One cluster serves the whole process (``shared()``), each test taking a
+/// database of its own (``makeDatabase()``): `initdb` costs seconds, and
+/// every PostgreSQL program runs on a queue of its own, never on Swift's
+/// concurrency pool, which the blocking waits would starve (on two cores,
+/// five tests starting clusters at once stalled every other test for 90 s).
 final class PostgresCluster: Sendable {
     let port: Int
     private let folder: URL
@@ -14,11 +21,43 @@ final class PostgresCluster: Sendable {
         let description: String
     }
 
-    /// Starts a cluster.
+    /// The queue every PostgreSQL program of the tests runs on.
+    private static let queue = DispatchQueue(label: "postgres-cluster")
+
+    /// The process's cluster, started on first use; `Failure` when it
+    /// cannot start, each time it is asked for.
+    private static let started: Result<PostgresCluster, Failure> = {
+        do {
+            let cluster = try start()
+            atexit { if case .success(let cluster) = PostgresCluster.started { cluster.stop() } }
+            return .success(cluster)
+        } catch let failure as Failure {
+            return .failure(failure)
+        } catch {
+            return .failure(Failure(description: "\(error)"))
+        }
+    }()
+
+    /// The process's cluster, started by the first caller.
     ///
     /// - Throws: ``Failure`` when PostgreSQL is not installed or does not
     ///   start, with its output.
-    static func start() throws -> PostgresCluster {
+    static func shared() async throws -> PostgresCluster {
+        try await onQueue { try started.get() }
+    }
+
+    /// Makes a database of its own for a test and returns its URL.
+    func makeDatabase() async throws -> String {
+        try await Self.onQueue { try self.database() }
+    }
+
+    private static func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    private static func start() throws -> PostgresCluster {
         let binaries = try serverBinaries()
         let folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("realm-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,14 +82,13 @@ final class PostgresCluster: Sendable {
 
     private var data: String { folder.appendingPathComponent("data").path }
 
-    /// Makes a database and returns its URL.
-    func database(_ name: String = "realm_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
+    private func database(_ name: String = "realm_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
         try run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", name])
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
     /// Stops the cluster at once and deletes its folder.
-    func stop() {
+    private func stop() {
         try? run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(at: folder)
     }

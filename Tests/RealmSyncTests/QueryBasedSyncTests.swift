@@ -95,14 +95,12 @@ extension SyncTests {
         }
 
         static func waitForState(_ name: String, _ expected: String, _ configuration: Realm.Configuration) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
             var last = ""
-            while ContinuousClock.now < deadline {
+            let reached = try await poll(within: 20) {
                 last = try await state(name, configuration)
-                if last == expected || expected == "error" && last.hasPrefix("error") { return }
-                try await Task.sleep(for: .milliseconds(20))
+                return last == expected || expected == "error" && last.hasPrefix("error") ? true : nil
             }
-            Issue.record("the subscription '\(name)' is \(last), not \(expected)")
+            if reached == nil { Issue.record("the subscription '\(name)' is \(last), not \(expected)") }
         }
 
         static func subscribe(_ configuration: Realm.Configuration, _ name: String, _ predicate: String, limit: Int? = nil) async throws {
@@ -503,12 +501,10 @@ extension SyncTests {
                 defer { Task { await restored.stop() } }
 
                 let expected = ["4 before the backup 4 -", "5 dog5 5 -", "6 offline 6 -", "7 puppy 9 -"]
-                let deadline = ContinuousClock.now + .seconds(40)
                 var dogs: [String] = []
-                while ContinuousClock.now < deadline {
+                _ = try await poll(within: 40, every: .milliseconds(50)) {
                     dogs = try await Self.contents(alice).dogs
-                    if dogs == expected { break }
-                    try await Task.sleep(for: .milliseconds(50))
+                    return dogs == expected ? true : nil
                 }
                 #expect(dogs == expected)
                 try await Self.waitForState("old", "complete", alice)
@@ -516,10 +512,9 @@ extension SyncTests {
                 try await resumed.waitForUpload()
                 let all = ["1 dog1 1 -", "2 dog2 2 -", "3 dog3 3 -", "4 before the backup 4 -", "5 dog5 5 -", "6 offline 6 -", "7 puppy 9 -"]
                 var onBob: [String] = []
-                while ContinuousClock.now < deadline {
+                _ = try await poll(within: 40, every: .milliseconds(50)) {
                     onBob = try await Self.contents(bob).dogs
-                    if onBob == all { break }
-                    try await Task.sleep(for: .milliseconds(50))
+                    return onBob == all ? true : nil
                 }
                 #expect(onBob == all)
             }

@@ -239,3 +239,19 @@ func randomizedSeeds(_ name: String, defaultRuns: Int) -> [UInt64] {
     let base = UInt64.random(in: 1...UInt64(1) << 40)
     return (0..<UInt64(runs)).map { base + $0 }
 }
+
+/// Asks `probe` every `interval` until it answers or `seconds` pass, and
+/// returns the answer (nil when none came).
+///
+/// It always asks once more after the deadline: a test process stalled
+/// past the deadline (a busy machine, a starved pool) must not read what
+/// arrived meanwhile as a timeout.
+func poll<T>(within seconds: Double, every interval: Duration = .milliseconds(20),
+             _ probe: () async throws -> T?) async throws -> T? {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if let answer = try await probe() { return answer }
+        try await Task.sleep(for: interval)
+    }
+    return try await probe()
+}

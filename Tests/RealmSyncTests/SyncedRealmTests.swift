@@ -43,12 +43,7 @@ final class SessionErrors: Sendable {
 
     /// Waits up to `seconds` for an error matching `match`.
     func first(within seconds: Double = 10, where match: (SyncError) -> Bool) async throws -> SyncError? {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if let found = all.first(where: match) { return found }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
+        try await poll(within: seconds) { all.first(where: match) }
     }
 }
 

@@ -21,9 +21,7 @@ import Testing
         case .embedded:
             try await body(try EmbeddedUserStore(directory: temporaryDirectory("store")))
         case .postgres:
-            let cluster = try PostgresCluster.start()
-            defer { cluster.stop() }
-            let store = try await PostgresUserStore(url: try cluster.database())
+            let store = try await PostgresUserStore(url: try await PostgresCluster.shared().makeDatabase())
             do {
                 try await body(store)
             } catch {
@@ -146,9 +144,7 @@ import Testing
     /// it, every other reads it; a second store on the same database
     /// finds its tables made and the secret there.
     @Test func theSharedSecretIsMadeOnce() async throws {
-        let cluster = try PostgresCluster.start()
-        defer { cluster.stop() }
-        let database = try cluster.database()
+        let database = try await PostgresCluster.shared().makeDatabase()
         let first = try await PostgresUserStore(url: database)
         let second = try await PostgresUserStore(url: database)
         let made = Data(repeating: 1, count: 32)
@@ -181,9 +177,7 @@ extension SyncTests {
         /// secret). Synced Realms are still each server's own.
         @Test func serversOnOneDatabaseShareUsersAndTokens() async throws {
             try await TestClient.run {
-                let cluster = try PostgresCluster.start()
-                defer { cluster.stop() }
-                let database = try cluster.database()
+                let database = try await PostgresCluster.shared().makeDatabase()
                 let first = try await TestServer.start { $0.databaseURL = database }
                 defer { Task { await first.stop() } }
                 let second = try await TestServer.start { $0.databaseURL = database }
