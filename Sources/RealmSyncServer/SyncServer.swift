@@ -50,8 +50,26 @@ public final class SyncServer: Sendable {
     private let logger: Logger
     /// Held while the server exists: one server per data folder.
     private let dataLock: DataDirectoryLock
-    /// The PostgreSQL store the server opened, closed when it stops.
-    private let ownedStore: PostgresUserStore?
+    /// What the server opened on PostgreSQL, closed when it stops.
+    private let database: OwnedDatabase
+
+    /// The user store, synced Realms' history and listener a server opens
+    /// on PostgreSQL.
+    private struct OwnedDatabase {
+        var store: PostgresUserStore?
+        var log: PostgresRealmLog?
+        var listener: PostgresChangeListener?
+
+        func shutdown() async {
+            await listener?.shutdown()
+            log?.shutdown()
+            await store?.shutdown()
+        }
+    }
+
+    /// The connections of a server's ``PostgresRealmLog``: the synced
+    /// Realms writing or catching up at once.
+    static let realmLogConnections = 10
 
     private enum RunState {
         case idle
@@ -75,7 +93,7 @@ public final class SyncServer: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         dataLock = try DataDirectoryLock(configuration.dataDirectory)
         let (store, owned) = try await Self.openStore(configuration, logger: logger)
-        ownedStore = owned
+        var database = OwnedDatabase(store: owned)
         do {
             let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
             if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
@@ -93,10 +111,23 @@ public final class SyncServer: Sendable {
                 try await service.ensureAdmin(admin)
             }
 
+            // On PostgreSQL, synced Realms are shared with every process
+            // on the database: their history is there, and each process
+            // hears of the others' changes.
+            let url = try configuration.databaseURL.map(PostgresURL.init)
+            database.log = url.map { PostgresRealmLog(url: $0, connections: Self.realmLogConnections, logger: logger) }
             let sync = SyncService(dataDirectory: configuration.dataDirectory, auth: service,
                                    compaction: SyncService.Compaction(interval: configuration.historyCompactionInterval,
                                                                       retention: configuration.clientHistoryRetention),
-                                   logger: logger)
+                                   log: database.log, logger: logger)
+            if let url {
+                database.listener = PostgresChangeListener(
+                    configuration: url.connectionConfiguration,
+                    handler: .init(realmChanged: { path, version in await sync.realmChanged(path: path, version: version) },
+                                   permissionsChanged: { realmPath, user in await sync.applyPermissionChange(realmPath: realmPath, user: user) },
+                                   reconnected: { await sync.otherProcessesMayHaveChanged() }),
+                    logger: logger)
+            }
 
             let router = Router(context: BasicRequestContext.self)
             router.add(middleware: ProblemMiddleware(routes: AuthController.routes.merging(PermissionController.routes) { $1 },
@@ -138,9 +169,10 @@ public final class SyncServer: Sendable {
                 onServerRunning: { channel in startup.listening(on: channel.localAddress?.port ?? 0) },
                 logger: logger)
         } catch {
-            await owned?.shutdown()
+            await database.shutdown()
             throw error
         }
+        self.database = database
     }
 
     /// The store `configuration` names: its own, a PostgreSQL database
@@ -212,7 +244,7 @@ public final class SyncServer: Sendable {
         guard let (group, task) = running else { return }
         await group.triggerGracefulShutdown()
         _ = await task.result
-        await ownedStore?.shutdown()
+        await database.shutdown()
         dataLock.release()
         logger.info("stopped")
     }
@@ -231,7 +263,7 @@ public final class SyncServer: Sendable {
         }
         defer { dataLock.release() }
         let outcome = await task?.result
-        await ownedStore?.shutdown()
+        await database.shutdown()
         try outcome?.get()
         logger.info("stopped")
     }

@@ -18,6 +18,13 @@ extension SyncTests {
         final class Callbacks: Sendable {
             let seen = Mutex<(before: [String]?, afterBefore: [String]?, after: [String]?)>((nil, nil, nil))
 
+            /// What the callbacks saw, once the after-reset one has run: it
+            /// runs after the fresh copy is in place, which a reader may
+            /// see first.
+            func afterTheReset() async throws -> (before: [String]?, afterBefore: [String]?, after: [String]?) {
+                try await poll(within: 10) { seen.withLock { $0.after == nil ? nil : $0 } } ?? seen.withLock { $0 }
+            }
+
             var before: @Sendable (Realm) -> Void {
                 { realm in
                     let titles = realm.objects(SyncTask.self).sorted(byKeyPath: "id").map(\.title)
@@ -236,7 +243,7 @@ extension SyncTests {
                     mode: .discardUnsyncedChanges(beforeReset: callbacks.before, afterReset: callbacks.after), "/shared/discard")
                 defer { Task { await server.stop() } }
                 #expect(try await Self.waitForTitles(config, ["before the backup"]) == ["before the backup"])
-                let seen = callbacks.seen.withLock { $0 }
+                let seen = try await callbacks.afterTheReset()
                 #expect(seen.before == ["before the backup", "after the backup", "offline"], "the file as it was")
                 #expect(seen.afterBefore == seen.before)
                 #expect(seen.after == ["before the backup"])
@@ -260,7 +267,7 @@ extension SyncTests {
                 // The fresh copy, with the unsynced changes replayed; the task
                 // only the lost history held is in the backup, as in Realm.
                 #expect(try await Self.waitForTitles(config, ["before the backup", "offline"]) == ["before the backup", "offline"])
-                #expect(callbacks.seen.withLock { $0.after } == ["before the backup", "offline"])
+                #expect(try await callbacks.afterTheReset().after == ["before the backup", "offline"])
                 try await #require(alice.session(for: config.syncConfiguration!.realmURL)).waitForUpload()
                 let url = config.syncConfiguration!.realmURL
                 #expect(try await Self.serverTitles(server, url) == ["before the backup", "offline"])

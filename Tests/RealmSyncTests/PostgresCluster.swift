@@ -51,6 +51,27 @@ final class PostgresCluster: Sendable {
         try await Self.onQueue { try self.database() }
     }
 
+    /// Makes the database `destination` (a URL of ``makeDatabase()``) a
+    /// copy of `source`, as it is now; nothing may use either meanwhile
+    /// (a stopped server's connections may take a moment to go).
+    func copyDatabase(from source: String, to destination: String) async throws {
+        let (from, to) = (String(source.split(separator: "/").last!), String(destination.split(separator: "/").last!))
+        try await Self.onQueue {
+            var attempts = 0
+            while true {
+                do {
+                    try self.run("dropdb", ["-h", "127.0.0.1", "-p", "\(self.port)", "-U", "postgres", "--force", "--if-exists", to])
+                    try self.run("createdb", ["-h", "127.0.0.1", "-p", "\(self.port)", "-U", "postgres", "-T", from, to])
+                    return
+                } catch {
+                    attempts += 1
+                    if attempts == 50 { throw error }
+                    usleep(100_000)
+                }
+            }
+        }
+    }
+
     private static func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }

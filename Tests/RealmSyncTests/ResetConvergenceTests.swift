@@ -57,6 +57,8 @@ extension SyncTests {
             try await waitUntilClosed(destination)
             if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
             try FileManager.default.copyItem(at: source, to: destination)
+            // On PostgreSQL the server's data is its database too.
+            try await PostgresDatabases.copy(source, to: destination)
         }
 
         /// Waits until no process holds a Realm under `folder`'s `realms/`.

@@ -24,6 +24,10 @@ struct TestServer {
         configuration.passwordHashCost = 4
         configuration.logLevel = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_LOG"] != nil ? .trace : .error
         configure(&configuration)
+        if PostgresDatabases.isEnabled, configuration.databaseURL == nil,
+           configuration.userStore == nil {
+            configuration.databaseURL = try await PostgresDatabases.database(for: directory)
+        }
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         return TestServer(server: server, dataDirectory: directory)
@@ -31,6 +35,35 @@ struct TestServer {
 
     func stop() async {
         await server.stop()
+    }
+}
+
+/// With `REALM_SYNC_TEST_STORE=postgres`, every test server keeps its users
+/// and synced Realms in PostgreSQL: a database per data folder, so that a
+/// server started again on its folder finds what it kept (the server's
+/// suite run against both stores, issue 37).
+enum PostgresDatabases {
+    private static let byFolder = Mutex<[String: String]>([:])
+
+    static var isEnabled: Bool { ProcessInfo.processInfo.environment["REALM_SYNC_TEST_STORE"] == "postgres" }
+
+    static func database(for folder: URL) async throws -> String {
+        if let known = byFolder.withLock({ $0[folder.path] }) { return known }
+        let made = try await PostgresCluster.shared().makeDatabase()
+        return byFolder.withLock { databases in
+            if let known = databases[folder.path] { return known }
+            databases[folder.path] = made
+            return made
+        }
+    }
+
+    /// Copies the database of the server folder `source` (if it has one)
+    /// to be `destination`'s, as a backup of the folder, or its restore:
+    /// the servers of both are stopped.
+    static func copy(_ source: URL, to destination: URL) async throws {
+        guard isEnabled, let from = byFolder.withLock({ $0[source.path] }) else { return }
+        let to = try await database(for: destination)
+        try await PostgresCluster.shared().copyDatabase(from: from, to: to)
     }
 }
 

@@ -150,19 +150,8 @@ struct PermissionService: Sendable {
 
     // MARK: Plumbing
 
-    /// The permission of `user` (or `*`) for `realmPath` (a path or a
-    /// pattern) changed: the sessions of the Realms it covers decide their
-    /// levels again, and the open permission Realms that list it (the
-    /// user's, or everyone's, and the owner's) are brought up to date.
     private func changed(realmPath: String, user: String) async {
-        access.permissionsChanged(realmPath: realmPath)
-        var concerned: Set<String>? = nil
-        if user != "*" {
-            concerned = [user]
-            let owner = realmPath.split(separator: "/").first.map(String.init)
-            if realmPath != "*", let owner { concerned?.insert(owner) }
-        }
-        await sync.publishOpenPermissionRealms(of: concerned)
+        await sync.permissionsChanged(realmPath: realmPath, user: user)
     }
 
     private func level(of user: UserRecord, at path: RealmPath) async throws(Problem) -> AccessLevel {

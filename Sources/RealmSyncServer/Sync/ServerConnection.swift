@@ -83,7 +83,11 @@ final class ServerConnection: Sendable {
             }
         case .mark(let number, let request):
             guard let session = session(number) else { return SessionError(.badSessionIdent, "Session \(number) is not bound.") }
-            session.mark(request)
+            do {
+                try await session.mark(request)
+            } catch {
+                await end(number, error)
+            }
         case .subscribe(let number, let subscriptions):
             guard let session = session(number) else { return SessionError(.badSessionIdent, "Session \(number) is not bound.") }
             do {

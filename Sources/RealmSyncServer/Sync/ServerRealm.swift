@@ -21,24 +21,33 @@ import Synchronization
 /// All file work runs on the Realm's own serial queue (a state being read
 /// for a client, on its reader's: ``StateReader``), off the server's event
 /// loops and Swift's cooperative pool.
+///
+/// On PostgreSQL (``PostgresRealmLog``), the database holds the history
+/// and the clients, and decides the order of versions; the file is this
+/// process's copy, brought up to date from the database before it is
+/// written and whenever another process commits (ServerRealm+Shared.swift).
 final class ServerRealm: @unchecked Sendable {
     // @unchecked: `transaction` and `recorder` are used only on `queue`;
     // the rest is locked or atomic.
 
     let path: RealmPath
+    /// The history shared with other server processes, when there is one.
+    let log: PostgresRealmLog?
     private let queue: DispatchQueue
     let coordinator: Coordinator
     let transaction: Transaction
-    private let recorder: ChangesetRecorder
+    let recorder: ChangesetRecorder
     private let latest: Atomic<UInt64>
     private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
     /// Made when a query-based client first binds.
     private let views = Mutex<ViewReader?>(nil)
     private let nextWatcher = Atomic<UInt64>(1)
 
-    /// Opens (or makes) the Realm's file at `fileURL`.
-    init(path: RealmPath, fileURL: URL) throws(RealmError) {
+    /// Opens (or makes) the Realm's file at `fileURL`, and brings it up to
+    /// date from `log` when there is one.
+    init(path: RealmPath, fileURL: URL, log: PostgresRealmLog? = nil) throws(RealmError) {
         self.path = path
+        self.log = log
         queue = DispatchQueue(label: "realm.sync.server.realm\(path)")
         do {
             try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
@@ -98,10 +107,17 @@ final class ServerRealm: @unchecked Sendable {
         }
         latest = Atomic(0)
         latest.store(try Self.serverState(transaction).latest, ordering: .releasing)
+        if let log { try catchUpNow(log) }
     }
 
     /// The newest server version.
     var latestVersion: UInt64 { latest.load(ordering: .acquiring) }
+
+    /// Notes that the file's newest version is now `version` (on the queue,
+    /// once committed).
+    func noteLatest(_ version: UInt64) {
+        latest.store(version, ordering: .releasing)
+    }
 
     // MARK: Clients
 
@@ -136,6 +152,12 @@ final class ServerRealm: @unchecked Sendable {
 
     private func registerNow(client ident: UInt64, owner: String, lastServerVersion: UInt64, salt: UInt64,
                              queryBased: Bool) throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> {
+        if let log {
+            // The client may have integrated a version another process
+            // committed since this copy was last brought up to date.
+            try catchUpNow(log)
+            if lastServerVersion > (try Self.serverState(transaction)).latest { try catchUpNow(log) }
+        }
         let state = try Self.serverState(transaction)
         guard lastServerVersion <= state.latest else {
             return .failure(SessionError(.badServerVersion, "The client has integrated server version \(lastServerVersion) of '\(path)', which has \(state.latest): the server was restored from a backup. The client must reset its copy."))
@@ -152,6 +174,7 @@ final class ServerRealm: @unchecked Sendable {
         // has no other way. Either keeps its unsynced changes: the state's
         // instructions commute with them.
         var catchUp: CatchUp = lastServerVersion < state.compactedThrough || (lastServerVersion == 0 && state.latest > 0) ? .state : .history
+        if let log { return try registerShared(log, client: ident, owner: owner, lastServerVersion: lastServerVersion, queryBased: queryBased, catchUp: catchUp) }
         return try write { () throws(RealmError) -> Result<(acknowledged: UInt64, catchUp: CatchUp), SessionError> in
             let select = try transaction.queryStatement("SELECT owner, last_client_version, query_based FROM server_clients WHERE client_file_ident = ?")
             select.bind(Int64(bitPattern: ident), at: 1)
@@ -195,7 +218,13 @@ final class ServerRealm: @unchecked Sendable {
     /// the state instead.
     func compactIfNeeded(interval: UInt64, retention: TimeInterval) async throws(SessionError) {
         try await run { () throws(SessionError) in
-            try self.storage { () throws(RealmError) in try self.compactNow(interval: interval, retention: retention) }
+            try self.storage { () throws(RealmError) in
+                if let log = self.log {
+                    try self.compactSharedNow(log, interval: interval, retention: retention)
+                } else {
+                    try self.compactNow(interval: interval, retention: retention)
+                }
+            }
         }
     }
 
@@ -211,15 +240,21 @@ final class ServerRealm: @unchecked Sendable {
         guard horizon > state.compactedThrough else { return }
         let horizonSalt = try salt(of: horizon)
         _ = try write { () throws(RealmError) -> Result<Void, SessionError> in
-            let delete = try transaction.replicationStatement("DELETE FROM server_history WHERE server_version <= ?")
-            delete.bind(Int64(bitPattern: horizon), at: 1)
-            try delete.run()
-            let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ?, compacted_salt = ? WHERE id = 1")
-            save.bind(Int64(bitPattern: horizon), at: 1)
-            save.bind(Int64(bitPattern: horizonSalt), at: 2)
-            try save.run()
+            try deleteHistoryNow(through: horizon, salt: horizonSalt)
             return .success(())
         }
+    }
+
+    /// Inside a write: deletes the history through `horizon`, whose salt
+    /// is `salt`.
+    func deleteHistoryNow(through horizon: UInt64, salt: UInt64) throws(RealmError) {
+        let delete = try transaction.replicationStatement("DELETE FROM server_history WHERE server_version <= ?")
+        delete.bind(Int64(bitPattern: horizon), at: 1)
+        try delete.run()
+        let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ?, compacted_salt = ? WHERE id = 1")
+        save.bind(Int64(bitPattern: horizon), at: 1)
+        save.bind(Int64(bitPattern: salt), at: 2)
+        try save.run()
     }
 
     /// The newest server version and the last one compacted away.
@@ -229,7 +264,7 @@ final class ServerRealm: @unchecked Sendable {
         }
     }
 
-    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     // MARK: Integration
 
@@ -247,7 +282,15 @@ final class ServerRealm: @unchecked Sendable {
     ///   when one cannot be integrated; none of them is then.
     func integrate(_ changesets: [Changeset], from ident: UInt64, acknowledging: (UInt64) -> Void) async throws(SessionError) {
         let (acknowledged, newVersions) = try await run { () throws(SessionError) -> (UInt64, Bool) in
-            try self.storage { () throws(RealmError) in try self.integrateNow(changesets, from: ident) }.get()
+            try self.storage { () throws(RealmError) in
+                guard let log = self.log else { return try self.integrateNow(changesets, from: ident, locked: nil) }
+                return try self.database {
+                    try log.withLockedRealm(self.path) { locked in
+                        try self.catchUpNow(locked)
+                        return try self.integrateNow(changesets, from: ident, locked: locked)
+                    }
+                }
+            }.get()
         }
         acknowledging(acknowledged)
         if newVersions { wakeWatchers() }
@@ -259,10 +302,21 @@ final class ServerRealm: @unchecked Sendable {
         Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000
     }
 
-    private func integrateNow(_ changesets: [Changeset], from ident: UInt64) throws(RealmError) -> Result<(UInt64, Bool), SessionError> {
+    /// Integrates on the queue; `locked` holds the shared history's lock
+    /// when there is one, and gets the new versions, committed before the
+    /// file's write is.
+    private func integrateNow(_ changesets: [Changeset], from ident: UInt64,
+                              locked: PostgresRealmLog.LockedRealm?) throws(RealmError) -> Result<(UInt64, Bool), SessionError> {
         let first = try Self.serverState(transaction).latest
         var latest = first
-        var last = try lastClientVersion(of: ident)
+        // The database knows what every process integrated from the client.
+        var last: UInt64
+        if let locked {
+            last = try database { try locked.lastClientVersion(of: ident) }
+        } else {
+            last = try lastClientVersion(of: ident)
+        }
+        var rows: [PostgresRealmLog.HistoryRow] = []
         let outcome = try write { () throws(RealmError) -> Result<(UInt64, Bool), SessionError> in
             for changeset in changesets {
                 guard changeset.clientFileIdent == ident else {
@@ -290,14 +344,10 @@ final class ServerRealm: @unchecked Sendable {
                     if [RealmError.Kind.storage, .fileAccess, .corruptFile].contains(error.kind) { throw error }
                     return .failure(SessionError(.badChangeset, "Client version \(changeset.clientVersion) cannot be integrated into '\(path)': \(error.message)"))
                 }
-                let insert = try transaction.replicationStatement(
-                    "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
-                insert.bind(Int64(bitPattern: latest), at: 1)
-                insert.bind(Int64(bitPattern: ident), at: 2)
-                insert.bind(Int64(bitPattern: changeset.clientVersion), at: 3)
-                insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
-                insert.bind(Self.newSalt(), at: 5)
-                try insert.run()
+                let row = PostgresRealmLog.HistoryRow(serverVersion: latest, clientFileIdent: ident, clientVersion: changeset.clientVersion,
+                                                      changeset: ChangesetCoding.encode(changeset), salt: Self.newSalt())
+                try insertHistoryNow(row)
+                rows.append(row)
                 last = changeset.clientVersion
             }
             guard latest > first else { return .success((last, false)) }
@@ -313,18 +363,42 @@ final class ServerRealm: @unchecked Sendable {
             client.bind(Self.now(), at: 3)
             client.bind(Int64(bitPattern: ident), at: 4)
             try client.run()
-            let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
-            save.bind(Int64(bitPattern: latest), at: 1)
-            try save.run()
+            try saveLatestNow(latest)
+            if let locked {
+                try database {
+                    try locked.append(rows)
+                    try locked.noteUploaded(client: ident, lastClientVersion: last, lastServerVersion: integrated, seen: Self.now())
+                    try locked.commit(notifying: latest)
+                }
+            }
             return .success((last, true))
         }
         if case .success((_, true)) = outcome { self.latest.store(latest, ordering: .releasing) }
         return outcome
     }
 
+    /// Inside a write: appends `row` to the file's history.
+    func insertHistoryNow(_ row: PostgresRealmLog.HistoryRow) throws(RealmError) {
+        let insert = try transaction.replicationStatement(
+            "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
+        insert.bind(Int64(bitPattern: row.serverVersion), at: 1)
+        insert.bind(Int64(bitPattern: row.clientFileIdent), at: 2)
+        insert.bind(Int64(bitPattern: row.clientVersion), at: 3)
+        insert.bind(Data(row.changeset), at: 4)
+        insert.bind(Int64(bitPattern: row.salt), at: 5)
+        try insert.run()
+    }
+
+    /// Inside a write: makes `version` the file's newest.
+    func saveLatestNow(_ version: UInt64) throws(RealmError) {
+        let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
+        save.bind(Int64(bitPattern: version), at: 1)
+        try save.run()
+    }
+
     /// Runs `body` in a write transaction, committed when it succeeds and
     /// cancelled when it throws or fails.
-    private func write<T>(_ body: () throws(RealmError) -> Result<T, SessionError>) throws(RealmError) -> Result<T, SessionError> {
+    func write<T>(_ body: () throws(RealmError) -> Result<T, SessionError>) throws(RealmError) -> Result<T, SessionError> {
         try transaction.beginWrite()
         let outcome: Result<T, SessionError>
         do {
@@ -354,12 +428,21 @@ final class ServerRealm: @unchecked Sendable {
     /// earlier one.
     func writeAsServer(_ instructions: @escaping @Sendable (Transaction) throws(RealmError) -> [Instruction]) async throws(SessionError) {
         let newVersion = try await run { () throws(SessionError) -> Bool in
-            try self.storage { () throws(RealmError) in try self.writeAsServerNow(instructions) }.get()
+            try self.storage { () throws(RealmError) in
+                guard let log = self.log else { return try self.writeAsServerNow(instructions, locked: nil) }
+                return try self.database {
+                    try log.withLockedRealm(self.path) { locked in
+                        try self.catchUpNow(locked)
+                        return try self.writeAsServerNow(instructions, locked: locked)
+                    }
+                }
+            }.get()
         }
         if newVersion { wakeWatchers() }
     }
 
-    private func writeAsServerNow(_ instructions: (Transaction) throws(RealmError) -> [Instruction]) throws(RealmError) -> Result<Bool, SessionError> {
+    private func writeAsServerNow(_ instructions: (Transaction) throws(RealmError) -> [Instruction],
+                                  locked: PostgresRealmLog.LockedRealm?) throws(RealmError) -> Result<Bool, SessionError> {
         var latest: UInt64 = 0
         let outcome = try write { () throws(RealmError) -> Result<Bool, SessionError> in
             let made = try instructions(transaction)
@@ -367,29 +450,30 @@ final class ServerRealm: @unchecked Sendable {
             let first = try Self.serverState(transaction).latest
             let select = try transaction.queryStatement("SELECT last_client_version, last_timestamp FROM server_own_changes WHERE id = 1")
             _ = try select.step()
-            let clientVersion = UInt64(bitPattern: select.int64(at: 0)) + 1
-            let lastTimestamp = select.int64(at: 1)
+            // The database knows every process's own changes.
+            let clientVersion = (locked?.extent.ownClientVersion ?? UInt64(bitPattern: select.int64(at: 0))) + 1
+            let lastTimestamp = locked?.extent.ownTimestamp ?? select.int64(at: 1)
             select.reset()
             let timestamp = max(Self.now(), lastTimestamp == .max ? .max : lastTimestamp + 1)
             let changeset = Changeset(clientFileIdent: Self.serverClientIdent, clientVersion: clientVersion, lastServerVersion: first,
                                       timestamp: timestamp, firstSequence: 0, instructions: made)
             latest = first + 1
             try ChangesetApplier.apply(changeset, serverVersion: latest, in: transaction, recorder: recorder)
-            let insert = try transaction.replicationStatement(
-                "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
-            insert.bind(Int64(bitPattern: latest), at: 1)
-            insert.bind(Int64(bitPattern: Self.serverClientIdent), at: 2)
-            insert.bind(Int64(bitPattern: clientVersion), at: 3)
-            insert.bind(Data(ChangesetCoding.encode(changeset)), at: 4)
-            insert.bind(Self.newSalt(), at: 5)
-            try insert.run()
+            let row = PostgresRealmLog.HistoryRow(serverVersion: latest, clientFileIdent: Self.serverClientIdent, clientVersion: clientVersion,
+                                                  changeset: ChangesetCoding.encode(changeset), salt: Self.newSalt())
+            try insertHistoryNow(row)
             let own = try transaction.replicationStatement("UPDATE server_own_changes SET last_client_version = ?, last_timestamp = ? WHERE id = 1")
             own.bind(Int64(bitPattern: clientVersion), at: 1)
             own.bind(timestamp, at: 2)
             try own.run()
-            let save = try transaction.replicationStatement("UPDATE server_state SET latest_version = ? WHERE id = 1")
-            save.bind(Int64(bitPattern: latest), at: 1)
-            try save.run()
+            try saveLatestNow(latest)
+            if let locked {
+                try database {
+                    try locked.append([row])
+                    try locked.noteOwnChange(clientVersion: clientVersion, timestamp: timestamp)
+                    try locked.commit(notifying: latest)
+                }
+            }
             return .success(true)
         }
         if case .success(true) = outcome { self.latest.store(latest, ordering: .releasing) }
@@ -475,7 +559,7 @@ final class ServerRealm: @unchecked Sendable {
         watchers.withLock { $0.removeValue(forKey: id) }?.finish()
     }
 
-    private func wakeWatchers() {
+    func wakeWatchers() {
         for continuation in watchers.withLock({ Array($0.values) }) { continuation.yield() }
     }
 
@@ -523,8 +607,8 @@ final class ServerRealm: @unchecked Sendable {
         }
     }
 
-    private static func newSalt() -> Int64 {
-        Int64.random(in: 1...Int64.max)
+    private static func newSalt() -> UInt64 {
+        UInt64.random(in: 1...UInt64(Int64.max))
     }
 
     // MARK: Plumbing

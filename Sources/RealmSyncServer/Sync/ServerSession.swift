@@ -180,9 +180,10 @@ final class ServerSession: Sendable {
     }
 
     /// Answers `request` once the client has been sent every version there
-    /// is now.
-    func mark(_ request: UInt64) {
-        let version = realm.latestVersion
+    /// is now (in the database, when the history is shared: a change
+    /// another process committed counts).
+    func mark(_ request: UInt64) async throws(SessionError) {
+        let version = try await realm.currentVersion()
         state.withLock { $0.marks.append((request, version)) }
         wake.yield()
     }

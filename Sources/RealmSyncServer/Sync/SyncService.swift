@@ -22,6 +22,8 @@ final class SyncService: Sendable {
     let access: AccessControl
     let logger: Logger
     let compaction: Compaction
+    /// The history shared with other processes on PostgreSQL, if any.
+    let log: PostgresRealmLog?
     private let root: URL
     /// The Realms open, owned by `opener`: held by their sessions (and
     /// work in flight), so that a Realm nobody is bound to closes its file,
@@ -42,8 +44,9 @@ final class SyncService: Sendable {
         weak var realm: ServerRealm?
     }
 
-    init(dataDirectory: URL, auth: AuthService, compaction: Compaction, logger: Logger) {
+    init(dataDirectory: URL, auth: AuthService, compaction: Compaction, log: PostgresRealmLog? = nil, logger: Logger) {
         root = dataDirectory.appendingPathComponent("realms", isDirectory: true)
+        self.log = log
         self.auth = auth
         access = AccessControl(store: auth.store)
         self.compaction = compaction
@@ -138,6 +141,64 @@ final class SyncService: Sendable {
         }
     }
 
+    // MARK: Permission changes
+
+    /// The permission of `user` (or `*`) for `realmPath` (a path or a
+    /// pattern) changed: the sessions of the Realms it covers decide their
+    /// levels again, and the open permission Realms that list it (the
+    /// user's, or everyone's, and the owner's) are brought up to date, in
+    /// this process and, on PostgreSQL, in every other.
+    func permissionsChanged(realmPath: String, user: String) async {
+        await applyPermissionChange(realmPath: realmPath, user: user)
+        guard let log else { return }
+        do {
+            try await offloaded { try log.notifyPermissionsChanged(realmPath: realmPath, user: user) }
+        } catch {
+            logger.error("other server processes could not be told that permissions of \(realmPath) changed: \(error)")
+        }
+    }
+
+    /// What a permission change means for this process.
+    func applyPermissionChange(realmPath: String, user: String) async {
+        access.permissionsChanged(realmPath: realmPath)
+        var concerned: Set<String>? = nil
+        if user != "*" {
+            concerned = [user]
+            let owner = realmPath.split(separator: "/").first.map(String.init)
+            if realmPath != "*", let owner { concerned?.insert(owner) }
+        }
+        await publishOpenPermissionRealms(of: concerned)
+    }
+
+    // MARK: Other processes
+
+    /// Another process committed version `version` of the Realm at `path`:
+    /// this process's copy, if open, catches up and wakes its sessions.
+    func realmChanged(path: String, version: UInt64) async {
+        guard let realm = await openRealms().first(where: { $0.path.description == path }), realm.latestVersion < version else { return }
+        await realm.catchUp()
+    }
+
+    /// Listening to other processes again, after notifications may have
+    /// been missed: every open Realm catches up, and every level is
+    /// decided again.
+    func otherProcessesMayHaveChanged() async {
+        for realm in await openRealms() { await realm.catchUp() }
+        await applyPermissionChange(realmPath: "*", user: "*")
+    }
+
+    private func openRealms() async -> [ServerRealm] {
+        await withCheckedContinuation { continuation in
+            opener.async { continuation.resume(returning: self.realms.byPath.values.compactMap(\.realm)) }
+        }
+    }
+
+    private func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     private func realm(at path: RealmPath) async throws(SessionError) -> ServerRealm {
         let result: Result<ServerRealm, SessionError> = await withCheckedContinuation { continuation in
             opener.async {
@@ -151,7 +212,7 @@ final class SyncService: Sendable {
     private func openedRealm(at path: RealmPath) throws(SessionError) -> ServerRealm {
         if let open = realms.byPath[path]?.realm { return open }
         do {
-            let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root))
+            let realm = try ServerRealm(path: path, fileURL: path.fileURL(under: root), log: log)
             realms.byPath = realms.byPath.filter { $0.value.realm != nil }
             realms.byPath[path] = WeakRealm(realm: realm)
             return realm

@@ -1,11 +1,16 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// A PostgreSQL database as a `postgres://user:password@host:port/database`
 /// URL names it (`postgresql://` too), as `realm server --database` takes
 /// it: without TLS unless `?sslmode=require`.
 struct PostgresURL {
+    /// For a pool of connections (``PostgresUserStore``).
     let configuration: PostgresClient.Configuration
+    /// For a connection of its own (``BlockingPostgresPool``, the
+    /// listener of ``PostgresRealmLog``).
+    let connectionConfiguration: PostgresConnection.Configuration
 
     /// The configuration `url` names.
     ///
@@ -22,15 +27,27 @@ struct PostgresURL {
         }
         let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
         let tls: PostgresClient.Configuration.TLS
+        let connectionTLS: PostgresConnection.Configuration.TLS
         switch mode {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require": tls = .require(.makeClientConfiguration())
+        case "disable": (tls, connectionTLS) = (.disable, .disable)
+        case "prefer": (tls, connectionTLS) = (.prefer(.makeClientConfiguration()), .prefer(try Self.tlsContext()))
+        case "require": (tls, connectionTLS) = (.require(.makeClientConfiguration()), .require(try Self.tlsContext()))
         default: throw SyncServer.Error.configuration("'\(Self.redacted(url))': sslmode is disable, prefer or require, not '\(mode)'.")
         }
-        configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432,
-                                                     username: components.user ?? "postgres", password: components.password,
-                                                     database: String(database), tls: tls)
+        let user = components.user ?? "postgres"
+        configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                     password: components.password, database: String(database), tls: tls)
+        connectionConfiguration = PostgresConnection.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                                   password: components.password, database: String(database),
+                                                                   tls: connectionTLS)
+    }
+
+    private static func tlsContext() throws -> NIOSSLContext {
+        do {
+            return try NIOSSLContext(configuration: .makeClientConfiguration())
+        } catch {
+            throw SyncServer.Error.configuration("TLS for PostgreSQL cannot be set up: \(error)")
+        }
     }
 
     /// `url` without its password, for messages.

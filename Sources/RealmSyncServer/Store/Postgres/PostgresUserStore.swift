@@ -20,9 +20,6 @@ public final class PostgresUserStore: SharedSecretStore, Sendable {
     private let running: Task<Void, Never>
     private let logger: Logger
 
-    /// The version of the tables this store makes and reads.
-    static var schemaVersion: Int { migrations.count }
-
     /// Connects to the database `url` names (`postgres://user:password@host:port/database`)
     /// and makes the store's tables if it lacks them.
     ///
@@ -39,7 +36,7 @@ public final class PostgresUserStore: SharedSecretStore, Sendable {
         running = Task { await client.run() }
         self.logger = logger
         do {
-            try await migrate()
+            try await PostgresSchema.migrate(client, logger: logger)
         } catch {
             await shutdown()
             throw error
@@ -51,92 +48,6 @@ public final class PostgresUserStore: SharedSecretStore, Sendable {
         running.cancel()
         await running.value
     }
-
-    /// Makes the tables the database lacks, in one transaction, and refuses
-    /// a database a newer server has changed.
-    private func migrate() async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            // One server at a time makes the tables.
-            try await connection.query("SELECT pg_advisory_xact_lock(7463001)", logger: logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS realm_store_version (version INTEGER NOT NULL)", logger: logger)
-            let rows = try await connection.query("SELECT version FROM realm_store_version", logger: logger)
-            var found: Int?
-            for try await version in rows.decode(Int.self) { found = version }
-            let current = found ?? 0
-            if current > Self.schemaVersion {
-                throw SyncServer.Error.configuration("the database's tables are of version \(current), made by a newer server; this one reads \(Self.schemaVersion)")
-            }
-            guard current < Self.schemaVersion else { return }
-            for migration in Self.migrations[current...] {
-                for statement in migration {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-            }
-            if found == nil {
-                try await connection.query("INSERT INTO realm_store_version (version) VALUES (\(Self.schemaVersion))", logger: logger)
-            } else {
-                try await connection.query("UPDATE realm_store_version SET version = \(Self.schemaVersion)", logger: logger)
-            }
-        }
-    }
-
-    /// The statements that bring the tables from each version to the next:
-    /// the first makes them, the second adds the shared token secret.
-    private static let migrations: [[String]] = [version1, version2]
-
-    private static let version2 = [
-        "CREATE TABLE realm_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
-    ]
-
-    private static let version1 = [
-        """
-        CREATE TABLE realm_users (
-            identity TEXT PRIMARY KEY,
-            is_admin BOOLEAN NOT NULL,
-            created TIMESTAMPTZ NOT NULL,
-            metadata JSONB NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE realm_accounts (
-            provider TEXT NOT NULL,
-            provider_user_identity TEXT NOT NULL,
-            user_identity TEXT NOT NULL REFERENCES realm_users (identity),
-            password_hash TEXT,
-            PRIMARY KEY (provider, provider_user_identity)
-        )
-        """,
-        "CREATE INDEX realm_accounts_by_user ON realm_accounts (user_identity)",
-        """
-        CREATE TABLE realm_refresh_tokens (
-            token_hash TEXT PRIMARY KEY,
-            user_identity TEXT NOT NULL,
-            issued TIMESTAMPTZ NOT NULL,
-            expires TIMESTAMPTZ NOT NULL
-        )
-        """,
-        "CREATE INDEX realm_refresh_tokens_by_expiry ON realm_refresh_tokens (expires)",
-        """
-        CREATE TABLE realm_permissions (
-            realm_path TEXT NOT NULL,
-            user_identity TEXT NOT NULL,
-            access_level SMALLINT NOT NULL,
-            updated TIMESTAMPTZ NOT NULL,
-            PRIMARY KEY (realm_path, user_identity)
-        )
-        """,
-        "CREATE INDEX realm_permissions_by_user ON realm_permissions (user_identity)",
-        """
-        CREATE TABLE realm_offers (
-            token_hash TEXT PRIMARY KEY,
-            realm_path TEXT NOT NULL,
-            access_level SMALLINT NOT NULL,
-            creator TEXT NOT NULL,
-            created TIMESTAMPTZ NOT NULL,
-            expires TIMESTAMPTZ
-        )
-        """,
-    ]
 
     // MARK: The shared secret
 
