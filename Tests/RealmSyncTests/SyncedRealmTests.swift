@@ -505,6 +505,38 @@ extension SyncTests {
         /// session: its session catches it up from the state. Before, the
         /// session skipped the gap, and a wait for downloads never ended
         /// (found by the query-based randomized test).
+        /// A Realm updated over and over compacts for the history's size
+        /// long before the interval's versions: its history stays within
+        /// about its data (issue 37's bounded history).
+        @Test func aHistoryOutweighingItsDataIsCompacted() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let alice = try await Self.register("alice", on: server)
+                let url = Self.realmURL(server, "/~/rewritten")
+                let config = Self.configuration(alice, url)
+                let text = String(repeating: "x", count: 2_000)
+                for round in 1...60 {
+                    try await Self.write(config) { realm in
+                        try realm.add(SyncTask(value: ["id": 1, "title": "\(round) \(text)"]), update: .modified)
+                    }
+                    try await #require(alice.session(for: url)).waitForUpload()
+                }
+                let extent = try await Self.historyExtent(server, "/\(alice.identity!)/rewritten")
+                #expect(extent.compactedThrough > 1, "60 versions of 2 KB, well under the interval of 1,000: \(extent)")
+                let file = server.dataDirectory.appendingPathComponent("realms/\(alice.identity!)/rewritten.realm").path
+                let history = try await offloaded {
+                    let transaction = try Coordinator.open(.file(file)).makeTransaction()
+                    try transaction.refresh()
+                    let select = try transaction.queryStatement("SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM server_history")
+                    defer { select.reset() }
+                    _ = try select.step()
+                    return Int(select.int64(at: 0))
+                }
+                #expect(history < 64 << 10, "the history holds \(history) bytes")
+            }
+        }
+
         @Test func aConnectedClientPastCompactionCatchesUpFromTheState() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start {

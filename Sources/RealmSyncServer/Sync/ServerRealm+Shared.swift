@@ -37,17 +37,19 @@ extension ServerRealm {
     /// holds, without its lock when the history after the file's version
     /// is all there.
     func catchUpNow(_ log: PostgresRealmLog) throws(RealmError) {
-        let local = try Self.serverState(transaction)
+        var local = try Self.serverState(transaction)
         let extent = try database { try log.extent(of: path) }
+        try requireNotAhead(local, of: extent)
         guard extent.latest > local.latest || extent.compactedThrough > local.compactedThrough else { return }
-        if local.latest >= extent.compactedThrough, extent.latest > local.latest {
-            let rows = try database { try log.history(of: path, after: local.latest, through: extent.latest) }
+        while local.latest >= extent.compactedThrough, extent.latest > local.latest {
+            let through = min(extent.latest, local.latest + Self.catchUpBatch)
+            let rows = try database { try log.history(of: path, after: local.latest, through: through) }
             // A compaction between the two reads leaves a gap: then under
             // the lock, which compaction takes too.
-            if Self.isContiguous(rows, after: local.latest, through: extent.latest) {
-                try applyHistoryNow(rows, appliedThrough: local.latest, compacted: nil)
-                return
-            }
+            guard Self.isContiguous(rows, after: local.latest, through: through) else { break }
+            try applyHistoryNow(rows, appliedThrough: local.latest, compacted: nil)
+            local = try Self.serverState(transaction)
+            if local.latest == extent.latest, local.compactedThrough >= extent.compactedThrough { return }
         }
         try database {
             try log.withLockedRealm(path) { locked in try self.catchUpNow(locked) }
@@ -57,16 +59,18 @@ extension ServerRealm {
     /// On the queue, holding the Realm's lock: brings the file up to the
     /// version the lock found.
     func catchUpNow(_ locked: PostgresRealmLog.LockedRealm) throws(RealmError) {
-        let local = try Self.serverState(transaction)
+        var local = try Self.serverState(transaction)
         let extent = locked.extent
+        try requireNotAhead(local, of: extent)
         guard extent.latest > local.latest || extent.compactedThrough > local.compactedThrough else { return }
-        if extent.latest < local.latest {
-            throw RealmError(.corruptFile, "The copy of the synced Realm '\(path)' in the data folder is at version \(local.latest), past the database's \(extent.latest): the database was restored from a backup. Delete the data folder's copy (realms/) and start the server again.")
-        }
         let compacted = (extent.compactedThrough, extent.compactedSalt)
         if local.latest >= extent.compactedThrough {
-            let rows = try database { try locked.history(after: local.latest, through: extent.latest) }
-            try applyHistoryNow(rows, appliedThrough: local.latest, compacted: compacted)
+            repeat {
+                let through = min(extent.latest, local.latest + Self.catchUpBatch)
+                let rows = try database { try locked.history(after: local.latest, through: through) }
+                try applyHistoryNow(rows, appliedThrough: local.latest, compacted: compacted)
+                local = try Self.serverState(transaction)
+            } while local.latest < extent.latest
             return
         }
         // The history the copy lacks is compacted away: the snapshot (of a
@@ -93,6 +97,17 @@ extension ServerRealm {
         // snapshot's state already; the copy keeps it for clients that
         // need it, and applies what follows.
         try applyHistoryNow(kept, appliedThrough: extent.snapshotVersion, compacted: compacted)
+    }
+
+    /// The most changesets read from the database and applied in one write.
+    static let catchUpBatch: UInt64 = 5_000
+
+    /// Refuses a copy past the database's history: the database was
+    /// restored from a backup under it, and serving the copy would tell
+    /// clients of versions the database does not have.
+    private func requireNotAhead(_ local: (latest: UInt64, compactedThrough: UInt64), of extent: PostgresRealmLog.Extent) throws(RealmError) {
+        guard local.latest > extent.latest else { return }
+        throw RealmError(.corruptFile, "The copy of the synced Realm '\(path)' in the data folder is at version \(local.latest), past the database's \(extent.latest): the database was restored from a backup. Delete the data folder's copy (realms/) and start the server again.")
     }
 
     /// Appends `rows` to the file's history, applying those after
@@ -143,6 +158,17 @@ extension ServerRealm {
             expected += 1
         }
         return expected == through + 1
+    }
+
+    /// Brings the copy up to `version` or later, soon, on the queue: for
+    /// another process's commit notification, which must not wait for it.
+    /// Requests made while one is pending are one.
+    func catchUpSoon(to version: UInt64) {
+        guard log != nil, latestVersion < version, !catchUpPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Task {
+            catchUpPending.store(false, ordering: .releasing)
+            await catchUp()
+        }
     }
 
     /// Brings the copy up to date after another process said it committed,
@@ -196,13 +222,12 @@ extension ServerRealm {
     /// from.
     func compactSharedNow(_ log: PostgresRealmLog, interval: UInt64, retention: TimeInterval) throws(RealmError) {
         // Most uploads find nothing to do, without taking the lock.
-        let local = try Self.serverState(transaction)
-        guard local.latest - local.compactedThrough >= interval else { return }
+        guard try isCompactionDue(try Self.serverState(transaction), interval: interval) else { return }
         try database {
             try log.withLockedRealm(path) { locked in
                 try self.catchUpNow(locked)
                 let extent = locked.extent
-                guard extent.latest - extent.compactedThrough >= interval else { return }
+                guard try self.isCompactionDue((extent.latest, extent.compactedThrough), interval: interval) else { return }
                 let horizon = try locked.horizon(seenSince: Self.now() - Int64(retention * 1000))
                 guard horizon > extent.compactedThrough else { return }
                 let salt = try self.salt(of: horizon)
@@ -214,6 +239,7 @@ extension ServerRealm {
                     try self.deleteHistoryNow(through: horizon, salt: salt)
                     return .success(())
                 }
+                self.noteDataBytes(snapshot.reduce(0) { $0 + $1.count })
             }
         }
     }

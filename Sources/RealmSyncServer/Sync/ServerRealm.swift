@@ -38,6 +38,14 @@ final class ServerRealm: @unchecked Sendable {
     let transaction: Transaction
     let recorder: ChangesetRecorder
     private let latest: Atomic<UInt64>
+    /// The bytes of the changesets in the file's history (an estimate
+    /// between compactions, which count them again).
+    private let historyBytes = Atomic<Int>(0)
+    /// The bytes of the state encoded as a snapshot, when measured (0:
+    /// not yet).
+    private let dataBytes = Atomic<Int>(0)
+    /// A catch-up asked for by another process's commit is on its way.
+    let catchUpPending = Atomic<Bool>(false)
     private let watchers = Mutex<[UInt64: AsyncStream<Void>.Continuation]>([:])
     /// Made when a query-based client first binds.
     private let views = Mutex<ViewReader?>(nil)
@@ -107,6 +115,7 @@ final class ServerRealm: @unchecked Sendable {
         }
         latest = Atomic(0)
         latest.store(try Self.serverState(transaction).latest, ordering: .releasing)
+        historyBytes.store(try countHistoryBytes(), ordering: .relaxed)
         if let log { try catchUpNow(log) }
     }
 
@@ -214,8 +223,10 @@ final class ServerRealm: @unchecked Sendable {
 
     /// Deletes the history every client seen within `retention` has
     /// integrated, once `interval` versions have accumulated since the last
-    /// compaction. A client behind the compacted history catches up from
-    /// the state instead.
+    /// compaction, or once the history outweighs the data (below 32 KB,
+    /// it may), so that the history stays within about the data's size
+    /// plus what clients still need. A client behind the compacted
+    /// history catches up from the state instead.
     func compactIfNeeded(interval: UInt64, retention: TimeInterval) async throws(SessionError) {
         try await run { () throws(SessionError) in
             try self.storage { () throws(RealmError) in
@@ -230,7 +241,7 @@ final class ServerRealm: @unchecked Sendable {
 
     private func compactNow(interval: UInt64, retention: TimeInterval) throws(RealmError) {
         let state = try Self.serverState(transaction)
-        guard state.latest - state.compactedThrough >= interval else { return }
+        guard try isCompactionDue(state, interval: interval) else { return }
         let select = try transaction.queryStatement("SELECT COALESCE(MIN(last_server_version), ?) FROM server_clients WHERE last_seen >= ?")
         select.bind(Int64(bitPattern: state.latest), at: 1)
         select.bind(Self.now() - Int64(retention * 1000), at: 2)
@@ -245,12 +256,60 @@ final class ServerRealm: @unchecked Sendable {
         }
     }
 
+    /// The history's size below which it is not compacted for its size:
+    /// a small Realm's data is smaller than a handful of changesets.
+    static let historyBytesFloor = 32 << 10
+
+    /// Whether `interval` versions accumulated since the last compaction,
+    /// or the history outweighs the data: the Realm's state as the
+    /// changesets of a ``StateSnapshot`` would carry it, measured the first
+    /// time the history passes the floor and again at each compaction, so
+    /// that measuring costs no more than the history it lets go.
+    func isCompactionDue(_ state: (latest: UInt64, compactedThrough: UInt64), interval: UInt64) throws(RealmError) -> Bool {
+        if state.latest - state.compactedThrough >= interval { return true }
+        let history = historyBytes.load(ordering: .relaxed)
+        guard history >= Self.historyBytesFloor else { return false }
+        var data = dataBytes.load(ordering: .relaxed)
+        if data == 0 {
+            data = try measureDataBytes()
+            noteDataBytes(data)
+        }
+        return history >= data
+    }
+
+    /// The size of the state, encoded as a snapshot, read in chunks.
+    private func measureDataBytes() throws(RealmError) -> Int {
+        try transaction.refresh()
+        var stream = StateSnapshot.Stream(transaction)
+        var bytes = 0
+        while let chunk = try stream.next(instructions: StateReader.chunkInstructions) {
+            for changeset in chunk { bytes += ChangesetCoding.encode(changeset).count }
+        }
+        return bytes
+    }
+
+    /// Notes the state's size, measured (at least 1: measured).
+    func noteDataBytes(_ bytes: Int) {
+        dataBytes.store(max(1, bytes), ordering: .relaxed)
+    }
+
+    private func countHistoryBytes() throws(RealmError) -> Int {
+        let select = try transaction.queryStatement("SELECT COALESCE(SUM(LENGTH(changeset)), 0) FROM server_history")
+        defer { select.reset() }
+        _ = try select.step()
+        return Int(select.int64(at: 0))
+    }
+
     /// Inside a write: deletes the history through `horizon`, whose salt
     /// is `salt`.
     func deleteHistoryNow(through horizon: UInt64, salt: UInt64) throws(RealmError) {
         let delete = try transaction.replicationStatement("DELETE FROM server_history WHERE server_version <= ?")
         delete.bind(Int64(bitPattern: horizon), at: 1)
         try delete.run()
+        historyBytes.store(try countHistoryBytes(), ordering: .relaxed)
+        // The data is measured again when the history next passes the
+        // floor (a compaction that kept a snapshot notes its size).
+        dataBytes.store(0, ordering: .relaxed)
         let save = try transaction.replicationStatement("UPDATE server_state SET compacted_through = ?, compacted_salt = ? WHERE id = 1")
         save.bind(Int64(bitPattern: horizon), at: 1)
         save.bind(Int64(bitPattern: salt), at: 2)
@@ -387,6 +446,7 @@ final class ServerRealm: @unchecked Sendable {
         insert.bind(Data(row.changeset), at: 4)
         insert.bind(Int64(bitPattern: row.salt), at: 5)
         try insert.run()
+        historyBytes.add(row.changeset.count, ordering: .relaxed)
     }
 
     /// Inside a write: makes `version` the file's newest.

@@ -175,15 +175,18 @@ final class SyncService: Sendable {
     /// Another process committed version `version` of the Realm at `path`:
     /// this process's copy, if open, catches up and wakes its sessions.
     func realmChanged(path: String, version: UInt64) async {
-        guard let realm = await openRealms().first(where: { $0.path.description == path }), realm.latestVersion < version else { return }
-        await realm.catchUp()
+        let path = RealmPath(components: path.split(separator: "/").map(String.init))
+        let realm: ServerRealm? = await withCheckedContinuation { continuation in
+            opener.async { continuation.resume(returning: self.realms.byPath[path]?.realm) }
+        }
+        realm?.catchUpSoon(to: version)
     }
 
     /// Listening to other processes again, after notifications may have
     /// been missed: every open Realm catches up, and every level is
     /// decided again.
     func otherProcessesMayHaveChanged() async {
-        for realm in await openRealms() { await realm.catchUp() }
+        for realm in await openRealms() { realm.catchUpSoon(to: .max) }
         await applyPermissionChange(realmPath: "*", user: "*")
     }
 
