@@ -64,6 +64,7 @@ let package = Package(
             name: "SyncBenchmark",
             dependencies: [
                 "BenchmarkSupport",
+                .product(name: "RealmCore", package: "realm-swift-sqlite"),
                 .product(name: "RealmObjects", package: "realm-swift-sqlite"),
                 .product(name: "RealmSync", package: "realm-swift-sqlite"),
                 .product(name: "RealmSyncServer", package: "realm-swift-sqlite"),

@@ -162,6 +162,9 @@ final class FaultProxy: Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+            // A signal (a child process of another test ending) interrupts
+            // a read or a send: it is tried again, never taken for the end.
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             if faults.isBlackHole { connection.swallowed.store(true, ordering: .relaxed) }
             if connection.swallowed.load(ordering: .relaxed) { continue }
@@ -178,12 +181,21 @@ final class FaultProxy: Sendable {
                 }
             }
             var offset = 0
+            var failed = false
             while offset < sendable {
                 // MSG_NOSIGNAL: a peer gone is an error here, not SIGPIPE.
                 let written = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + offset, sendable - offset, Int32(MSG_NOSIGNAL)) }
-                guard written > 0 else { break }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else {
+                    // The rest of the stream cannot follow bytes that were
+                    // lost: the connection ends (before, the pump went on
+                    // without them, and a reader waited for ever).
+                    failed = true
+                    break
+                }
                 offset += written
             }
+            if failed { break }
             if cut {
                 cuts.add(1, ordering: .relaxed)
                 break

@@ -18,6 +18,7 @@ import Glibc
         defer { proxy.stop() }
         let foreign = Atomic<Int>(0)
         let exchanged = Atomic<Int>(0)
+        let stalls = Atomic<Int>(0)
         let deadline = Date().addingTimeInterval(3)
         // Resets all along, so that descriptors are closed and reused while
         // pumps are mid-chunk (the proxy delays each chunk a little).
@@ -34,11 +35,15 @@ import Glibc
                     let socket = connectToLoopback(port: proxy.port)
                     guard socket >= 0 else { continue }
                     defer { close(socket) }
+                    // An exchange the proxy lost fails the test, not hangs it.
+                    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+                    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                     let message = [UInt8](repeating: mark, count: 512)
                     for _ in 0..<20 {
                         guard send(socket, message, message.count, Int32(MSG_NOSIGNAL)) == message.count else { break }
                         var buffer = [UInt8](repeating: 0, count: 512)
                         let count = recv(socket, &buffer, buffer.count, 0)
+                        if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { stalls.add(1, ordering: .relaxed) }
                         guard count > 0 else { break }
                         exchanged.add(1, ordering: .relaxed)
                         if buffer[0..<count].contains(where: { $0 != mark }) { foreign.add(1, ordering: .relaxed) }
@@ -49,6 +54,7 @@ import Glibc
         await resets
         #expect(exchanged.load(ordering: .relaxed) > 100)
         #expect(foreign.load(ordering: .relaxed) == 0, "reads that held another connection's bytes")
+        #expect(stalls.load(ordering: .relaxed) == 0, "exchanges the proxy never answered")
     }
 }
 

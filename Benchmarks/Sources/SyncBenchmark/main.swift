@@ -2,6 +2,7 @@
 // measuring what a user of synced Realms waits for.
 //
 //   swift run -c release --package-path Benchmarks realm-sync-benchmark [--quick] [--only latency|upload|single|open|idle|query]
+//   realm-sync-benchmark load …   (the load test on server processes: Load/LoadTest.swift, Scripts/load-test)
 //
 // - latency: from a commit on one client to the collection notification
 //   on another (median and p99 over the changes);
@@ -35,9 +36,18 @@ final class BenchItem: Object {
     @Persisted var sentAt = 0
 }
 
-if CommandLine.arguments.dropFirst().first == "open-child" {
+switch CommandLine.arguments.dropFirst().first {
+case "open-child":
     try await OpenInChild.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
+case "serve":
+    try await ServerProcess.serve(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+case "load":
+    try await LoadTest.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+default:
+    break
 }
 
 let quick = CommandLine.arguments.contains("--quick")

@@ -425,9 +425,8 @@ final class ServerRealm: @unchecked Sendable {
             try saveLatestNow(latest)
             if let locked {
                 try database {
-                    try locked.append(rows)
-                    try locked.noteUploaded(client: ident, lastClientVersion: last, lastServerVersion: integrated, seen: Self.now())
-                    try locked.commit(notifying: latest)
+                    try locked.commitAppending(rows, by: .client(ident: ident, lastClientVersion: last, lastServerVersion: integrated,
+                                                                 seen: Self.now()))
                 }
             }
             return .success((last, true))
@@ -458,8 +457,16 @@ final class ServerRealm: @unchecked Sendable {
 
     /// Runs `body` in a write transaction, committed when it succeeds and
     /// cancelled when it throws or fails.
+    ///
+    /// A copy of a history PostgreSQL holds commits without syncing the
+    /// disk: the database is the durable one, and a copy that lost its
+    /// last commits to a power cut catches up from it.
     func write<T>(_ body: () throws(RealmError) -> Result<T, SessionError>) throws(RealmError) -> Result<T, SessionError> {
-        try transaction.beginWrite()
+        if log == nil {
+            try transaction.beginWrite()
+        } else {
+            try transaction.beginWriteWithoutSyncingTheDisk()
+        }
         let outcome: Result<T, SessionError>
         do {
             outcome = try body()
@@ -528,11 +535,7 @@ final class ServerRealm: @unchecked Sendable {
             try own.run()
             try saveLatestNow(latest)
             if let locked {
-                try database {
-                    try locked.append([row])
-                    try locked.noteOwnChange(clientVersion: clientVersion, timestamp: timestamp)
-                    try locked.commit(notifying: latest)
-                }
+                try database { try locked.commitAppending([row], by: .server(clientVersion: clientVersion, timestamp: timestamp)) }
             }
             return .success(true)
         }

@@ -72,7 +72,7 @@ final class PostgresRealmLog: Sendable {
     // MARK: Reading
 
     func extent(of path: RealmPath) throws -> Extent {
-        try pool.withConnection { connection in try Self.extent(of: path, on: connection, locking: false) }
+        try pool.withConnection { connection in try Self.extent(of: path, on: connection, locking: false) ?? Extent() }
     }
 
     /// The history after server version `after`, in order: at most
@@ -135,8 +135,13 @@ final class PostgresRealmLog: Sendable {
     func withLockedRealm<T>(_ path: RealmPath, _ body: (LockedRealm) throws -> T) throws -> T {
         try pool.withConnection { connection in
             try connection.transaction {
-                try connection.query("INSERT INTO realm_realms (path) VALUES (\(path.description)) ON CONFLICT DO NOTHING")
-                let extent = try Self.extent(of: path, on: connection, locking: true)
+                var found = try Self.extent(of: path, on: connection, locking: true)
+                if found == nil {
+                    // The Realm's first write: its row, then its lock.
+                    try connection.query("INSERT INTO realm_realms (path) VALUES (\(path.description)) ON CONFLICT DO NOTHING")
+                    found = try Self.extent(of: path, on: connection, locking: true)
+                }
+                let extent = found ?? Extent()
                 let locked = LockedRealm(path: path, extent: extent, connection: connection)
                 let result = try body(locked)
                 if connection.isInTransaction { try connection.rollback() }
@@ -188,34 +193,53 @@ final class PostgresRealmLog: Sendable {
                 """).first.map { UInt64(bitPattern: try $0.decode(Int64.self)) } ?? 0
         }
 
-        /// Appends `rows` to the history and makes the last one the
-        /// Realm's newest version.
-        func append(_ rows: [HistoryRow]) throws {
-            guard let last = rows.last else { return }
-            try connection.query("""
-                INSERT INTO realm_history (path, server_version, client_file_ident, client_version, changeset, salt)
-                SELECT \(pathText), * FROM UNNEST(\(rows.map { Int64(bitPattern: $0.serverVersion) })::BIGINT[],
-                    \(rows.map { Int64(bitPattern: $0.clientFileIdent) })::BIGINT[], \(rows.map { Int64(bitPattern: $0.clientVersion) })::BIGINT[],
-                    \(rows.map { ByteBuffer(bytes: $0.changeset) })::BYTEA[], \(rows.map { Int64(bitPattern: $0.salt) })::BIGINT[])
-                """)
-            try connection.query("UPDATE realm_realms SET latest_version = \(Int64(bitPattern: last.serverVersion)) WHERE path = \(pathText)")
+        /// Whose changesets an append holds, and what it notes of them.
+        enum Author {
+            /// A client file's, integrated through `lastClientVersion`,
+            /// made after it had integrated `lastServerVersion`.
+            case client(ident: UInt64, lastClientVersion: UInt64, lastServerVersion: UInt64, seen: Int64)
+            /// The server's own, the newest of client version `clientVersion`
+            /// and stamp `timestamp`.
+            case server(clientVersion: UInt64, timestamp: Int64)
         }
 
-        /// Notes the client file's progress after an upload integrated.
-        func noteUploaded(client ident: UInt64, lastClientVersion: UInt64, lastServerVersion: UInt64, seen: Int64) throws {
+        /// Appends `rows` to the history, makes the last one the Realm's
+        /// newest version, notes the author's progress, tells every process
+        /// listening, and commits: one statement, then the commit.
+        func commitAppending(_ rows: [HistoryRow], by author: Author) throws {
+            guard let last = rows.last else { return try connection.commit() }
+            let latest = Int64(bitPattern: last.serverVersion)
+            // A client's progress is another table's row, noted in the same
+            // statement; the server's own is the Realm's row, which one
+            // statement may not update twice.
+            var clientProgress: (ident: Int64, lastClientVersion: Int64, lastServerVersion: Int64, seen: Int64) = (0, 0, 0, 0)
+            if case .client(let ident, let lastClientVersion, let lastServerVersion, let seen) = author {
+                clientProgress = (Int64(bitPattern: ident), Int64(bitPattern: lastClientVersion), Int64(bitPattern: lastServerVersion), seen)
+            }
             try connection.query("""
-                UPDATE realm_clients SET last_client_version = \(Int64(bitPattern: lastClientVersion)),
-                    last_server_version = GREATEST(last_server_version, \(Int64(bitPattern: lastServerVersion))), last_seen = \(seen)
-                WHERE path = \(pathText) AND client_file_ident = \(Int64(bitPattern: ident))
+                WITH appended AS (
+                    INSERT INTO realm_history (path, server_version, client_file_ident, client_version, changeset, salt)
+                    SELECT \(pathText), * FROM UNNEST(\(rows.map { Int64(bitPattern: $0.serverVersion) })::BIGINT[],
+                        \(rows.map { Int64(bitPattern: $0.clientFileIdent) })::BIGINT[], \(rows.map { Int64(bitPattern: $0.clientVersion) })::BIGINT[],
+                        \(rows.map { ByteBuffer(bytes: $0.changeset) })::BYTEA[], \(rows.map { Int64(bitPattern: $0.salt) })::BIGINT[])
+                    RETURNING 1
+                ), newest AS (
+                    UPDATE realm_realms SET latest_version = \(latest) WHERE path = \(pathText) RETURNING 1
+                ), client AS (
+                    UPDATE realm_clients SET last_client_version = \(clientProgress.lastClientVersion),
+                        last_server_version = GREATEST(last_server_version, \(clientProgress.lastServerVersion)), last_seen = \(clientProgress.seen)
+                    WHERE path = \(pathText) AND client_file_ident = \(clientProgress.ident) AND \(clientProgress.seen) > 0 RETURNING 1
+                )
+                SELECT pg_notify(\(PostgresRealmLog.changeChannel), \("\(last.serverVersion) \(pathText)")),
+                    (SELECT COUNT(*) FROM appended), (SELECT COUNT(*) FROM newest), (SELECT COUNT(*) FROM client)
                 """)
-        }
-
-        /// Notes the server's own newest changeset.
-        func noteOwnChange(clientVersion: UInt64, timestamp: Int64) throws {
-            try connection.query("""
-                UPDATE realm_realms SET own_client_version = \(Int64(bitPattern: clientVersion)), own_timestamp = \(timestamp)
-                WHERE path = \(pathText)
-                """)
+            if case .server(let clientVersion, let timestamp) = author {
+                try connection.query("""
+                    UPDATE realm_realms SET own_client_version = \(Int64(bitPattern: clientVersion)), own_timestamp = \(timestamp)
+                    WHERE path = \(pathText)
+                    """)
+            }
+            try connection.commit()
         }
 
         /// The oldest server version a client seen since `seenSince` still
@@ -255,7 +279,8 @@ final class PostgresRealmLog: Sendable {
 
     // MARK: Statements
 
-    private static func extent(of path: RealmPath, on connection: BlockingPostgresConnection, locking: Bool) throws -> Extent {
+    /// The Realm's row, nil when it has none yet.
+    private static func extent(of path: RealmPath, on connection: BlockingPostgresConnection, locking: Bool) throws -> Extent? {
         let query: PostgresQuery = locking
             ? """
               SELECT latest_version, compacted_through, compacted_salt, snapshot_version, own_client_version, own_timestamp
@@ -265,7 +290,7 @@ final class PostgresRealmLog: Sendable {
               SELECT latest_version, compacted_through, compacted_salt, snapshot_version, own_client_version, own_timestamp
               FROM realm_realms WHERE path = \(path.description)
               """
-        guard let row = try connection.query(query).first else { return Extent() }
+        guard let row = try connection.query(query).first else { return nil }
         let (latest, compacted, salt, snapshot, own, timestamp) = try row.decode((Int64, Int64, Int64, Int64, Int64, Int64).self)
         return Extent(latest: UInt64(bitPattern: latest), compactedThrough: UInt64(bitPattern: compacted),
                       compactedSalt: UInt64(bitPattern: salt), snapshotVersion: UInt64(bitPattern: snapshot),
