@@ -112,7 +112,7 @@ extension ServerRealm {
 
     /// Appends `rows` to the file's history, applying those after
     /// `appliedThrough`, and deletes what the database compacted away.
-    private func applyHistoryNow(_ rows: [PostgresRealmLog.HistoryRow], appliedThrough: UInt64,
+    private func applyHistoryNow(_ rows: [HistoryEntry], appliedThrough: UInt64,
                                  compacted: (through: UInt64, salt: UInt64)?) throws(RealmError) {
         var newest = try Self.serverState(transaction).latest
         _ = try write { () throws(RealmError) -> Result<Void, SessionError> in
@@ -151,7 +151,7 @@ extension ServerRealm {
         try upsert.run()
     }
 
-    private static func isContiguous(_ rows: [PostgresRealmLog.HistoryRow], after: UInt64, through: UInt64) -> Bool {
+    private static func isContiguous(_ rows: [HistoryEntry], after: UInt64, through: UInt64) -> Bool {
         var expected = after + 1
         for row in rows {
             guard row.serverVersion == expected else { return false }

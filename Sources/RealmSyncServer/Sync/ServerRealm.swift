@@ -375,7 +375,7 @@ final class ServerRealm: @unchecked Sendable {
         } else {
             last = try lastClientVersion(of: ident)
         }
-        var rows: [PostgresRealmLog.HistoryRow] = []
+        var rows: [HistoryEntry] = []
         let outcome = try write { () throws(RealmError) -> Result<(UInt64, Bool), SessionError> in
             for changeset in changesets {
                 guard changeset.clientFileIdent == ident else {
@@ -403,7 +403,7 @@ final class ServerRealm: @unchecked Sendable {
                     if [RealmError.Kind.storage, .fileAccess, .corruptFile].contains(error.kind) { throw error }
                     return .failure(SessionError(.badChangeset, "Client version \(changeset.clientVersion) cannot be integrated into '\(path)': \(error.message)"))
                 }
-                let row = PostgresRealmLog.HistoryRow(serverVersion: latest, clientFileIdent: ident, clientVersion: changeset.clientVersion,
+                let row = HistoryEntry(serverVersion: latest, clientFileIdent: ident, clientVersion: changeset.clientVersion,
                                                       changeset: ChangesetCoding.encode(changeset), salt: Self.newSalt())
                 try insertHistoryNow(row)
                 rows.append(row)
@@ -436,7 +436,7 @@ final class ServerRealm: @unchecked Sendable {
     }
 
     /// Inside a write: appends `row` to the file's history.
-    func insertHistoryNow(_ row: PostgresRealmLog.HistoryRow) throws(RealmError) {
+    func insertHistoryNow(_ row: HistoryEntry) throws(RealmError) {
         let insert = try transaction.replicationStatement(
             "INSERT INTO server_history (server_version, client_file_ident, client_version, changeset, salt) VALUES (?, ?, ?, ?, ?)")
         insert.bind(Int64(bitPattern: row.serverVersion), at: 1)
@@ -526,7 +526,7 @@ final class ServerRealm: @unchecked Sendable {
                                       timestamp: timestamp, firstSequence: 0, instructions: made)
             latest = first + 1
             try ChangesetApplier.apply(changeset, serverVersion: latest, in: transaction, recorder: recorder)
-            let row = PostgresRealmLog.HistoryRow(serverVersion: latest, clientFileIdent: Self.serverClientIdent, clientVersion: clientVersion,
+            let row = HistoryEntry(serverVersion: latest, clientFileIdent: Self.serverClientIdent, clientVersion: clientVersion,
                                                   changeset: ChangesetCoding.encode(changeset), salt: Self.newSalt())
             try insertHistoryNow(row)
             let own = try transaction.replicationStatement("UPDATE server_own_changes SET last_client_version = ?, last_timestamp = ? WHERE id = 1")

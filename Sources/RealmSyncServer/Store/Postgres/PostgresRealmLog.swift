@@ -53,15 +53,6 @@ final class PostgresRealmLog: Sendable {
         var ownTimestamp: Int64 = 0
     }
 
-    /// A changeset of the history, encoded.
-    struct HistoryRow {
-        var serverVersion: UInt64
-        var clientFileIdent: UInt64
-        var clientVersion: UInt64
-        var changeset: [UInt8]
-        var salt: UInt64
-    }
-
     /// A client file as `realm_clients` holds it.
     struct ClientRow: Equatable {
         var owner: String
@@ -77,12 +68,12 @@ final class PostgresRealmLog: Sendable {
 
     /// The history after server version `after`, in order: at most
     /// `limit` rows.
-    func history(of path: RealmPath, after: UInt64, limit: Int = 10_000) throws -> [HistoryRow] {
+    func history(of path: RealmPath, after: UInt64, limit: Int = 10_000) throws -> [HistoryEntry] {
         try pool.withConnection { connection in try Self.history(of: path, after: after, through: .max, limit: limit, on: connection) }
     }
 
     /// The history in `(after, through]`, in order.
-    func history(of path: RealmPath, after: UInt64, through: UInt64) throws -> [HistoryRow] {
+    func history(of path: RealmPath, after: UInt64, through: UInt64) throws -> [HistoryEntry] {
         try pool.withConnection { connection in try Self.history(of: path, after: after, through: through, limit: nil, on: connection) }
     }
 
@@ -165,7 +156,7 @@ final class PostgresRealmLog: Sendable {
         }
 
         /// The history in `(after, through]`, in order.
-        func history(after: UInt64, through: UInt64) throws -> [HistoryRow] {
+        func history(after: UInt64, through: UInt64) throws -> [HistoryEntry] {
             try PostgresRealmLog.history(of: path, after: after, through: through, limit: nil, on: connection)
         }
 
@@ -206,7 +197,7 @@ final class PostgresRealmLog: Sendable {
         /// Appends `rows` to the history, makes the last one the Realm's
         /// newest version, notes the author's progress, tells every process
         /// listening, and commits: one statement, then the commit.
-        func commitAppending(_ rows: [HistoryRow], by author: Author) throws {
+        func commitAppending(_ rows: [HistoryEntry], by author: Author) throws {
             guard let last = rows.last else { return try connection.commit() }
             let latest = Int64(bitPattern: last.serverVersion)
             // A client's progress is another table's row, noted in the same
@@ -298,7 +289,7 @@ final class PostgresRealmLog: Sendable {
     }
 
     private static func history(of path: RealmPath, after: UInt64, through: UInt64, limit: Int?,
-                                on connection: BlockingPostgresConnection) throws -> [HistoryRow] {
+                                on connection: BlockingPostgresConnection) throws -> [HistoryEntry] {
         let upper = Int64(bitPattern: min(through, UInt64(Int64.max)))
         return try connection.query("""
             SELECT server_version, client_file_ident, client_version, changeset, salt FROM realm_history
@@ -306,7 +297,7 @@ final class PostgresRealmLog: Sendable {
             ORDER BY server_version LIMIT \(Int64(limit ?? Int(Int32.max)))
             """).map { row in
             let (version, ident, clientVersion, changeset, salt) = try row.decode((Int64, Int64, Int64, ByteBuffer, Int64).self)
-            return HistoryRow(serverVersion: UInt64(bitPattern: version), clientFileIdent: UInt64(bitPattern: ident),
+            return HistoryEntry(serverVersion: UInt64(bitPattern: version), clientFileIdent: UInt64(bitPattern: ident),
                               clientVersion: UInt64(bitPattern: clientVersion), changeset: Array(changeset.readableBytesView),
                               salt: UInt64(bitPattern: salt))
         }
