@@ -30,8 +30,11 @@ final class LoadClient: Sendable {
 
     struct Figures {
         var bound = false
-        /// From a client's write to the download that brings it here, ns.
+        /// From a client's write to the download that brings it here, ns:
+        /// written through this client's server process, and through
+        /// another.
         var latencies: [Int] = []
+        var latenciesFromOtherProcesses: [Int] = []
         /// From an upload to its acknowledgement, ns.
         var acknowledgements: [Int] = []
         var acknowledged: UInt64 = 0
@@ -42,8 +45,13 @@ final class LoadClient: Sendable {
 
     static let className = "LoadItem"
 
-    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1) {
+    /// The server process of the client numbered `number`, of `processes`
+    /// (round robin, as the load test spreads them).
+    let processes: Int
+
+    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1, processes: Int = 1) {
         self.number = number
+        self.processes = processes
         self.objects = objects
         self.path = path
         self.port = port
@@ -101,10 +109,15 @@ final class LoadClient: Sendable {
                     figures.withLock { $0.bound = true }
                 case .download(_, let serverVersion, _, let parts, let acknowledged, _, _):
                     var latencies: [Int] = []
+                    var fromOthers: [Int] = []
                     for part in parts {
                         // A state catch-up's parts carry version 0: old values.
                         guard let (version, changeset) = try reassembler.add(part), version > 0 else { continue }
-                        for case .set(_, _, "sentAt", .int(let sentAt)) in changeset.instructions { latencies.append(arrived - Int(sentAt)) }
+                        let writer = Int(changeset.clientFileIdent >> 24) - 1
+                        let sameProcess = writer % processes == number % processes
+                        for case .set(_, _, "sentAt", .int(let sentAt)) in changeset.instructions {
+                            if sameProcess { latencies.append(arrived - Int(sentAt)) } else { fromOthers.append(arrived - Int(sentAt)) }
+                        }
                     }
                     let acknowledgements = state.progress.withLock { progress -> [Int] in
                         if serverVersion > 0 { progress.serverVersion = max(progress.serverVersion, serverVersion) }
@@ -114,6 +127,7 @@ final class LoadClient: Sendable {
                     }
                     figures.withLock { figures in
                         figures.latencies += latencies
+                        figures.latenciesFromOtherProcesses += fromOthers
                         figures.acknowledgements += acknowledgements
                         figures.acknowledged = max(figures.acknowledged, acknowledged)
                     }

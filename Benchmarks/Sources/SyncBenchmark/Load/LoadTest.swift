@@ -39,6 +39,10 @@ enum LoadTest {
         let realms = value("--realms").flatMap(Int.init) ?? 100
         let seconds = value("--seconds").flatMap(Double.init) ?? 30
         let interval = value("--interval-ms").flatMap(Int.init) ?? 1_000
+        // Mostly idle sessions: no first write for every client before
+        // the measure (a client's first write, if its phase comes, makes
+        // its object).
+        let idle = arguments.contains("--idle")
 
         let servers = try (0..<processes).map { index in
             try ServerProcess.start(data: scratch.appendingPathComponent("server-\(index)"), database: database)
@@ -52,7 +56,8 @@ enum LoadTest {
         // Bind every client, then let the servers settle: their growth is
         // what the sessions cost them.
         let clients = (0..<clientCount).map { number in
-            LoadClient(number: number, path: "/load/realm-\(number % realms)", port: servers[number % processes].port, accessToken: token)
+            LoadClient(number: number, path: "/load/realm-\(number % realms)", port: servers[number % processes].port, accessToken: token,
+                       processes: processes)
         }
         let bindStart = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -61,11 +66,14 @@ enum LoadTest {
             let bindSeconds = (ContinuousClock.now - bindStart) / .seconds(1)
             // Each client's first write declares the class and makes its
             // object; then the figures start afresh.
-            for client in clients { client.write() }
-            try await waitUntil("every client's first write acknowledged", seconds: 120, clients) { $0.acknowledged >= 1 }
             try await Task.sleep(for: .seconds(2))
             let perSession = zip(servers.map(\.residentBytes), baseline).map { $0 - $1 }.reduce(0, +) / clientCount
-            for client in clients { client.figures.withLock { $0.latencies = []; $0.acknowledgements = [] } }
+            if !idle {
+                for client in clients { client.write() }
+                try await waitUntil("every client's first write acknowledged", seconds: 120, clients) { $0.acknowledged >= 1 }
+                try await Task.sleep(for: .seconds(1))
+            }
+            for client in clients { client.figures.withLock { $0.latencies = []; $0.latenciesFromOtherProcesses = []; $0.acknowledgements = [] } }
 
             let before = database.map { PostgresLoad.read(database: $0) }
             let acknowledgedBefore = clients.reduce(0) { $0 + Int($1.figures.withLock { $0.acknowledged }) }
@@ -92,6 +100,7 @@ enum LoadTest {
             try await Task.sleep(for: .seconds(1))
             let acknowledged = clients.reduce(0) { $0 + Int($1.figures.withLock { $0.acknowledged }) } - acknowledgedBefore
             let latencies = clients.flatMap { $0.figures.withLock { $0.latencies } }.sorted()
+            let crossing = clients.flatMap { $0.figures.withLock { $0.latenciesFromOtherProcesses } }.sorted()
             let acknowledgements = clients.flatMap { $0.figures.withLock { $0.acknowledgements } }.sorted()
             if let failure = clients.lazy.compactMap({ $0.figures.withLock { $0.failure } }).first { throw LoadFailure(reason: failure) }
             group.cancelAll()
@@ -100,15 +109,19 @@ enum LoadTest {
             func percentile(_ values: [Int], _ p: Double) -> Int {
                 values.isEmpty ? 0 : values[min(values.count - 1, Int((Double(values.count - 1) * p).rounded()))]
             }
-            report("# Load: \(clientCount) clients on \(realms) Realms, \(processes) server process\(processes == 1 ? "" : "es")"
+            report("# Load: \(clientCount) \(idle ? "mostly idle " : "")clients on \(realms) Realms, \(processes) server process\(processes == 1 ? "" : "es")"
                    + " on \(database == nil ? "the embedded store" : "PostgreSQL"), a write per client every \(interval) ms for \(Int(seconds)) s\n")
             report("| measure | result |")
             report("|---|---:|")
             report("| clients bound | \(clientCount) in \(String(format: "%.1f", bindSeconds)) s |")
             report("| writes sent, acknowledged | \(sent), \(acknowledged) |")
             report("| integrated per second | \(String(format: "%.0f", Double(acknowledged) / elapsed)) changesets/s |")
-            report("| change → other clients of its Realm, median (\(latencies.count) deliveries) | \(ms(percentile(latencies, 0.5))) |")
+            report("| change → other clients of its Realm on its process, median (\(latencies.count) deliveries) | \(ms(percentile(latencies, 0.5))) |")
             report("| same, p99 | \(ms(percentile(latencies, 0.99))) |")
+            if !crossing.isEmpty {
+                report("| change → clients of its Realm on another process, median (\(crossing.count) deliveries) | \(ms(percentile(crossing, 0.5))) |")
+                report("| same, p99 | \(ms(percentile(crossing, 0.99))) |")
+            }
             report("| upload → acknowledgement, median / p99 | \(ms(percentile(acknowledgements, 0.5))) / \(ms(percentile(acknowledgements, 0.99))) |")
             report("| server memory per session (resident, all processes) | \(String(format: "%.1f", Double(perSession) / 1024)) KB |")
             if let before, let after {
