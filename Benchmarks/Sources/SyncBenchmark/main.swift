@@ -44,8 +44,13 @@ case "serve":
     try await ServerProcess.serve(arguments: Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
 case "load":
-    try await LoadTest.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
-    exit(0)
+    do {
+        try await LoadTest.run(arguments: Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("load test failed: \(error)\n".utf8))
+        exit(1)
+    }
 default:
     break
 }

@@ -34,22 +34,26 @@ extension ServerRealm {
     // MARK: Bringing the copy up to date
 
     /// On the queue: brings the file up to the newest version the database
-    /// holds, without its lock when the history after the file's version
-    /// is all there.
+    /// holds: without its lock, by reading the history after the file's
+    /// version (one query, most of the time), unless that history has a
+    /// gap (compacted away), which takes the lock and the snapshot.
     func catchUpNow(_ log: PostgresRealmLog) throws(RealmError) {
-        var local = try Self.serverState(transaction)
-        let extent = try database { try log.extent(of: path) }
-        try requireNotAhead(local, of: extent)
-        guard extent.latest > local.latest || extent.compactedThrough > local.compactedThrough else { return }
-        while local.latest >= extent.compactedThrough, extent.latest > local.latest {
-            let through = min(extent.latest, local.latest + Self.catchUpBatch)
-            let rows = try database { try log.history(of: path, after: local.latest, through: through) }
-            // A compaction between the two reads leaves a gap: then under
-            // the lock, which compaction takes too.
-            guard Self.isContiguous(rows, after: local.latest, through: through) else { break }
-            try applyHistoryNow(rows, appliedThrough: local.latest, compacted: nil)
-            local = try Self.serverState(transaction)
-            if local.latest == extent.latest, local.compactedThrough >= extent.compactedThrough { return }
+        while true {
+            let local = try Self.serverState(transaction).latest
+            let rows = try database { try log.history(of: path, after: local, limit: Int(Self.catchUpBatch)) }
+            guard let first = rows.first else {
+                // Nothing after the file's version: it is up to date, or
+                // behind a history compacted whole, or ahead of a database
+                // restored from a backup.
+                let extent = try database { try log.extent(of: path) }
+                if extent.latest > local { break }
+                return try requireNotAhead(try Self.serverState(transaction), of: extent)
+            }
+            // A version missing (compacted away, or compacted meanwhile):
+            // under the lock, which compaction takes too.
+            guard first.serverVersion == local + 1, Self.isContiguous(rows, after: local, through: local + UInt64(rows.count)) else { break }
+            try applyHistoryNow(rows, appliedThrough: local, compacted: nil)
+            if rows.count < Int(Self.catchUpBatch) { return }
         }
         try database {
             try log.withLockedRealm(path) { locked in try self.catchUpNow(locked) }

@@ -45,13 +45,15 @@ final class LoadClient: Sendable {
 
     static let className = "LoadItem"
 
-    /// The server process of the client numbered `number`, of `processes`
-    /// (round robin, as the load test spreads them).
-    let processes: Int
+    /// The server process of the client numbered so (as the load test
+    /// spreads them), to tell changes through this client's process from
+    /// the others'.
+    private let processOf: @Sendable (Int) -> Int
 
-    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1, processes: Int = 1) {
+    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1,
+         processOf: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
         self.number = number
-        self.processes = processes
+        self.processOf = processOf
         self.objects = objects
         self.path = path
         self.port = port
@@ -114,7 +116,7 @@ final class LoadClient: Sendable {
                         // A state catch-up's parts carry version 0: old values.
                         guard let (version, changeset) = try reassembler.add(part), version > 0 else { continue }
                         let writer = Int(changeset.clientFileIdent >> 24) - 1
-                        let sameProcess = writer % processes == number % processes
+                        let sameProcess = processOf(writer) == processOf(number)
                         for case .set(_, _, "sentAt", .int(let sentAt)) in changeset.instructions {
                             if sameProcess { latencies.append(arrived - Int(sentAt)) } else { fromOthers.append(arrived - Int(sentAt)) }
                         }

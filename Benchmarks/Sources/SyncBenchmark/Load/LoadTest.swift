@@ -10,8 +10,8 @@ import RealmSync
 ///
 /// The first starts `--processes` server processes (children of this
 /// one) on the database and `--clients` simulated clients (``LoadClient``),
-/// spread over `--realms` Realms and, round robin, over the processes as a
-/// load balancer would; each client writes every `--interval-ms` (at a
+/// spread over `--realms` Realms, each Realm's clients over the processes
+/// in turn, as a load balancer would; each client writes every `--interval-ms` (at a
 /// random phase) for `--seconds`. It reports the change latency from one
 /// client to the others of its Realm (median and p99), the latency of an
 /// acknowledgement, the changesets integrated per second, the servers'
@@ -55,9 +55,12 @@ enum LoadTest {
 
         // Bind every client, then let the servers settle: their growth is
         // what the sessions cost them.
+        // The clients of a Realm take turns among the processes, as behind
+        // a load balancer: each change reaches clients of every process.
+        let processOf: @Sendable (Int) -> Int = { number in (number / realms) % processes }
         let clients = (0..<clientCount).map { number in
-            LoadClient(number: number, path: "/load/realm-\(number % realms)", port: servers[number % processes].port, accessToken: token,
-                       processes: processes)
+            LoadClient(number: number, path: "/load/realm-\(number % realms)", port: servers[processOf(number)].port, accessToken: token,
+                       processOf: processOf)
         }
         let bindStart = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -44,8 +44,13 @@ struct ServerProcess {
         return 0
     }
 
+    /// Stops the server: SIGTERM, and SIGKILL after 10 s (a graceful stop
+    /// waits for its connections, which a failed run may leave open).
     func stop() {
         process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
