@@ -6,8 +6,9 @@ import RealmSyncWire
 import Synchronization
 import WSClient
 
-/// The bounded-history measure (issue 37): one client updates 100 objects
-/// `updates` times in all, 100 updates to a changeset, against a server
+/// The bounded-history measure (issue 37): one client owning `objects`
+/// objects (100 by default) makes `updates` updates in all, 100 to a
+/// changeset (the next objects in turn), against a server
 /// process with the default compaction settings; then the server's history
 /// is weighed against its data.
 ///
@@ -17,20 +18,21 @@ import WSClient
 ///   their stamps, as the protocol carries them; the same all along, as
 ///   only values change).
 enum HistoryBound {
-    static let objects = 100
+    static let updatesPerWrite = 100
 
-    static func run(updates: Int, database: String?, scratch: URL) async throws {
+    static func run(updates: Int, objects: Int, database: String?, scratch: URL) async throws {
         let data = scratch.appendingPathComponent("server")
         let server = try ServerProcess.start(data: data, database: database)
         defer { server.stop() }
         let user = try await SyncUser.logIn(with: .usernamePassword(username: "history", password: "password", register: true),
                                             server: URL(string: "http://127.0.0.1:\(server.port)")!)
         let token = try await user.accessToken()
-        let client = LoadClient(number: 1, path: "/load/history", port: server.port, accessToken: token, objects: objects)
+        let client = LoadClient(number: 1, path: "/load/history", port: server.port, accessToken: token, objects: objects,
+                                updatesPerWrite: updatesPerWrite)
         let running = Task { await client.run() }
         defer { running.cancel() }
         try await LoadTest.waitUntil("the client bound", seconds: 30, [client]) { $0.bound }
-        let writes = updates / objects
+        let writes = updates / updatesPerWrite
         let start = ContinuousClock.now
         var samples: [(writes: Int, history: Int)] = []
         for write in 1...writes {
@@ -49,12 +51,12 @@ enum HistoryBound {
         // client seen within the retention, and the history it has not
         // said it integrated is kept for it.
         let state = try await stateBytes(port: server.port, accessToken: token)
-        report("# Bounded history: \(objects) objects updated \(updates) times (\(writes) changesets of \(objects) updates), "
+        report("# Bounded history: \(objects) objects updated \(updates) times (\(writes) changesets of \(updatesPerWrite) updates), "
                + "one server process on \(database == nil ? "the embedded store" : "PostgreSQL"), in \(String(format: "%.0f", seconds)) s\n")
         report("| updates so far | history | data | history ÷ data |")
         report("|---:|---:|---:|---:|")
         for sample in samples {
-            report("| \(sample.writes * objects) | \(kilobytes(sample.history)) | \(kilobytes(state)) | "
+            report("| \(sample.writes * updatesPerWrite) | \(kilobytes(sample.history)) | \(kilobytes(state)) | "
                    + String(format: "%.2f", Double(sample.history) / Double(max(1, state))) + " |")
         }
         if let database {
@@ -81,7 +83,8 @@ enum HistoryBound {
     /// protocol carries it.
     private static func stateBytes(port: Int, accessToken: String) async throws -> Int {
         let bytes = Mutex(0)
-        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/sync", logger: Logger(label: "weigh")) { inbound, outbound, _ in
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/sync", configuration: .init(maxFrameSize: 1 << 16),
+                                          logger: Logger(label: "weigh")) { inbound, outbound, _ in
             let bind = SyncMessage.bind(session: 1, path: "/load/history", accessToken: accessToken,
                                         clientFileIdent: UInt64.random(in: 1 << 40..<1 << 50), lastServerVersion: 0)
             try await outbound.write(.binary(ByteBuffer(bytes: SyncMessageCoding.encode(bind))))

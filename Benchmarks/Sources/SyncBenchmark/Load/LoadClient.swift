@@ -18,8 +18,10 @@ import WSClient
 final class LoadClient: Sendable {
     let number: Int
     let path: String
-    /// The objects the client owns and sets at each write.
+    /// The objects the client owns, and how many of them each write sets
+    /// (the next ones in turn).
     private let objects: Int
+    private let updatesPerWrite: Int
     private let port: Int
     private let accessToken: String
     private let clientFileIdent: UInt64
@@ -50,9 +52,10 @@ final class LoadClient: Sendable {
     /// the others'.
     private let processOf: @Sendable (Int) -> Int
 
-    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1,
+    init(number: Int, path: String, port: Int, accessToken: String, objects: Int = 1, updatesPerWrite: Int? = nil,
          processOf: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
         self.number = number
+        self.updatesPerWrite = min(objects, updatesPerWrite ?? objects)
         self.processOf = processOf
         self.objects = objects
         self.path = path
@@ -71,7 +74,8 @@ final class LoadClient: Sendable {
     /// Runs the client until cancelled.
     func run() async {
         do {
-            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/sync", logger: Logger(label: "load")) { inbound, outbound, _ in
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/sync", configuration: .init(maxFrameSize: 1 << 16),
+                                              logger: Logger(label: "load")) { inbound, outbound, _ in
                 try await self.speak(inbound, outbound)
             }
         } catch is CancellationError {
@@ -98,7 +102,8 @@ final class LoadClient: Sendable {
                     }
                     let changeset = self.changeset(clientVersion, serverVersion: serverVersion, sentAt: sentAt)
                     for parts in ChangesetPart.messages(of: [(0, ChangesetCoding.encode(changeset))]) {
-                        try await outbound.write(.binary(ByteBuffer(bytes: SyncMessageCoding.encode(.upload(session: 1, parts: parts)))))
+                        // In frames the server takes (a message may be larger).
+                        try await outbound.writeBinaryMessage(ByteBuffer(bytes: SyncMessageCoding.encode(.upload(session: 1, parts: parts))))
                     }
                 }
             }
@@ -151,16 +156,19 @@ final class LoadClient: Sendable {
     /// The client's changeset `clientVersion`: the first declares the
     /// class and makes the client's objects.
     private func changeset(_ clientVersion: UInt64, serverVersion: UInt64, sentAt: Int) -> Changeset {
-        let identities = (0..<objects).map { ObjectIdentity.primaryKey(.int(Int64(number * 1_000_000 + $0)), incarnation: 0) }
+        func identity(_ index: Int) -> ObjectIdentity { .primaryKey(.int(Int64(number * 1_000_000 + index)), incarnation: 0) }
         var instructions: [Instruction] = []
         if clientVersion == 1 {
             instructions = [
                 .addClass(ClassSpec(name: Self.className, primaryKey: "id", isEmbedded: false)),
                 .addProperty(class: Self.className, PropertySpec(name: "id", type: "int", isOptional: false, isList: false, target: nil)),
                 .addProperty(class: Self.className, PropertySpec(name: "sentAt", type: "int", isOptional: false, isList: false, target: nil)),
-            ] + identities.map { .create(class: Self.className, $0) }
+            ] + (0..<objects).map { .create(class: Self.className, identity($0)) }
         }
-        for identity in identities { instructions.append(.set(class: Self.className, identity, property: "sentAt", .int(Int64(sentAt)))) }
+        let first = Int(clientVersion - 1) * updatesPerWrite
+        for offset in 0..<updatesPerWrite {
+            instructions.append(.set(class: Self.className, identity((first + offset) % objects), property: "sentAt", .int(Int64(sentAt))))
+        }
         return Changeset(clientFileIdent: clientFileIdent, clientVersion: clientVersion, lastServerVersion: serverVersion,
                          timestamp: Int64(Date().timeIntervalSince1970 * 1000), firstSequence: clientVersion << 8,
                          instructions: instructions)

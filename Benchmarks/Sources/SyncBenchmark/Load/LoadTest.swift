@@ -6,7 +6,7 @@ import RealmSync
 ///
 ///   realm-sync-benchmark load --database postgres://… [--processes 2] [--clients 1000] [--realms 100]
 ///                             [--seconds 30] [--interval-ms 1000]
-///   realm-sync-benchmark load [--database …] --history 1000000
+///   realm-sync-benchmark load [--database …] --history 1000000 [--objects 100]
 ///
 /// The first starts `--processes` server processes (children of this
 /// one) on the database and `--clients` simulated clients (``LoadClient``),
@@ -17,8 +17,8 @@ import RealmSync
 /// acknowledgement, the changesets integrated per second, the servers'
 /// memory per session, and PostgreSQL's CPU time and commits.
 ///
-/// The second updates 100 objects `--history` times in all (100 updates
-/// to a changeset) through one client, then reports the server's history
+/// The second updates `--objects` objects (100) `--history` times in all
+/// (100 updates to a changeset) through one client, then reports the server's history
 /// against its data: the bounded-history measure. `Scripts/load-test`
 /// starts a throwaway PostgreSQL cluster and runs both.
 enum LoadTest {
@@ -31,7 +31,8 @@ enum LoadTest {
         SyncManager.shared.rootDirectory = scratch.appendingPathComponent("client")
         SyncManager.shared.logLevel = .off
         if let updates = value("--history").flatMap(Int.init) {
-            try await HistoryBound.run(updates: updates, database: database, scratch: scratch)
+            try await HistoryBound.run(updates: updates, objects: value("--objects").flatMap(Int.init) ?? 100, database: database,
+                                       scratch: scratch)
             return
         }
         let processes = value("--processes").flatMap(Int.init) ?? 1
