@@ -89,16 +89,7 @@ extension SyncTests {
             defer { if process.isRunning { process.terminate() } }
 
             // The first line says where it listens.
-            let reader = output.fileHandleForReading
-            let text = try await offloaded {
-                var line = Data()
-                while !line.contains(UInt8(ascii: "\n")) {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { break }
-                    line.append(chunk)
-                }
-                return String(decoding: line, as: UTF8.self)
-            }
+            let text = try await firstLine(of: output)
             let url = try #require(text.split(separator: "\n").first.flatMap { URL(string: String($0.dropFirst("Listening on ".count))) },
                                    "the server printed '\(text)'")
             try await TestClient.run {

@@ -204,16 +204,7 @@ extension SyncTests {
                 let output = Pipe()
                 process.standardOutput = output
                 try process.run()
-                let reader = output.fileHandleForReading
-                let text = try await offloaded {
-                    var line = Data()
-                    while !line.contains(UInt8(ascii: "\n")) {
-                        let chunk = reader.availableData
-                        if chunk.isEmpty { break }
-                        line.append(chunk)
-                    }
-                    return String(decoding: line, as: UTF8.self)
-                }
+                let text = try await firstLine(of: output)
                 guard let url = text.split(separator: "\n").first.flatMap({ URL(string: String($0.dropFirst("Listening on ".count))) }),
                       url.port != nil else {
                     process.terminate()

@@ -288,3 +288,18 @@ func poll<T>(within seconds: Double, every interval: Duration = .milliseconds(20
     }
     return try await probe()
 }
+
+/// What a child process wrote to `pipe` up to its first line's end (or
+/// until it closed the pipe): a server's "Listening on <url>".
+func firstLine(of pipe: Pipe) async throws -> String {
+    let reader = pipe.fileHandleForReading
+    return try await offloaded {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
