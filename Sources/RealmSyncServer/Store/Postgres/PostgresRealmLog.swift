@@ -72,11 +72,6 @@ final class PostgresRealmLog: Sendable {
         try pool.withConnection { connection in try Self.history(of: path, after: after, through: .max, limit: limit, on: connection) }
     }
 
-    /// The history in `(after, through]`, in order.
-    func history(of path: RealmPath, after: UInt64, through: UInt64) throws -> [HistoryEntry] {
-        try pool.withConnection { connection in try Self.history(of: path, after: after, through: through, limit: nil, on: connection) }
-    }
-
     /// Registers client file `ident` of `owner` (or finds it), notes the
     /// server version it has integrated and when it was seen, and returns
     /// it as it was before (nil when new). A file of another owner is
@@ -121,8 +116,9 @@ final class PostgresRealmLog: Sendable {
 
     /// Runs `body` in a transaction holding the Realm's lock: no other
     /// writer of the Realm, in any process, goes on until it ends.
-    /// `body` commits (``LockedRealm/commit()``); a transaction it leaves
-    /// open, or throws out of, is rolled back.
+    /// `body` commits (``LockedRealm/commitAppending(_:by:)`` or
+    /// ``LockedRealm/commit(notifying:)``); a transaction it leaves open,
+    /// or throws out of, is rolled back.
     func withLockedRealm<T>(_ path: RealmPath, _ body: (LockedRealm) throws -> T) throws -> T {
         try pool.withConnection { connection in
             try connection.transaction {
