@@ -9,7 +9,7 @@ import Testing
     @Test func onlyStringsAndDataHoldReferences() {
         let plain: [Value] = [
             .null, .bool(true), .int(1), .float(1.5), .double(2.5), .date(Date()), .objectId(ObjectId.generate()),
-            .uuid(UUID()), .decimal(Decimal(string: "1.25")!), .object(ObjectKey(7)),
+            .uuid(UUID()), .decimal("1.25"), .object(ObjectKey(7)),
         ]
         #expect(plain.allSatisfy { !$0.holdsReference })
         #expect(Value.string(String(repeating: "long string ", count: 10)).holdsReference)

@@ -26,7 +26,9 @@ import Testing
                 .date(Date(timeIntervalSince1970: -1e10)), .date(Date.distantFuture)],
         .objectId: [.objectId(ObjectId.generate()), .objectId(ObjectId(string: "000000000000000000000000")!), .objectId(ObjectId(string: "ffffffffffffffffffffffff")!)],
         .uuid: [.uuid(UUID()), .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000000")!)],
-        .decimal: [.decimal(Decimal(string: "3.14159265358979323846264338327950288")!), .decimal(-0), .decimal(Decimal(string: "-1e-30")!)],
+        .decimal: [.decimal("3.141592653589793238462643383279503"), .decimal("-0"), .decimal("-1e-30"), .decimal("1.50"),
+                   .decimal("1.500E6"), .decimal(.nan), .decimal(.infinity), .decimal(-.infinity), .decimal(.max), .decimal(.min),
+                   .decimal("1E-6176"), .decimal("0E+300")],
     ]
 
     /// Bitwise equality where `==` is not enough (NaN, -0.0).
@@ -35,6 +37,8 @@ import Testing
         case (.float(let x), .float(let y)): x.bitPattern == y.bitPattern
         case (.double(let x), .double(let y)): x.bitPattern == y.bitPattern
         case (.date(let x), .date(let y)): x.timeIntervalSinceReferenceDate.bitPattern == y.timeIntervalSinceReferenceDate.bitPattern
+        // The same coefficient and exponent, not only the same value.
+        case (.decimal(let x), .decimal(let y)): x.canonicalText == y.canonicalText
         default: a == b
         }
     }

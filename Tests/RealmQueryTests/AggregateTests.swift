@@ -91,16 +91,16 @@ import Testing
         try realm.transaction.write {
             for (seconds, decimal) in [(10.0, "0.1"), (-5, "0.2"), (7.5, "NaN")] {
                 try realm.create("Item", ["name": .string("x"), "date": .date(Date(timeIntervalSinceReferenceDate: seconds)),
-                                          "decimal": .decimal(decimal == "NaN" ? .nan : Decimal(string: decimal)!)])
+                                          "decimal": .decimal(decimal == "NaN" ? .nan : Decimal128(exactText: decimal)!)])
             }
         }
         let items = Query(className: "Item")
         #expect(try both(items, .min, "date", in: realm.transaction) == .date(Date(timeIntervalSinceReferenceDate: -5)))
         #expect(try both(items, .max, "date", in: realm.transaction) == .date(Date(timeIntervalSinceReferenceDate: 10)))
         // Exact: 0.1 + 0.2 is 0.3, not 0.30000000000000004.
-        #expect(try both(items, .sum, "decimal", in: realm.transaction) == .decimal(Decimal(string: "0.3")!))
-        #expect(try both(items, .average, "decimal", in: realm.transaction) == .decimal(Decimal(string: "0.15")!))
-        #expect(try both(items, .max, "decimal", in: realm.transaction) == .decimal(Decimal(string: "0.2")!))
+        #expect(try both(items, .sum, "decimal", in: realm.transaction) == .decimal(Decimal128(exactText: "0.3")!))
+        #expect(try both(items, .average, "decimal", in: realm.transaction) == .decimal(Decimal128(exactText: "0.15")!))
+        #expect(try both(items, .max, "decimal", in: realm.transaction) == .decimal(Decimal128(exactText: "0.2")!))
     }
 
     /// Realm's core adds integers in 64 bits, wrapping around on overflow;

@@ -61,9 +61,9 @@ enum AllTypes {
     static let rowCount = 40
 
     static func date(_ index: Int) -> Date { Date(timeIntervalSinceReferenceDate: dates[index % dates.count]) }
-    static func decimal(_ index: Int) -> Decimal {
+    static func decimal(_ index: Int) -> Decimal128 {
         let text = decimals[index % decimals.count]
-        return text == "NaN" ? .nan : Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!
+        return text == "NaN" ? .nan : Decimal128(exactText: text)!
     }
 
     /// The values of row `i`, by property name.

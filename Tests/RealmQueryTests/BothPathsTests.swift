@@ -150,7 +150,7 @@ enum Matrix {
 
         var decimalCases: [(String, [QueryArgument])] = []
         let decimals: [QueryArgument] = ["1.5", "12345678901234567890.123456789", "-3", "0", "1.4999999999999999999999999", "NaN"].map {
-            .value(.decimal($0 == "NaN" ? .nan : Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))!))
+            .value(.decimal($0 == "NaN" ? .nan : Decimal128(exactText: $0)!))
         }
         for column in ["decimalCol", "optDecimal"] {
             for op in comparisons {

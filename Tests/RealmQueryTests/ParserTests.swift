@@ -151,7 +151,7 @@ import Testing
         ("date > %@", [.value(.date(Date(timeIntervalSinceReferenceDate: 1234.5)))]),
         ("data == %@", [.value(.data(Data([1, 2, 3])))]), ("id == %@", [.value(.objectId(ObjectId(string: "5f0000000000000000000001")!))]),
         ("uuid == %@", [.value(.uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!))]),
-        ("price < %@", [.value(.decimal(Decimal(string: "12345678901234567890.5")!))]), ("f > %@", [.value(.float(0.1))]),
+        ("price < %@", [.value(.decimal(Decimal128(exactText: "12345678901234567890.5")!))]), ("f > %@", [.value(.float(0.1))]),
         ("d > %@", [.value(.double(.infinity))]), ("x IN %@", [.values([.int(1), .date(Date(timeIntervalSinceReferenceDate: 0))])]),
         ("%K == 1", [.keyPath("weird name")]), ("owner.%K == 1", [.keyPath("with-dash")]), ("名前 == 'é\\n\"'", []),
         ("name == 'tab\\tand\\u{1}control'", []),

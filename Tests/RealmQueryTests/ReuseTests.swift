@@ -131,7 +131,7 @@ import Testing
                               [.value(.uuid(AllTypes.uuid(2))), .value(.data(Data()))]], in: transaction)
         try expectFreshPlans("dateCol >= %@", AllTypes.dates.prefix(4).map { [.value(.date(Date(timeIntervalSinceReferenceDate: $0)))] },
                              in: transaction)
-        try expectFreshPlans("decimalCol < %@", [[.value(.decimal(1))], [.value(.decimal(Decimal(string: "1.5")!))]], in: transaction)
+        try expectFreshPlans("decimalCol < %@", [[.value(.decimal(1))], [.value(.decimal(Decimal128(exactText: "1.5")!))]], in: transaction)
         try expectFreshPlans("link.intCol == %@ AND link.stringCol != %@",
                              [[.value(.int(5)), .value(.string("a"))], [.value(.int(42)), .value(.string(""))]], in: transaction)
         try expectFreshPlans("link == %@", [[.value(.object(keys[0]))], [.value(.object(keys[3]))], [.value(.null)]], in: transaction)

@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func decimalsCompareExactly() throws {
-        let d = { (text: String) in Value.decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!) }
+        let d = { (text: String) in Value.decimal(Decimal128(exactText: text)!) }
         let realm = try realm([
             ["name": .string("a"), "decimal": d("12345678901234567890.123456789")],
             ["name": .string("b"), "decimal": d("12345678901234567890.123456788")],

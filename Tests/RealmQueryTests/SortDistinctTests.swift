@@ -108,7 +108,7 @@ import Testing
 
     @Test func numbersDatesDataAndDecimals() throws {
         let realm = try TestRealm(schema: SemanticsTests.schema)
-        let d = { (text: String) in Value.decimal(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))!) }
+        let d = { (text: String) in Value.decimal(Decimal128(exactText: text)!) }
         let rows: [(Value, Value, Value, Value)] = [
             (.double(.nan), d("12345678901234567890.123456789"), .data(Data([2])), .date(Date(timeIntervalSinceReferenceDate: 5))),
             (.double(-1), d("12345678901234567890.123456788"), .data(Data([1, 5])), .null),

@@ -51,7 +51,7 @@ import Testing
                  .objectId(ObjectIdBytes(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C))),
             .set(class: "Values", .global(GlobalKey(client: 0, counter: 0)), property: "all",
                  .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)),
-            .set(class: "Values", .global(GlobalKey(client: 0, counter: 0)), property: "all", .decimal(Decimal(string: "-12345.678901")!)),
+            .set(class: "Values", .global(GlobalKey(client: 0, counter: 0)), property: "all", .decimal("-12345.678901")),
         ])
 
     @Test func everyInstructionAndValueRoundTrips() throws {
@@ -199,7 +199,7 @@ enum RandomChangesets {
         case 9:
             .uuid(UUID(uuid: (UInt8.random(in: 0...255, using: &g), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
                               UInt8.random(in: 0...255, using: &g))))
-        case 10: .decimal(Decimal(Int.random(in: -100_000...100_000, using: &g)) / 1000)
+        case 10: .decimal("\(Int.random(in: -100_000...100_000, using: &g))E-3")
         case 11: .link(class: name(&g), identity(&g))
         default: .string("")
         }

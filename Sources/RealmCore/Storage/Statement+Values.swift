@@ -13,7 +13,7 @@ import Foundation
 /// | date      | REAL seconds since 2001-01-01, Date's own representation      |
 /// | objectId  | 12-byte BLOB, so that byte order is sort order                 |
 /// | uuid      | 16-byte BLOB                                                   |
-/// | decimal   | TEXT, its exact decimal form                                   |
+/// | decimal   | TEXT, its exact decimal128 form (`1.50`, `1.5E6`, `NaN`, `Inf`) |
 extension Statement {
     package func bind(_ value: Value, at index: Int32) {
         switch value {
@@ -48,7 +48,7 @@ extension Statement {
         case .uuid(let value):
             withUnsafeBytes(of: value.uuid) { bind(bytes: $0, at: index) }
         case .decimal(let value):
-            bind(value.isNaN ? "NaN" : value.description, at: index)
+            bind(value.canonicalText, at: index)
         }
     }
 
@@ -111,9 +111,7 @@ extension Statement {
             }
         case .decimal:
             guard storage == .text else { return damaged(column, holding: storage, as: type) }
-            let text = string(at: column)
-            if text == "NaN" { return .decimal(.nan) }
-            return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal)
+            return Decimal128(exactText: string(at: column)).map(Value.decimal)
                 ?? damaged(column, holding: storage, as: type)
         }
     }

@@ -16,7 +16,7 @@ public enum Value: Hashable, Sendable {
     case date(Date)
     case objectId(ObjectId)
     case uuid(UUID)
-    case decimal(Decimal)
+    case decimal(Decimal128)
     /// A to-one link: the key of an object of the property's target class.
     case object(ObjectKey)
 

@@ -46,6 +46,10 @@ extension Decimal: MinMaxType, AddableType {
     public static var _zero: Decimal { 0 }
     public var _doubleValue: Double { NSDecimalNumber(decimal: self).doubleValue }
 }
+extension Decimal128: MinMaxType, AddableType {
+    public static var _zero: Decimal128 { 0 }
+    public var _doubleValue: Double { doubleValue }
+}
 extension Date: MinMaxType {}
 
 /// An element of a list of values, optional or not, seen as the value it
@@ -64,6 +68,7 @@ extension Int64: _AggregatedElement { public var _aggregated: Int64? { self } }
 extension Float: _AggregatedElement { public var _aggregated: Float? { self } }
 extension Double: _AggregatedElement { public var _aggregated: Double? { self } }
 extension Decimal: _AggregatedElement { public var _aggregated: Decimal? { self } }
+extension Decimal128: _AggregatedElement { public var _aggregated: Decimal128? { self } }
 extension Date: _AggregatedElement { public var _aggregated: Date? { self } }
 extension Optional: _AggregatedElement where Wrapped: _AggregatedElement {
     public var _aggregated: Wrapped._Aggregated? { self?._aggregated }

@@ -107,7 +107,7 @@ extension RealmCollection {
         case .int(let int): return Int(int)
         case .float(let float): return aggregate == .average ? Double(float) : float
         case .double(let double): return double
-        case .decimal(let decimal): return decimal
+        case .decimal(let decimal): return values.contains { $0 is Decimal } ? decimal.decimalValue : decimal
         case .date(let date): return date
         default: return nil
         }

@@ -172,14 +172,26 @@ extension UUID: _Persistable {
     public func _toValue(in realm: Realm?) -> Value { .uuid(self) }
 }
 
-extension Decimal: _Persistable {
+extension Decimal128: _Persistable {
     public static var _propertyType: PropertyType { .decimal }
-    public static var _defaultValue: Decimal { 0 }
-    public static func _fromValue(_ value: Value, in realm: Realm?) -> Decimal {
+    public static var _defaultValue: Decimal128 { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Decimal128 {
         if case .decimal(let decimal) = value { return decimal }
         return 0
     }
     public func _toValue(in realm: Realm?) -> Value { .decimal(self) }
+}
+
+/// Foundation's decimal, stored as a ``Decimal128``: exactly up to 34
+/// significant digits (Foundation's go to 38; more than 34 are rounded).
+extension Decimal: _Persistable {
+    public static var _propertyType: PropertyType { .decimal }
+    public static var _defaultValue: Decimal { 0 }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Decimal {
+        if case .decimal(let decimal) = value { return decimal.decimalValue }
+        return 0
+    }
+    public func _toValue(in realm: Realm?) -> Value { .decimal(Decimal128(self)) }
 }
 
 // MARK: Optionals
@@ -292,29 +304,17 @@ extension _Persistable {
             return (any as? NSDate).map { _fromValue(.date($0 as Date), in: nil) }
         case .decimal:
             // Numbers and numeric strings, as Realm's Decimal128 takes them.
-            if isBoolean(any) { return nil }
-            let decimal: Decimal?
+            if isBoolean(any) || any is NSNull { return nil }
+            let decimal: Decimal128?
             switch any {
-            case let value as any BinaryInteger: decimal = Int64(exactly: value).map { Decimal($0) }
-            case let value as Double: decimal = value.isFinite ? Decimal(value) : nil
-            case let value as Float: decimal = value.isFinite ? Decimal(Double(value)) : nil
-            case let value as String: decimal = wholeDecimal(in: value)
-            case let value as NSNumber: decimal = value.decimalValue
-            default: decimal = nil
+            case let value as String: decimal = Decimal128(exactText: value)
+            default: decimal = Decimal128(converting: any)
             }
             return decimal.map { _fromValue(.decimal($0), in: nil) }
         default:
             return nil
         }
     }
-}
-
-/// The decimal number `text` spells in full (`"2"`, `"-1.5e3"`), or nil.
-private func wholeDecimal(in text: String) -> Decimal? {
-    let scanner = Scanner(string: text.trimmingCharacters(in: .whitespaces))
-    scanner.locale = Locale(identifier: "en_US_POSIX")
-    guard let value = scanner.scanDecimal(), scanner.isAtEnd else { return nil }
-    return value
 }
 
 /// The type of Foundation's boolean numbers (what `JSONSerialization`

@@ -30,10 +30,10 @@ enum ValueCoercion {
         case (.uuid, .uuid): return value
         case (.uuid, .string(let text)): return UUID(uuidString: text).map(Value.uuid)
         case (.decimal, .decimal): return value
-        case (.decimal, .int(let number)): return .decimal(Decimal(number))
+        case (.decimal, .int(let number)): return .decimal(Decimal128(number))
         case (.decimal, .double(let number)) where number.isFinite:
             // The shortest text that round-trips is the decimal the user wrote.
-            return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal)
+            return Decimal128(exactText: "\(number)").map(Value.decimal)
         case (.object, .object): return value
         default: return nil
         }

@@ -65,7 +65,7 @@ package enum Aggregation {
             for case .int(let number) in values { total &+= number }
             return .int(total)
         case .decimal:
-            var total = Decimal(0)
+            var total = Decimal128.zero
             for case .decimal(let number) in values where !number.isNaN { total += number }
             return .decimal(total)
         default:
@@ -75,13 +75,13 @@ package enum Aggregation {
 
     private static func average(_ values: [Value], type: PropertyType) -> Value {
         if type == .decimal {
-            var total = Decimal(0)
-            var count = 0
+            var total = Decimal128.zero
+            var count: Int64 = 0
             for case .decimal(let number) in values where !number.isNaN {
                 total += number
                 count += 1
             }
-            return count == 0 ? .null : .decimal(total / Decimal(count))
+            return count == 0 ? .null : .decimal(total / Decimal128(count))
         }
         let (sum, count) = realSum(values)
         return count == 0 ? .null : .double(sum / Double(count))

@@ -24,7 +24,7 @@ enum ValueSemantics {
         case (.double(let a), .double(let b)) where a.isNaN || b.isNaN:
             return a.bitPattern == b.bitPattern
         case (.decimal(let a), .decimal(let b)):
-            return a.isNaN ? b.isNaN : a == b
+            return a == b
         case (.date(let a), .date(let b)):
             return a.timeIntervalSinceReferenceDate == b.timeIntervalSinceReferenceDate
         default:

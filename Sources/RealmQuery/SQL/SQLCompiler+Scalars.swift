@@ -54,8 +54,10 @@ extension SQLCompiler {
                 return .constant(true, isExact: false)
             }
             if lowDecimal.isNaN || highDecimal.isNaN { return .constant(false) }
-            return SQLFragment("CAST(\(subject.sql) AS REAL) BETWEEN ? AND ?",
-                               subject.arguments + [.double(Self.widened(lowDecimal, up: false)), .double(Self.widened(highDecimal, up: true))],
+            // SQLite reads `Inf` as 0: infinities go to the post-filter.
+            return SQLFragment("(CAST(\(subject.sql) AS REAL) BETWEEN ? AND ? OR \(subject.sql) LIKE '%Inf')",
+                               subject.arguments + [.double(Self.widened(lowDecimal, up: false)), .double(Self.widened(highDecimal, up: true))]
+                                   + subject.arguments,
                                isExact: false, isNullable: true)
         }
         if Self.isNaN(low) || Self.isNaN(high) { return .constant(false) }
@@ -94,6 +96,19 @@ extension SQLCompiler {
         return .or(alternatives)
     }
 
+    /// Decimals are text that keeps the exponent (`1.50`), so equal values
+    /// may differ as text: SQL narrows the candidates to those equal as
+    /// doubles, and the post-filter compares exactly. NaN and the
+    /// infinities have one spelling each and compare as text.
+    func decimalEquality(_ left: SQLOperand, _ right: SQLOperand) -> SQLFragment {
+        let (subject, constant) = left.constant == nil ? (left, right.constant) : (right, left.constant)
+        guard let constant else { return .constant(true, isExact: false) }
+        guard case .decimal(let value) = constant, value.isFinite else { return equality(subject, .parameter(constant), negated: false) }
+        return SQLFragment("CAST(\(subject.sql) AS REAL) BETWEEN ? AND ?",
+                           subject.arguments + [.double(Self.widened(value, up: false)), .double(Self.widened(value, up: true))],
+                           isExact: false, isNullable: true)
+    }
+
     /// Decimals are text in the file, so SQL cannot order them exactly;
     /// converting to REAL narrows the candidates (rounding is monotone, and
     /// the bound is widened past any error of SQLite's text conversion),
@@ -115,14 +130,17 @@ extension SQLCompiler {
         guard case .decimal(let bound) = constant else { return .constant(true, isExact: false) }
         if bound.isNaN { return .constant(false) }
         let below = op == .lessThan || op == .lessThanOrEqual
-        return SQLFragment("CAST(\(subject.sql) AS REAL) \(below ? "<=" : ">=") ?",
-                           subject.arguments + [.double(Self.widened(bound, up: below))], isExact: false, isNullable: true)
+        // SQLite reads `Inf` as 0: infinities go to the post-filter.
+        return SQLFragment("(CAST(\(subject.sql) AS REAL) \(below ? "<=" : ">=") ? OR \(subject.sql) LIKE '%Inf')",
+                           subject.arguments + [.double(Self.widened(bound, up: below))] + subject.arguments,
+                           isExact: false, isNullable: true)
     }
 
     /// `decimal` as a double, moved outward by far more than any rounding
-    /// error of a 38-digit conversion.
-    static func widened(_ decimal: Decimal, up: Bool) -> Double {
-        let value = Double(decimal.description) ?? 0
+    /// error of a 34-digit conversion.
+    static func widened(_ decimal: Decimal128, up: Bool) -> Double {
+        let value = decimal.doubleValue
+        guard value.isFinite else { return value }
         let slack = abs(value) * 1e-9 + 1e-300
         return up ? value + slack : value - slack
     }

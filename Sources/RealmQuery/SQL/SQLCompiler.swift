@@ -107,8 +107,12 @@ struct SQLCompiler {
         switch comparison.op {
         case .equal:
             if let folding { return foldedMatch(.equal, subject: left, needle: right, folding: folding) }
+            if type == .decimal { return decimalEquality(left, right) }
             return equality(left, right, negated: false)
         case .notEqual:
+            // Text unequal is not value unequal (1.50 and 1.5): decimals
+            // are left to the post-filter.
+            if type == .decimal { return .constant(true, isExact: false) }
             return equality(left, right, negated: true)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             return ordering(comparison.op, left, right, type: type)
@@ -116,7 +120,7 @@ struct SQLCompiler {
             guard case .constants(let bounds) = comparison.right else { return .constant(true, isExact: false) }
             return between(left, bounds[0], bounds[1], type: type)
         case .in:
-            guard case .constants(let values) = comparison.right else { return .constant(true, isExact: false) }
+            guard case .constants(let values) = comparison.right, type != .decimal else { return .constant(true, isExact: false) }
             return membership(left, values, type: type, folding: folding)
         case .beginsWith, .contains, .endsWith, .like:
             if let folding { return foldedMatch(comparison.op, subject: left, needle: right, folding: folding) }

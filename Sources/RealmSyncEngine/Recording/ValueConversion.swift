@@ -25,7 +25,7 @@ extension SyncValue {
             for byte in bytes[8..<12] { low = low << 8 | UInt32(byte) }
             self = .objectId(ObjectIdBytes(high: high, low: low))
         case .uuid(let value): self = .uuid(value)
-        case .decimal(let value): self = .decimal(value)
+        case .decimal(let value): self = .decimal(value.canonicalText)
         case .object:
             throw RealmError(.invalidValue, "A link cannot be replicated without its target's identity.")
         }
@@ -50,7 +50,11 @@ extension SyncValue {
             for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value.low >> UInt32(shift))) }
             return .objectId(ObjectId(bytes: bytes)!)
         case .uuid(let value): return .uuid(value)
-        case .decimal(let value): return .decimal(value)
+        case .decimal(let text):
+            guard let value = Decimal128(exactText: text) else {
+                throw RealmError(.invalidValue, "A decimal that does not parse: '\(text.prefix(40))'.")
+            }
+            return .decimal(value)
         case .link:
             throw RealmError(.invalidValue, "A link is resolved by its target's identity, not converted.")
         }

@@ -185,7 +185,7 @@ public enum ChangesetCoding {
             }
         case .decimal(let value):
             writer.byte(11)
-            writer.lengthPrefixed(Array(value.description.utf8))
+            writer.lengthPrefixed(Array(value.utf8))
         case .link(let className, let identity):
             writer.byte(12)
             writer.varint(names.index(className))
@@ -403,11 +403,8 @@ public enum ChangesetCoding {
                 return .uuid(UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                          bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])))
             case 11:
-                let text = try reader.string()
-                guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-                    throw WireFormatError(offset: kindOffset, reason: "a decimal that does not parse ('\(text.prefix(40))')")
-                }
-                return .decimal(decimal)
+                // Parsed where it becomes a value (`SyncValue.coreValue()`).
+                return .decimal(try reader.string())
             case 12:
                 let className = try name()
                 return .link(class: className, try identity(depth: depth + 1))

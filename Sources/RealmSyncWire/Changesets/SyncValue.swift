@@ -24,8 +24,9 @@ public enum SyncValue: Hashable, Sendable {
     case objectId(ObjectIdBytes)
     /// A UUID.
     case uuid(UUID)
-    /// A Decimal.
-    case decimal(Decimal)
+    /// A decimal128, as its exact text (`1.50`, `1.5E6`, `NaN`, `-Inf`):
+    /// the wire carries the digits and the exponent, which RealmCore parses.
+    case decimal(String)
     /// A link: the target's class and identity.
     indirect case link(class: String, ObjectIdentity)
 

@@ -68,9 +68,7 @@ enum ValueParser {
         case .uuid:
             if let id = UUID(uuidString: text) { return .uuid(id) }
         case .decimal:
-            if let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), Double(text) != nil || text == "NaN" {
-                return .decimal(number)
-            }
+            if let number = Decimal128(exactText: text) { return .decimal(number) }
         case .object, .linkingObjects:
             break
         }
