@@ -128,9 +128,10 @@ import Testing
         // nil first; NaN (a BLOB in the file) after every number.
         #expect(try order("double") == [3, 2, 5, 6, 4, 1])
         #expect(try order("double", false) == [1, 4, 6, 5, 2, 3])
-        // Decimals sort by exact value (in Swift), NaN after every number.
-        #expect(try order("decimal") == [3, 4, 6, 2, 1, 5])
-        #expect(try order("decimal", false) == [5, 1, 2, 6, 4, 3])
+        // Decimals sort by exact value (in Swift), NaN before every number,
+        // as Realm orders Decimal128.
+        #expect(try order("decimal") == [3, 5, 4, 6, 2, 1])
+        #expect(try order("decimal", false) == [1, 2, 6, 4, 5, 3])
         #expect(try order("data") == [3, 4, 5, 2, 6, 1])
         #expect(try order("date") == [2, 3, 5, 4, 1, 6])
         let decimalThenDouble = try realm.bothPaths(realm.query("Item", "decimal != nil", sort: [
@@ -138,6 +139,6 @@ import Testing
         ]))
         #expect(decimalThenDouble.map(\.rawValue) == [6, 1, 4, 5, 2])
         let distinctDecimal = try realm.bothPaths(realm.query("Item", "TRUEPREDICATE", sort: [SortDescriptor(keyPath: "decimal")], distinct: ["date"]))
-        #expect(distinctDecimal.map(\.rawValue) == [3, 4, 6, 2, 5])
+        #expect(distinctDecimal.map(\.rawValue) == [3, 5, 4, 6, 2])
     }
 }

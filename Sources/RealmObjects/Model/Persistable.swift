@@ -36,6 +36,11 @@ public protocol _Persistable {
     /// `value(forKey:)`) gives: the value itself, or an enum's raw value,
     /// as in Realm.
     var _keyValue: Any { get }
+    /// Whether this is a collection (`List`, `MutableSet`, `Map`,
+    /// `LinkingObjects`): a `@Persisted` property of this type holds the
+    /// collection object, which the Realm binds as it binds a `let`
+    /// property's.
+    static var _isCollection: Bool { get }
 }
 
 extension _Persistable {
@@ -43,6 +48,7 @@ extension _Persistable {
     public static var _isOptional: Bool { false }
     public static var _objectType: Object.Type? { nil }
     public static var _readsRealm: Bool { false }
+    public static var _isCollection: Bool { false }
 
     /// The property read as a `Value` and converted (``_fromValue(_:in:)``).
     @inlinable

@@ -87,6 +87,12 @@ public struct Persisted<Value: _Persistable> {
         @inlinable
         set {
             guard let owner = binding.owner else {
+                // A collection property's object stays: a managed one
+                // takes the new elements (as Realm's assignment does).
+                if Value._isCollection, let collection = unmanagedStorage as? any CollectionAssignment,
+                   collection.assignContents(of: newValue) {
+                    return
+                }
                 unmanagedStorage = newValue
                 return
             }

@@ -54,6 +54,7 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
     }
 
     static var wrappedType: _Persistable.Type { Wrapped.self }
+    static var isNullable: Bool { true }
 
     var unmanagedValue: _Persistable? {
         if case .unmanaged(let value) = storage { return value }
@@ -81,9 +82,13 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
     }
 }
 
-/// What schema discovery needs of a `RealmOptional` whatever its type.
+/// What schema discovery needs of a `RealmOptional` or `RealmProperty`
+/// whatever its type.
 protocol RealmOptionalBase: ManagedProperty {
+    /// The stored type (for `RealmProperty<Int?>`, `Int?`).
     static var wrappedType: _Persistable.Type { get }
+    /// Whether the property may hold nil.
+    static var isNullable: Bool { get }
     var unmanagedValue: _Persistable? { get }
     func setUnmanaged(_ value: _Persistable?)
 }

@@ -167,9 +167,17 @@ final class ClassInfo: @unchecked Sendable {
         var kinds: [PropertyKind] = []
         var bound: [(String, Int)] = []
         var linked: [Object.Type] = []
-        for (label, value) in children(of: instance) {
+        for (fieldLabel, field) in children(of: instance) {
             var property: Property
             let kind: PropertyKind
+            // `@Persisted var list: List<T>` (and sets, maps, linking
+            // objects) holds the collection object in its wrapper: it is
+            // the `let` property's object under the wrapper's name.
+            var (label, value) = (fieldLabel, field)
+            if let persisted = field as? PersistedProperty, Swift.type(of: persisted).valueType._isCollection,
+               let collection = persisted.unmanagedValue {
+                (label, value) = (String(fieldLabel.dropFirst()), collection)
+            }
             if let persisted = value as? PersistedProperty {
                 let name = String(label.dropFirst())
                 let valueType = Swift.type(of: persisted).valueType
@@ -200,7 +208,7 @@ final class ClassInfo: @unchecked Sendable {
                 kind = .list(Swift.type(of: list))
             } else if let optional = value as? RealmOptionalBase {
                 let wrapped = Swift.type(of: optional).wrappedType
-                property = Property(name: label, type: wrapped._propertyType, isOptional: true)
+                property = Property(name: label, type: wrapped._propertyType, isOptional: Swift.type(of: optional).isNullable)
                 kind = .optional(wrapped)
             } else if let linking = value as? LinkingObjectsBase {
                 let origin = Swift.type(of: linking).originType
@@ -215,7 +223,7 @@ final class ClassInfo: @unchecked Sendable {
             guard !ignored.contains(property.name) else { continue }
             // A `let` property is bound to its Realm by its index in the
             // schema, which an ignored property does not take.
-            if case .persisted = kind {} else { bound.append((label, properties.count)) }
+            if case .persisted = kind {} else { bound.append((fieldLabel, properties.count)) }
             if indexed.contains(property.name) { property.isIndexed = true }
             if property.name == declaredPrimaryKey { property.isPrimaryKey = true }
             properties.append(property)

@@ -26,7 +26,8 @@ struct ModelLayout {
     }
 
     /// A `let` property holding a `List`, `RealmOptional` or
-    /// `LinkingObjects`.
+    /// `LinkingObjects`, or a `@Persisted` one holding a collection (the
+    /// offset is then the wrapper's value's).
     struct ReferenceField {
         /// The property's index in the class's schema.
         let index: Int
@@ -101,7 +102,13 @@ struct ModelLayout {
         var references: [ReferenceField] = []
         let boundByLabel = Dictionary(bound.map { ($0.label, $0.index) }, uniquingKeysWith: { first, _ in first })
         let fieldCount = Self.forEachStoredField(of: type) { label, offset, fieldType in
-            if let persistedType = fieldType as? any PersistedProperty.Type {
+            if let persistedType = fieldType as? any PersistedProperty.Type, persistedType.valueType._isCollection {
+                // `@Persisted var list: List<T>`: the wrapper's value is
+                // the collection object, a reference like a `let` one's.
+                if let index = boundByLabel[label] {
+                    references.append(ReferenceField(index: index, offset: offset + persistedType.unmanagedValueOffset))
+                }
+            } else if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
                     persisted.append(PersistedField(index: index, offset: offset, type: persistedType,
                                                     valueOffset: offset + persistedType.unmanagedValueOffset,
@@ -214,7 +221,9 @@ struct ModelLayout {
             for field in referenceFields {
                 let label = schema.properties[field.index].name
                 let stored = UnsafeRawPointer(base).load(fromByteOffset: field.offset, as: AnyObject.self)
-                precondition(children[label].map { ($0 as AnyObject) === stored } == true,
+                // A `@Persisted` collection's object is its wrapper's value.
+                let child: Any? = children[label] ?? (children["_" + label] as? PersistedProperty)?.unmanagedValue.map { $0 as Any }
+                precondition(child.map { ($0 as AnyObject) === stored } == true,
                              "The layout of '\(className)' puts property '\(label)' at offset \(field.offset), where reflection finds another object.")
             }
         }

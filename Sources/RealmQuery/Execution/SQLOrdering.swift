@@ -5,13 +5,14 @@ import RealmCore
 /// sort itself (when a sort key is a decimal, which the file stores as text
 /// that SQL would order as text): nil first, then numbers (NaN, a BLOB in
 /// the file, after all of them), strings by UTF-8 bytes, then bytes.
-/// Decimals order by value, NaN after every number.
+/// Decimals order by value, NaN before every number (Realm's order).
 enum SQLOrdering {
     static func compare(_ left: Value, _ right: Value) -> ComparisonResult {
         let (leftRank, rightRank) = (rank(left), rank(right))
         if leftRank != rightRank { return leftRank < rightRank ? .orderedAscending : .orderedDescending }
         switch (left, right) {
-        case (.decimal(let a), .decimal(let b)) where !a.isNaN && !b.isNaN:
+        case (.decimal(let a), .decimal(let b)):
+            // Decimal128's order, NaN first, as Realm sorts decimals.
             return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
         case (.string(let a), .string(let b)):
             return bytes(Array(a.utf8), Array(b.utf8))
@@ -29,7 +30,7 @@ enum SQLOrdering {
         case .bool, .int, .date, .object: 1
         case .float(let number): number.isNaN ? 3 : 1
         case .double(let number): number.isNaN ? 3 : 1
-        case .decimal(let number): number.isNaN ? 3 : 1
+        case .decimal: 1
         case .string: 2
         case .data, .objectId, .uuid: 3
         }
