@@ -51,6 +51,12 @@ import Testing
             case .listSwapped(let list, let first, let second): "swap \(list.owner.rawValue).\(list.property) \(first) <-> \(second)"
             case .listErased(let list, let index): "remove \(list.owner.rawValue).\(list.property)[\(index)]"
             case .listCleared(let list): "clear \(list.owner.rawValue).\(list.property)"
+            case .setInserted(let set, let value): "add \(set.owner.rawValue).\(set.property) \(value)"
+            case .setErased(let set, let value): "drop \(set.owner.rawValue).\(set.property) \(value)"
+            case .setCleared(let set): "clear set \(set.owner.rawValue).\(set.property)"
+            case .mapSet(let map, let key, let value): "put \(map.owner.rawValue).\(map.property)[\(key)] = \(value)"
+            case .mapErased(let map, let key): "unput \(map.owner.rawValue).\(map.property)[\(key)]"
+            case .mapCleared(let map): "clear map \(map.owner.rawValue).\(map.property)"
             }
         }
     }

@@ -96,6 +96,11 @@ final class FaultProxy: Sendable {
     private func acceptLoop() {
         while !stopped.load(ordering: .relaxed) {
             let client = accept(listener, nil, nil)
+            // A signal (a child process of another test ending) or a client
+            // gone before its turn: accept the next one. Returning here
+            // left every later client connected to a backlog nobody read,
+            // waiting for ever.
+            if client < 0, errno == EINTR || errno == ECONNABORTED { continue }
             guard client >= 0 else { return }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: UInt16(target.load(ordering: .relaxed)))

@@ -71,6 +71,7 @@ private final class EchoServer: Sendable {
             var served = 0
             while !stopped.load(ordering: .relaxed) {
                 let connection = accept(listener, nil, nil)
+                if connection < 0, errno == EINTR || errno == ECONNABORTED { continue }
                 guard connection >= 0 else { return }
                 served += 1
                 // Every third connection is closed after a little while,
@@ -81,6 +82,7 @@ private final class EchoServer: Sendable {
                     var echoed = 0
                     while true {
                         let count = recv(connection, &buffer, buffer.count, 0)
+                        if count < 0, errno == EINTR { continue }
                         guard count > 0, send(connection, buffer, count, Int32(MSG_NOSIGNAL)) == count else { break }
                         echoed += 1
                         if closesEarly, echoed > 3 { break }

@@ -74,7 +74,10 @@ final class Catalog: Sendable {
                 name: properties.string(at: 1),
                 type: type,
                 isOptional: properties.int64(at: 3) != 0,
-                isList: properties.int64(at: 4) != 0,
+                // The column tells the collection kind: 1 list, 2 set, 3 map.
+                isList: properties.int64(at: 4) == 1,
+                isSet: properties.int64(at: 4) == 2,
+                isMap: properties.int64(at: 4) == 3,
                 objectClassName: properties.isNull(at: 5) ? nil : properties.string(at: 5),
                 linkOriginPropertyName: properties.isNull(at: 6) ? nil : properties.string(at: 6),
                 isIndexed: properties.int64(at: 7) != 0,

@@ -12,6 +12,12 @@ final class TableLayout: Sendable {
     let columns: [String?]
     /// Per property index: the quoted list table, for list properties.
     let listTables: [String?]
+    /// Per property index: the quoted set table, for set properties.
+    let setTables: [String?]
+    /// Per property index: the quoted map table, for map properties.
+    let mapTables: [String?]
+    /// Per property index: the quoted table of a list, set or map.
+    let collectionTables: [String?]
     /// Per property index: the catalog index of the class linked to.
     let linkTargets: [Int?]
     /// The property indices of the column properties, in declaration order.
@@ -30,6 +36,10 @@ final class TableLayout: Sendable {
     let incomingLinks: [PropertyReference]
     /// Lists of links (class index, property index) pointing at this class.
     let incomingLists: [PropertyReference]
+    /// Sets and maps of links (class index, property index) pointing at
+    /// this class.
+    let incomingSets: [PropertyReference]
+    let incomingMaps: [PropertyReference]
 
     /// Whether deleting an object of this class touches nothing else:
     /// nothing links to the class, and it has no lists and no links (which
@@ -49,9 +59,13 @@ final class TableLayout: Sendable {
             guard property.isColumn else { return nil }
             return isKeyedByPrimaryKey && property.isPrimaryKey ? "_key" : FileLayout.quote(property.name)
         }
-        self.listTables = properties.map {
-            $0.isList ? FileLayout.quote(FileLayout.listTableName(forClass: objectSchema.name, property: $0.name)) : nil
+        let collectionTables = properties.map {
+            $0.isCollection ? FileLayout.quote(FileLayout.listTableName(forClass: objectSchema.name, property: $0.name)) : nil
         }
+        self.collectionTables = collectionTables
+        self.listTables = properties.indices.map { properties[$0].isList ? collectionTables[$0] : nil }
+        self.setTables = properties.indices.map { properties[$0].isSet ? collectionTables[$0] : nil }
+        self.mapTables = properties.indices.map { properties[$0].isMap ? collectionTables[$0] : nil }
         self.linkTargets = properties.map { property in
             guard property.type == .object, let target = property.objectClassName else { return nil }
             return schema.objectSchemas.firstIndex { $0.name == target }
@@ -61,12 +75,18 @@ final class TableLayout: Sendable {
         self.primaryKey = properties.firstIndex(where: \.isPrimaryKey)
         var incomingLinks: [PropertyReference] = []
         var incomingLists: [PropertyReference] = []
+        var incomingSets: [PropertyReference] = []
+        var incomingMaps: [PropertyReference] = []
         for (classIndex, source) in schema.objectSchemas.enumerated() {
             for (propertyIndex, property) in source.properties.enumerated()
             where property.type == .object && property.objectClassName == objectSchema.name {
                 let reference = PropertyReference(classIndex: classIndex, propertyIndex: propertyIndex)
                 if property.isList {
                     incomingLists.append(reference)
+                } else if property.isSet {
+                    incomingSets.append(reference)
+                } else if property.isMap {
+                    incomingMaps.append(reference)
                 } else {
                     incomingLinks.append(reference)
                 }
@@ -74,14 +94,16 @@ final class TableLayout: Sendable {
         }
         self.incomingLinks = incomingLinks
         self.incomingLists = incomingLists
-        self.standsAlone = incomingLinks.isEmpty && incomingLists.isEmpty
-            && properties.allSatisfy { !$0.isList && $0.type != .object }
+        self.incomingSets = incomingSets
+        self.incomingMaps = incomingMaps
+        self.standsAlone = incomingLinks.isEmpty && incomingLists.isEmpty && incomingSets.isEmpty && incomingMaps.isEmpty
+            && properties.allSatisfy { !$0.isCollection && $0.type != .object }
     }
 
     /// Whether a primary key of this kind can be the objects' key: a
     /// required `int`, which SQLite can keep as the rowid.
     static func canKeyObjects(_ primaryKey: Property) -> Bool {
-        primaryKey.type == .int && !primaryKey.isOptional && !primaryKey.isList
+        primaryKey.type == .int && !primaryKey.isOptional && !primaryKey.isCollection
     }
 
     /// The property at `index`, which the caller has checked is in range.

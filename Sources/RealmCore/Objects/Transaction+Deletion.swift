@@ -131,6 +131,7 @@ extension Transaction {
                     record(.list(classIndex: source.index, property: reference.propertyIndex, owner: owner, countBefore: count, .removeAll))
                 }
             }
+            try dropFromSetsAndMaps(nil, of: layout)
             try noteDeletions(in: layout)
             try statement(layout, .deleteAll).run()
             record(.deletedAll(classIndex: layout.index))
@@ -152,7 +153,7 @@ extension Transaction {
                 }
                 try noteDeletions(in: layout)
                 try statement(layout, .deleteAll).run()
-                for property in layout.listTables.indices where layout.listTables[property] != nil {
+                for property in layout.collectionTables.indices where layout.collectionTables[property] != nil {
                     try statement(layout, .listClearAll(property)).run()
                 }
                 record(.deletedAll(classIndex: layout.index))
@@ -191,6 +192,7 @@ extension Transaction {
                 try removeListRow(source, list, at: occurrence.position, count: count)
             }
         }
+        try dropFromSetsAndMaps(key, of: layout)
 
         try noteDeletions(in: layout)
         let delete = try statement(layout, .delete)
@@ -203,12 +205,41 @@ extension Transaction {
         }
     }
 
+    /// Takes a deleted object (every object of its class when `key` is
+    /// nil) out of the sets that hold it, and leaves nil where maps held
+    /// it, as Realm does.
+    private func dropFromSetsAndMaps(_ key: ObjectKey?, of layout: TableLayout) throws(RealmError) {
+        let kinds: [(references: [PropertyReference], one: (Int) -> StatementKind, all: (Int) -> StatementKind)] = [
+            (layout.incomingSets, StatementKind.setRemoveTarget, StatementKind.setRemoveAllTargets),
+            (layout.incomingMaps, StatementKind.mapNullifyTarget, StatementKind.mapNullifyAllTargets),
+        ]
+        for kind in kinds {
+            for reference in kind.references {
+                let source = catalog.tables[reference.classIndex]
+                let statement: Statement
+                if let key {
+                    statement = try self.statement(source, kind.one(reference.propertyIndex))
+                    statement.bind(key.rawValue, at: 1)
+                } else {
+                    statement = try self.statement(source, kind.all(reference.propertyIndex))
+                }
+                var owners: Set<Int64> = []
+                while try statement.step() { owners.insert(statement.int64(at: 0)) }
+                statement.reset()
+                for owner in owners {
+                    record(.modified(ObjectKey(owner), property: reference.propertyIndex, classIndex: source.index))
+                }
+            }
+        }
+    }
+
     /// Empties the lists of `owner` (of every object when nil) and returns
     /// the embedded objects they held, to be deleted after.
     private func clearOwnLists(of owner: ObjectKey?, in layout: TableLayout) throws(RealmError) -> [(ObjectKey, TableLayout)] {
         var embedded: [(ObjectKey, TableLayout)] = []
-        for property in layout.listTables.indices where layout.listTables[property] != nil {
-            if let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
+        // Sets and maps too (which never hold embedded objects).
+        for property in layout.collectionTables.indices where layout.collectionTables[property] != nil {
+            if layout.listTables[property] != nil, let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
                 let elements: Statement
                 if let owner {
                     elements = try statement(layout, .listAll(property))

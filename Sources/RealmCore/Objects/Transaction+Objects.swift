@@ -319,7 +319,9 @@ extension Transaction {
             throw RealmError(.unknownName, "Class '\(layout.name)' has no property #\(property); it has \(layout.columns.count).")
         }
         guard layout.columns[property] != nil else {
-            let kind = layout.property(property).isList ? "a list; use the list operations" : "computed from links and cannot be read or set"
+            let definition = layout.property(property)
+            let kind = definition.isList ? "a list; use the list operations" : definition.isSet ? "a set; use the set operations"
+                : definition.isMap ? "a map; use the map operations" : "computed from links and cannot be read or set"
             throw RealmError(.invalidValue, "Property \(layout.qualifiedName(property)) is \(kind).")
         }
     }

@@ -49,7 +49,7 @@ extension Transaction {
         }
         try atomically { () throws(RealmError) in
             try deleteAllObjects(in: handle)
-            for property in layout.listTables.compactMap({ $0 }) {
+            for property in layout.collectionTables.compactMap({ $0 }) {
                 try connection.execute("DROP TABLE \(property)")
             }
             try connection.execute("DROP TABLE \(layout.table)")
@@ -138,7 +138,12 @@ extension Transaction {
         case .changedOptionality(let className, let from, let to):
             guard from.isOptional && !to.isOptional else { return }
             let fill = Self.literal(for: to.type)
-            if to.isList {
+            if to.isCollection {
+                // A set may hold nil once: filling it in may repeat the
+                // fill value, which the set then keeps once.
+                if to.isSet {
+                    try connection.execute("DELETE FROM \(listTable(className, to)) WHERE value IS NULL AND owner IN (SELECT owner FROM \(listTable(className, to)) WHERE value = \(fill))")
+                }
                 try connection.execute("UPDATE \(listTable(className, to)) SET value = \(fill) WHERE value IS NULL")
             } else {
                 try connection.execute("UPDATE \(classTable(className)) SET \(FileLayout.quote(to.name)) = \(fill) WHERE \(FileLayout.quote(to.name)) IS NULL")
@@ -175,14 +180,14 @@ extension Transaction {
             if property.isColumn {
                 if keyedByPrimaryKey && property.isPrimaryKey { continue }
                 try createIndexIfNeeded(objectSchema.name, property)
-            } else if property.isList {
+            } else if property.isCollection {
                 try createListTable(objectSchema.name, property)
             }
         }
     }
 
     private func addStorage(for property: Property, className: String) throws(RealmError) {
-        if property.isList {
+        if property.isCollection {
             try createListTable(className, property)
         } else if property.isColumn {
             var declaration = FileLayout.quote(property.name) + " " + property.type.sqlDeclaration
@@ -230,7 +235,7 @@ extension Transaction {
     }
 
     private func removeStorage(for property: Property, className: String) throws(RealmError) {
-        if property.isList {
+        if property.isCollection {
             try connection.execute("DROP TABLE IF EXISTS \(listTable(className, property))")
         } else if property.isColumn {
             try connection.execute("DROP INDEX IF EXISTS \(indexName(className, property.name))")
@@ -238,10 +243,21 @@ extension Transaction {
         }
     }
 
+    /// The table of a list, set or map property: a row per element.
+    /// - a list's rows are keyed by owner and a dense position;
+    /// - a set's by owner and value (UNIQUE, which lets several NULLs by:
+    ///   the set operations keep nil once);
+    /// - a map's by owner and key.
     private func createListTable(_ className: String, _ property: Property) throws(RealmError) {
         let table = listTable(className, property)
         let declaration = property.type.sqlDeclaration
-        try connection.execute("CREATE TABLE \(table) (owner INTEGER NOT NULL, position INTEGER NOT NULL, value \(declaration), PRIMARY KEY (owner, position)) WITHOUT ROWID")
+        if property.isSet {
+            try connection.execute("CREATE TABLE \(table) (owner INTEGER NOT NULL, value \(declaration), UNIQUE (owner, value))")
+        } else if property.isMap {
+            try connection.execute("CREATE TABLE \(table) (owner INTEGER NOT NULL, key TEXT NOT NULL, value \(declaration), PRIMARY KEY (owner, key)) WITHOUT ROWID")
+        } else {
+            try connection.execute("CREATE TABLE \(table) (owner INTEGER NOT NULL, position INTEGER NOT NULL, value \(declaration), PRIMARY KEY (owner, position)) WITHOUT ROWID")
+        }
         if property.type == .object {
             // Finding the lists that hold an object, when it is deleted or its
             // backlinks are read.
@@ -300,7 +316,7 @@ extension Transaction {
                 insert.bind(Int64(index), at: 3)
                 insert.bind(property.type.rawValue, at: 4)
                 insert.bind(Int64(property.isOptional ? 1 : 0), at: 5)
-                insert.bind(Int64(property.isList ? 1 : 0), at: 6)
+                insert.bind(Int64(property.isList ? 1 : property.isSet ? 2 : property.isMap ? 3 : 0), at: 6)
                 if let target = property.objectClassName { insert.bind(target, at: 7) } else { insert.bindNull(at: 7) }
                 if let origin = property.linkOriginPropertyName { insert.bind(origin, at: 8) } else { insert.bindNull(at: 8) }
                 insert.bind(Int64(property.isIndexed ? 1 : 0), at: 9)

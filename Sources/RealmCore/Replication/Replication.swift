@@ -32,6 +32,18 @@ package enum ReplicatedChange {
     case listErased(ListHandle, index: Int)
     /// Every element removed.
     case listCleared(ListHandle)
+    /// A value added to a set (it was not there).
+    case setInserted(ListHandle, Value)
+    /// A value removed from a set (as stored).
+    case setErased(ListHandle, Value)
+    /// Every element of a set removed.
+    case setCleared(ListHandle)
+    /// A map's key set to a value (added or replaced).
+    case mapSet(ListHandle, key: String, Value)
+    /// A map's key removed.
+    case mapErased(ListHandle, key: String)
+    /// Every key of a map removed.
+    case mapCleared(ListHandle)
 }
 
 /// Told of every change of a file's write transactions as it is made, and

@@ -8,6 +8,11 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
     public var isOptional: Bool
     /// Whether the property is an ordered list of values or links.
     public var isList: Bool
+    /// Whether the property is a set of distinct values or links
+    /// (`MutableSet`).
+    public var isSet: Bool
+    /// Whether the property maps string keys to values or links (`Map`).
+    public var isMap: Bool
     /// For `object` and `linkingObjects` properties: the class linked to, or
     /// for linking objects, the class whose links are followed back.
     public var objectClassName: String?
@@ -26,6 +31,8 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
         type: PropertyType,
         isOptional: Bool = false,
         isList: Bool = false,
+        isSet: Bool = false,
+        isMap: Bool = false,
         objectClassName: String? = nil,
         linkOriginPropertyName: String? = nil,
         isIndexed: Bool = false,
@@ -35,6 +42,8 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
         self.type = type
         self.isOptional = isOptional
         self.isList = isList
+        self.isSet = isSet
+        self.isMap = isMap
         self.objectClassName = objectClassName
         self.linkOriginPropertyName = linkOriginPropertyName
         self.isIndexed = isIndexed
@@ -42,13 +51,19 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the property lives in a column of its class's table (rather
-    /// than in a list table, or nowhere for linking objects).
+    /// than in a collection table, or nowhere for linking objects).
     public var isColumn: Bool {
-        !isList && type != .linkingObjects
+        !isCollection && type != .linkingObjects
+    }
+
+    /// Whether the property is a list, a set or a map: its values live in
+    /// a table of their own, a row per element.
+    public var isCollection: Bool {
+        isList || isSet || isMap
     }
 
     /// The value a new object takes for this property when it is given
-    /// none: nil when optional (and for lists and linking objects), zero
+    /// none: nil when optional (and for collections and linking objects), zero
     /// or empty when required.
     package var defaultValue: Value {
         isOptional || !isColumn ? .null : type.defaultValue
@@ -60,8 +75,10 @@ public struct Property: Hashable, Sendable, CustomStringConvertible {
         if type == .linkingObjects {
             return "linking objects <\(base).\(linkOriginPropertyName ?? "?")>"
         }
-        let element = isOptional && !(type == .object && !isList) ? base + "?" : base
+        let element = isOptional && !(type == .object && !isCollection) ? base + "?" : base
         if isList { return "list<\(element)>" }
+        if isSet { return "set<\(element)>" }
+        if isMap { return "map<string, \(element)>" }
         return type == .object ? base + "?" : element
     }
 

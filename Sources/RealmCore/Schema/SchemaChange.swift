@@ -83,7 +83,7 @@ extension ObjectSchema {
                 changes.append(.addedProperty(className: name, wanted))
                 continue
             }
-            if stored.type != wanted.type || stored.isList != wanted.isList
+            if stored.type != wanted.type || stored.isList != wanted.isList || stored.isSet != wanted.isSet || stored.isMap != wanted.isMap
                 || stored.objectClassName != wanted.objectClassName
                 || stored.linkOriginPropertyName != wanted.linkOriginPropertyName {
                 changes.append(.changedPropertyType(className: name, from: stored, to: wanted))

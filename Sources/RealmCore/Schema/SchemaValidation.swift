@@ -68,14 +68,14 @@ extension Schema {
                 problems.append("Property name \(name) is reserved for the object key.")
             }
             if property.isPrimaryKey {
-                if !property.type.canBePrimaryKey || property.isList {
+                if !property.type.canBePrimaryKey || property.isCollection {
                     problems.append("Property \(name) of type \(property.typeDescription) cannot be a primary key; only int, string, objectId and uuid properties can.")
                 }
                 if objectSchema.isEmbedded {
                     problems.append("Embedded class '\(className)' cannot have a primary key ('\(property.name)').")
                 }
             }
-            if property.isIndexed && !property.isPrimaryKey && (!property.type.canBeIndexed || property.isList) {
+            if property.isIndexed && !property.isPrimaryKey && (!property.type.canBeIndexed || property.isCollection) {
                 problems.append("Property \(name) of type \(property.typeDescription) cannot be indexed; only bool, int, string, date, objectId and uuid properties can.")
             }
             problems += linkProblems(of: property, in: objectSchema)
@@ -93,11 +93,17 @@ extension Schema {
             guard self[target] != nil else {
                 return ["Property \(name) links to class '\(target)', which is not in the schema."]
             }
-            if !property.isList && !property.isOptional {
+            if !property.isCollection && !property.isOptional {
                 return ["Property \(name) links to a single '\(target)' and must be optional."]
             }
-            if property.isList && property.isOptional {
-                return ["Property \(name) is a list of '\(target)' objects, which cannot be nil; lists of links must not be optional."]
+            if (property.isList || property.isSet) && property.isOptional {
+                return ["Property \(name) is a \(property.isSet ? "set" : "list") of '\(target)' objects, which cannot be nil; \(property.isSet ? "sets" : "lists") of links must not be optional."]
+            }
+            if property.isMap && !property.isOptional {
+                return ["Property \(name) maps keys to '\(target)' objects and must be optional: a deleted object leaves nil."]
+            }
+            if property.isCollection && !property.isList && self[target]?.isEmbedded == true {
+                return ["Property \(name) holds embedded '\(target)' objects: only lists and to-one links hold embedded objects here."]
             }
             return []
         case .linkingObjects:

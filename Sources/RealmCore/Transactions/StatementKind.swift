@@ -48,6 +48,30 @@ enum StatementKind {
     case listOwnersAndCounts(Int)
     /// Owners of lists holding a key, once per occurrence.
     case listLinkingOwners(Int)
+    /// Whether a set holds a value (`IS`, so that nil is found too).
+    case setContains(Int)
+    case setInsert(Int)
+    case setDelete(Int)
+    /// A set's elements in the order of their values.
+    case setAll(Int)
+    case setCount(Int)
+    /// Removes a deleted object from every set, returning the owners.
+    case setRemoveTarget(Int)
+    case setRemoveAllTargets(Int)
+    /// Owners of sets holding a key.
+    case setLinkingOwners(Int)
+    case mapGet(Int)
+    /// Adds a key or replaces its value.
+    case mapSet(Int)
+    case mapDelete(Int)
+    /// A map's keys and values in the order of their keys.
+    case mapAll(Int)
+    case mapCount(Int)
+    /// Leaves nil where a map held a deleted object, returning the owners.
+    case mapNullifyTarget(Int)
+    case mapNullifyAllTargets(Int)
+    /// Owners of maps holding a key, once per key.
+    case mapLinkingOwners(Int)
 
     /// A number that identifies the kind (the case, and the property of a
     /// per-property case), for ``StatementCache``: an `Int` hashes and
@@ -88,6 +112,22 @@ enum StatementKind {
         case .listOwnersAndCounts(let property): Self.code(30, property)
         case .listLinkingOwners(let property): Self.code(31, property)
         case .listOwnerAndLastPosition(let property): Self.code(32, property)
+        case .setContains(let property): Self.code(33, property)
+        case .setInsert(let property): Self.code(34, property)
+        case .setDelete(let property): Self.code(35, property)
+        case .setAll(let property): Self.code(36, property)
+        case .setCount(let property): Self.code(37, property)
+        case .setRemoveTarget(let property): Self.code(38, property)
+        case .setRemoveAllTargets(let property): Self.code(39, property)
+        case .setLinkingOwners(let property): Self.code(40, property)
+        case .mapGet(let property): Self.code(41, property)
+        case .mapSet(let property): Self.code(42, property)
+        case .mapDelete(let property): Self.code(43, property)
+        case .mapAll(let property): Self.code(44, property)
+        case .mapCount(let property): Self.code(45, property)
+        case .mapNullifyTarget(let property): Self.code(46, property)
+        case .mapNullifyAllTargets(let property): Self.code(47, property)
+        case .mapLinkingOwners(let property): Self.code(48, property)
         }
     }
 
@@ -164,15 +204,48 @@ enum StatementKind {
         case .listSettle(let property):
             return "UPDATE \(layout.listTables[property]!) SET position = -position - 1 WHERE owner = ? AND position < 0"
         case .listClear(let property):
-            return "DELETE FROM \(layout.listTables[property]!) WHERE owner = ?"
+            // Any collection's: lists, sets and maps alike.
+            return "DELETE FROM \(layout.collectionTables[property]!) WHERE owner = ?"
         case .listClearAll(let property):
-            return "DELETE FROM \(layout.listTables[property]!)"
+            return "DELETE FROM \(layout.collectionTables[property]!)"
         case .listOccurrences(let property):
             return "SELECT owner, position FROM \(layout.listTables[property]!) WHERE value = ? ORDER BY owner, position DESC"
         case .listLinkingOwners(let property):
             return "SELECT owner FROM \(layout.listTables[property]!) WHERE value = ? ORDER BY owner, position"
         case .listOwnersAndCounts(let property):
             return "SELECT owner, max(position) + 1 FROM \(layout.listTables[property]!) GROUP BY owner"
+        case .setContains(let property):
+            return "SELECT 1 FROM \(layout.setTables[property]!) WHERE owner = ? AND value IS ?"
+        case .setInsert(let property):
+            return "INSERT INTO \(layout.setTables[property]!) (owner, value) VALUES (?, ?)"
+        case .setDelete(let property):
+            return "DELETE FROM \(layout.setTables[property]!) WHERE owner = ? AND value IS ?"
+        case .setAll(let property):
+            return "SELECT value FROM \(layout.setTables[property]!) WHERE owner = ? ORDER BY value"
+        case .setCount(let property):
+            return "SELECT count(*) FROM \(layout.setTables[property]!) WHERE owner = ?"
+        case .setRemoveTarget(let property):
+            return "DELETE FROM \(layout.setTables[property]!) WHERE value = ? RETURNING owner"
+        case .setRemoveAllTargets(let property):
+            return "DELETE FROM \(layout.setTables[property]!) RETURNING owner"
+        case .setLinkingOwners(let property):
+            return "SELECT owner FROM \(layout.setTables[property]!) WHERE value = ? ORDER BY owner"
+        case .mapGet(let property):
+            return "SELECT value FROM \(layout.mapTables[property]!) WHERE owner = ? AND key = ?"
+        case .mapSet(let property):
+            return "INSERT INTO \(layout.mapTables[property]!) (owner, key, value) VALUES (?, ?, ?) ON CONFLICT (owner, key) DO UPDATE SET value = excluded.value"
+        case .mapDelete(let property):
+            return "DELETE FROM \(layout.mapTables[property]!) WHERE owner = ? AND key = ?"
+        case .mapAll(let property):
+            return "SELECT key, value FROM \(layout.mapTables[property]!) WHERE owner = ? ORDER BY key"
+        case .mapCount(let property):
+            return "SELECT count(*) FROM \(layout.mapTables[property]!) WHERE owner = ?"
+        case .mapNullifyTarget(let property):
+            return "UPDATE \(layout.mapTables[property]!) SET value = NULL WHERE value = ? RETURNING owner"
+        case .mapNullifyAllTargets(let property):
+            return "UPDATE \(layout.mapTables[property]!) SET value = NULL WHERE value IS NOT NULL RETURNING owner"
+        case .mapLinkingOwners(let property):
+            return "SELECT owner FROM \(layout.mapTables[property]!) WHERE value = ? ORDER BY owner, key"
         }
     }
 }

@@ -64,16 +64,17 @@ extension Transaction {
                 }
             }
         }
-        for (propertyIndex, listTable) in layout.listTables.enumerated() {
+        for (propertyIndex, listTable) in layout.collectionTables.enumerated() {
             guard let listTable else { continue }
             let property = layout.property(propertyIndex)
+            let columns = property.isList ? "owner, position, value" : property.isMap ? "owner, key, value" : "owner, value"
             do {
-                _ = try connection.prepare("SELECT owner, position, value FROM \(listTable) LIMIT 0")
+                _ = try connection.prepare("SELECT \(columns) FROM \(listTable) LIMIT 0")
             } catch {
                 problems.append("List \(layout.qualifiedName(propertyIndex)): its table is missing (\(error.message)).")
                 continue
             }
-            count("SELECT count(*) FROM \(listTable) WHERE NOT (\(Self.storedAs(property.type, "value", allowsNull: property.isOptional)))") {
+            count("SELECT count(*) FROM \(listTable) WHERE NOT (\(Self.storedAs(property.type, "value", allowsNull: property.isOptional || (property.isMap && property.type == .object))))") {
                 "List \(layout.qualifiedName(propertyIndex)): \($0) element(s) hold a value of another type than \(property.type.rawValue)."
             }
             count("SELECT count(*) FROM \(listTable) WHERE owner NOT IN (SELECT _key FROM \(layout.table))") {

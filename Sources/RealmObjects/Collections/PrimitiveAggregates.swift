@@ -170,3 +170,54 @@ extension List {
         }
     }
 }
+
+/// The aggregates of a set of values, as of lists of values.
+extension MutableSet where Element: _AggregatedElement, Element._Aggregated: MinMaxType {
+    /// The smallest value, or nil when the set has none.
+    public func min() -> Element._Aggregated? { elements().lazy.compactMap(\._aggregated).min() }
+    /// The largest value, or nil when the set has none.
+    public func max() -> Element._Aggregated? { elements().lazy.compactMap(\._aggregated).max() }
+}
+
+extension MutableSet where Element: _AggregatedElement, Element._Aggregated: AddableType {
+    /// The sum of the values: zero for a set without any.
+    public func sum() -> Element._Aggregated {
+        elements().lazy.compactMap(\._aggregated).reduce(Element._Aggregated._zero, +)
+    }
+
+    /// The average of the values as a double, or nil when there are none.
+    public func average() -> Double? {
+        let values = elements().compactMap(\._aggregated)
+        guard !values.isEmpty else { return nil }
+        return values.reduce(0) { $0 + $1._doubleValue } / Double(values.count)
+    }
+}
+
+extension MutableSet where Element: Comparable {
+    /// The elements in ascending or descending order.
+    public func sorted(ascending: Bool = true) -> [Element] {
+        elements().sorted { ascending ? $0 < $1 : $1 < $0 }
+    }
+}
+
+/// The aggregates of a map's values.
+extension Map where Value: _AggregatedElement, Value._Aggregated: MinMaxType {
+    /// The smallest value, or nil when the map has none.
+    public func min() -> Value._Aggregated? { values.lazy.compactMap(\._aggregated).min() }
+    /// The largest value, or nil when the map has none.
+    public func max() -> Value._Aggregated? { values.lazy.compactMap(\._aggregated).max() }
+}
+
+extension Map where Value: _AggregatedElement, Value._Aggregated: AddableType {
+    /// The sum of the values: zero for a map without any.
+    public func sum() -> Value._Aggregated {
+        values.lazy.compactMap(\._aggregated).reduce(Value._Aggregated._zero, +)
+    }
+
+    /// The average of the values as a double, or nil when there are none.
+    public func average() -> Double? {
+        let values = values.compactMap(\._aggregated)
+        guard !values.isEmpty else { return nil }
+        return values.reduce(0) { $0 + $1._doubleValue } / Double(values.count)
+    }
+}

@@ -128,7 +128,8 @@ public final class Migration {
         guard let new = newSchema[typeName]?[propertyNamed: newName] else {
             preconditionFailure("Cannot rename property '\(typeName).\(oldName)' to '\(newName)': the new schema has no such property.")
         }
-        precondition(old.type == new.type && old.isList == new.isList && old.objectClassName == new.objectClassName,
+        precondition(old.type == new.type && old.isList == new.isList && old.isSet == new.isSet && old.isMap == new.isMap
+                     && old.objectClassName == new.objectClassName,
                      "Cannot rename property '\(typeName).\(oldName)' to '\(newName)': their types differ ('\(old.typeDescription)' and '\(new.typeDescription)').")
         let oldTransaction = context.oldTransaction
         let newTransaction = context.transaction
@@ -138,7 +139,17 @@ public final class Migration {
             let oldIndex = try oldTransaction.propertyIndex(named: oldName, in: oldHandle)
             let newIndex = try newTransaction.propertyIndex(named: newName, in: newHandle)
             for key in try oldTransaction.objectKeys(in: oldHandle) where try newTransaction.objectExists(key, in: newHandle) {
-                if old.isList {
+                if old.isSet || old.isMap {
+                    let source = ListHandle(owningClass: oldHandle, owner: key, property: oldIndex)
+                    let target = ListHandle(owningClass: newHandle, owner: key, property: newIndex)
+                    if old.isSet {
+                        try newTransaction.removeAll(fromSet: target)
+                        for value in try oldTransaction.setValues(of: source) { try newTransaction.insert(value, intoSet: target) }
+                    } else {
+                        try newTransaction.removeAll(fromMap: target)
+                        for entry in try oldTransaction.entries(of: source) { try newTransaction.setValue(entry.value, forKey: entry.key, in: target) }
+                    }
+                } else if old.isList {
                     let target = try newTransaction.list(newIndex, of: key, in: newHandle)
                     try newTransaction.removeAll(from: target)
                     for value in try oldTransaction.values(of: oldTransaction.list(oldIndex, of: key, in: oldHandle)) {

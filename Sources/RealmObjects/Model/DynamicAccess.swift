@@ -44,6 +44,25 @@ enum DynamicAccess {
                 }
             }
             return boundProperty(of: object, info: info, index: index)
+        case .set, .map:
+            if object is DynamicObject {
+                // A snapshot: an array of the set's elements, a dictionary
+                // of the map's entries.
+                let collection = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
+                let convert = { (value: Value) -> Any? in
+                    if case .object(let target) = value {
+                        return realm.makeObject(DynamicObject.self, key: target, className: property.objectClassName!)
+                    }
+                    return DynamicAccess.swiftValue(value, property: property, realm: realm)
+                }
+                if property.isSet {
+                    let values = realm.perform("read set '\(info.className).\(key)'", ifDamaged: []) { try $0.setValues(of: collection) }
+                    return values.map(convert)
+                }
+                let entries = realm.perform("read map '\(info.className).\(key)'", ifDamaged: []) { try $0.entries(of: collection) }
+                return Dictionary(entries.map { ($0.key, convert($0.value) as Any) }, uniquingKeysWith: { first, _ in first })
+            }
+            return boundProperty(of: object, info: info, index: index)
         case .linkingObjects:
             if object is DynamicObject {
                 let keys = realm.perform("read linking objects", ifDamaged: []) { transaction -> [ObjectKey] in
@@ -122,6 +141,28 @@ enum DynamicAccess {
                         }
                     }
                 }
+            case .set(let factory):
+                let elements = try ValueImporter.listElements(entry, name: name)
+                let converted = try elements.map { try ValueImporter.element($0, of: factory.elementType, name: name) }
+                let set = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
+                try transaction.atomicallyRethrowing {
+                    try transaction.removeAll(fromSet: set)
+                    for element in converted {
+                        let value = try (element as? Object).map { try realm.linkKey(for: $0) }.map(Value.object)
+                        try transaction.insert(try value ?? element._toValue(in: realm), intoSet: set)
+                    }
+                }
+            case .map(let factory):
+                let entries = try ValueImporter.mapEntries(entry, name: name)
+                let converted = try entries.map { ($0.key, try ValueImporter.element($0.value, of: factory.valueType, name: name)) }
+                let map = ListHandle(owningClass: object._handle!, owner: object._key, property: index)
+                try transaction.atomicallyRethrowing {
+                    try transaction.removeAll(fromMap: map)
+                    for (key, element) in converted {
+                        let value = try (element as? Object).map { try realm.linkKey(for: $0) }.map(Value.object)
+                        try transaction.setValue(try value ?? element._toValue(in: realm), forKey: key, in: map)
+                    }
+                }
             case .linkingObjects:
                 break
             }
@@ -172,8 +213,10 @@ enum DynamicAccess {
         guard property.type == .object || property.type == .linkingObjects else {
             preconditionFailure("Key path '\(keyPath)' goes through '\(object._classInfo.className).\(name)', which is not a link.")
         }
-        guard property.isList || property.type == .linkingObjects else { return nil }
+        guard property.isCollection || property.type == .linkingObjects else { return nil }
         if let objects = value as? [Any?] { return objects.compactMap { $0 as? Object } }
+        if let map = value as? MapFactory { return map.anyEntries.compactMap { $0.value as? Object } }
+        if let entries = value as? [String: Any] { return entries.keys.sorted().compactMap { entries[$0] as? Object } }
         guard let sequence = value as? any Sequence else { return [] }
         return objectsOf(sequence)
     }

@@ -78,7 +78,19 @@ private struct DynamicWriter {
         }
         for (index, property) in properties.enumerated() {
             guard let entry = given[index], !(existing != nil && property.isPrimaryKey) else { continue }
-            if property.isList {
+            if property.isSet {
+                let set = ListHandle(owningClass: handle, owner: key, property: index)
+                if existing != nil { try transaction.removeAll(fromSet: set) }
+                for element in try ValueImporter.listElements(entry, name: "'\(className).\(property.name)'") {
+                    try transaction.insert(try listElement(element, property: property, info: info, index: index), intoSet: set)
+                }
+            } else if property.isMap {
+                let map = ListHandle(owningClass: handle, owner: key, property: index)
+                if existing != nil { try transaction.removeAll(fromMap: map) }
+                for (entryKey, element) in try ValueImporter.mapEntries(entry, name: "'\(className).\(property.name)'") {
+                    try transaction.setValue(try listElement(element, property: property, info: info, index: index), forKey: entryKey, in: map)
+                }
+            } else if property.isList {
                 let list = ListHandle(owningClass: handle, owner: key, property: index)
                 if existing != nil { try transaction.removeAll(from: list) }
                 for element in try ValueImporter.listElements(entry, name: "'\(className).\(property.name)'") {
@@ -145,8 +157,14 @@ private struct DynamicWriter {
 
     private func listElement(_ entry: Any, property: Property, info: ClassInfo, index: Int) throws -> Value {
         if property.type == .object { return try link(entry, property: property) }
-        guard case .list(let factory) = info.kinds[index] else { return .null }
+        let elementType: _Persistable.Type
+        switch info.kinds[index] {
+        case .list(let factory): elementType = factory.elementType
+        case .set(let factory): elementType = factory.elementType
+        case .map(let factory): elementType = factory.valueType
+        default: return .null
+        }
         let name = "'\(info.className).\(property.name)'"
-        return try ValueImporter.element(entry, of: factory.elementType, name: name)._toValue(in: nil)
+        return try ValueImporter.element(entry, of: elementType, name: name)._toValue(in: nil)
     }
 }

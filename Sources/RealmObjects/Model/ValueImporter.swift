@@ -75,6 +75,18 @@ enum ValueImporter {
                 converted.append(try element(entry, of: factory.elementType, name: name(), copies: copies))
             }
             (boundProperty(of: object, info: info, index: index) as? ListFactory)?.setUnmanaged(converted)
+        case .set(let factory):
+            var converted: [_Persistable] = []
+            for entry in try listElements(entry, name: name()) {
+                converted.append(try element(entry, of: factory.elementType, name: name(), copies: copies))
+            }
+            (boundProperty(of: object, info: info, index: index) as? SetFactory)?.setUnmanaged(converted)
+        case .map(let factory):
+            var converted: [(key: String, value: _Persistable)] = []
+            for (key, value) in try mapEntries(entry, name: name()) {
+                converted.append((key, try element(value, of: factory.valueType, name: name(), copies: copies)))
+            }
+            (boundProperty(of: object, info: info, index: index) as? MapFactory)?.setUnmanaged(converted)
         case .linkingObjects:
             break
         }
@@ -126,6 +138,25 @@ enum ValueImporter {
         case let array as NSArray: return array.map { $0 }
         case let collection as any RealmCollectionBase: return (collection as? any Sequence).map { Array($0) as [Any] } ?? []
         default: throw invalid(entry, name(), "list")
+        }
+    }
+
+    /// The keys and values of untyped input for a map property: a
+    /// dictionary with string keys, or another map; nil or `NSNull` is no
+    /// entries.
+    static func mapEntries(_ entry: Any, name: @autoclosure () -> String) throws(Realm.Error) -> [(key: String, value: Any)] {
+        if isNull(entry) { return [] }
+        switch entry {
+        case let dictionary as [String: Any]: return dictionary.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        case let dictionary as NSDictionary:
+            var entries: [(key: String, value: Any)] = []
+            for (key, value) in dictionary {
+                guard let key = key as? String else { throw invalid(entry, name(), "map") }
+                entries.append((key, value))
+            }
+            return entries
+        case let map as MapFactory: return map.anyEntries.map { ($0.key, $0.value as Any) }
+        default: throw invalid(entry, name(), "map")
         }
     }
 

@@ -157,8 +157,8 @@ struct ChangeInspector {
         }
         guard let handle = try? transaction.classHandle(named: className) else { return [] }
         let values: [Value]
-        if property.isList {
-            values = (try? transaction.values(of: transaction.list(index, of: key, in: handle))) ?? []
+        if property.isCollection {
+            values = (try? transaction.collectionValues(index, of: key, in: handle)) ?? []
         } else {
             values = [(try? transaction.value(of: key, property: index, in: handle)) ?? .null]
         }

@@ -108,7 +108,7 @@ final class ObjectNotifier {
             for index in current.indices {
                 if let filter, !filter.includes(index) { continue }
                 let wasSet = properties?.contains(index) ?? !inspector.isComplete
-                let isList = schema[className]?.properties[index].isList ?? false
+                let isList = schema[className]?.properties[index].isCollection ?? false
                 let old = index < lastValues.count ? lastValues[index] : .null
                 // A property set to the value it had is a change, as in
                 // Realm (seed 000); only where the history is incomplete

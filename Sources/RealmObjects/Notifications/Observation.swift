@@ -115,7 +115,7 @@ extension ObjectObservable where Self: Object {
                 let object = self
                 let described = changes.map { change in
                     let property = schema.properties[change.index]
-                    let isCollection = property.isList || property.type == .linkingObjects
+                    let isCollection = property.isCollection || property.type == .linkingObjects
                     return PropertyChange(
                         name: property.name,
                         oldValue: isCollection || !oldValuesKnown ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),

@@ -73,6 +73,8 @@ struct ObjectWriter {
     struct Snapshot {
         var scalars: [Int: _Persistable?] = [:]
         var lists: [Int: [_Persistable]] = [:]
+        var sets: [Int: [_Persistable]] = [:]
+        var maps: [Int: [(key: String, value: _Persistable)]] = [:]
     }
 
     func snapshot(of object: Object, info: ClassInfo) -> Snapshot {
@@ -81,6 +83,10 @@ struct ObjectWriter {
         for (index, reference) in info.layout.references(of: object) {
             if let list = reference as? ListFactory {
                 snapshot.lists[index] = list.unmanagedElements ?? []
+            } else if let set = reference as? SetFactory {
+                snapshot.sets[index] = set.unmanagedElements ?? []
+            } else if let map = reference as? MapFactory {
+                snapshot.maps[index] = map.unmanagedEntries ?? []
             } else if let optional = reference as? RealmOptionalBase {
                 snapshot.scalars[index] = optional.unmanagedValue
             }
@@ -184,6 +190,24 @@ struct ObjectWriter {
                     } else {
                         try transaction.append(try element._toValue(in: nil), to: list)
                     }
+                }
+                continue
+            }
+            if property.isSet {
+                let set = ListHandle(owningClass: handle, owner: key, property: index)
+                if isUpdate { try transaction.removeAll(fromSet: set) }
+                for element in values.sets[index] ?? [] {
+                    let value = try (element as? Object).map { Value.object(try nested.key(for: $0)) } ?? element._toValue(in: nil)
+                    try transaction.insert(value, intoSet: set)
+                }
+                continue
+            }
+            if property.isMap {
+                let map = ListHandle(owningClass: handle, owner: key, property: index)
+                if isUpdate { try transaction.removeAll(fromMap: map) }
+                for (entryKey, element) in values.maps[index] ?? [] {
+                    let value = try (element as? Object).map { Value.object(try nested.key(for: $0)) } ?? element._toValue(in: nil)
+                    try transaction.setValue(value, forKey: entryKey, in: map)
                 }
                 continue
             }

@@ -39,6 +39,8 @@ final class ClassInfo: @unchecked Sendable {
     enum PropertyKind {
         case persisted(_Persistable.Type)
         case list(any ListFactory.Type)
+        case set(any SetFactory.Type)
+        case map(any MapFactory.Type)
         case optional(_Persistable.Type)
         case linkingObjects
     }
@@ -206,6 +208,38 @@ final class ClassInfo: @unchecked Sendable {
                     }
                 }
                 kind = .list(Swift.type(of: list))
+            } else if let set = value as? SetFactory {
+                let element = Swift.type(of: set).elementType
+                property = Property(
+                    name: label, type: element._propertyType,
+                    isOptional: element._isOptional && element._objectType == nil,
+                    isSet: true, objectClassName: element._objectType?.className())
+                if let target = element._objectType {
+                    linked.append(target)
+                    if element._isOptional {
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' is a set of optional '\(target.className())' objects; sets of objects cannot hold nil.")
+                    }
+                    if target is EmbeddedObject.Type {
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' is a set of embedded '\(target.className())' objects; sets cannot hold embedded objects.")
+                    }
+                }
+                kind = .set(Swift.type(of: set))
+            } else if let map = value as? MapFactory {
+                let element = Swift.type(of: map).valueType
+                property = Property(
+                    name: label, type: element._propertyType,
+                    isOptional: element._isOptional,
+                    isMap: true, objectClassName: element._objectType?.className())
+                if let target = element._objectType {
+                    linked.append(target)
+                    if !element._isOptional {
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' maps keys to '\(target.className())' objects, which must be optional ('Map<String, \(target.className())?>').")
+                    }
+                    if target is EmbeddedObject.Type {
+                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' maps keys to embedded '\(target.className())' objects, which maps here do not hold yet.")
+                    }
+                }
+                kind = .map(Swift.type(of: map))
             } else if let optional = value as? RealmOptionalBase {
                 let wrapped = Swift.type(of: optional).wrappedType
                 property = Property(name: label, type: wrapped._propertyType, isOptional: Swift.type(of: optional).isNullable)
@@ -258,6 +292,8 @@ extension ClassInfo {
         let kinds: [PropertyKind] = objectSchema.properties.map { property in
             if property.type == .linkingObjects { return .linkingObjects }
             if property.isList { return .list(listType(property)) }
+            if property.isSet { return .set(setType(property)) }
+            if property.isMap { return .map(mapType(property)) }
             return .persisted(valueType(property.type, optional: property.isOptional || property.type == .object))
         }
         return ClassInfo(type: DynamicObject.self, className: objectSchema.name, objectSchema: objectSchema,
@@ -313,6 +349,58 @@ extension ClassInfo {
         case (.decimal, false): List<Decimal>.self
         case (.decimal, true): List<Decimal?>.self
         case (.object, _), (.linkingObjects, _): List<DynamicObject>.self
+        }
+    }
+
+    private static func setType(_ property: Property) -> any SetFactory.Type {
+        switch (property.type, property.isOptional) {
+        case (.bool, false): MutableSet<Bool>.self
+        case (.bool, true): MutableSet<Bool?>.self
+        case (.int, false): MutableSet<Int>.self
+        case (.int, true): MutableSet<Int?>.self
+        case (.float, false): MutableSet<Float>.self
+        case (.float, true): MutableSet<Float?>.self
+        case (.double, false): MutableSet<Double>.self
+        case (.double, true): MutableSet<Double?>.self
+        case (.string, false): MutableSet<String>.self
+        case (.string, true): MutableSet<String?>.self
+        case (.data, false): MutableSet<Data>.self
+        case (.data, true): MutableSet<Data?>.self
+        case (.date, false): MutableSet<Date>.self
+        case (.date, true): MutableSet<Date?>.self
+        case (.objectId, false): MutableSet<ObjectId>.self
+        case (.objectId, true): MutableSet<ObjectId?>.self
+        case (.uuid, false): MutableSet<UUID>.self
+        case (.uuid, true): MutableSet<UUID?>.self
+        case (.decimal, false): MutableSet<Decimal>.self
+        case (.decimal, true): MutableSet<Decimal?>.self
+        case (.object, _), (.linkingObjects, _): MutableSet<DynamicObject>.self
+        }
+    }
+
+    private static func mapType(_ property: Property) -> any MapFactory.Type {
+        switch (property.type, property.isOptional) {
+        case (.bool, false): Map<String, Bool>.self
+        case (.bool, true): Map<String, Bool?>.self
+        case (.int, false): Map<String, Int>.self
+        case (.int, true): Map<String, Int?>.self
+        case (.float, false): Map<String, Float>.self
+        case (.float, true): Map<String, Float?>.self
+        case (.double, false): Map<String, Double>.self
+        case (.double, true): Map<String, Double?>.self
+        case (.string, false): Map<String, String>.self
+        case (.string, true): Map<String, String?>.self
+        case (.data, false): Map<String, Data>.self
+        case (.data, true): Map<String, Data?>.self
+        case (.date, false): Map<String, Date>.self
+        case (.date, true): Map<String, Date?>.self
+        case (.objectId, false): Map<String, ObjectId>.self
+        case (.objectId, true): Map<String, ObjectId?>.self
+        case (.uuid, false): Map<String, UUID>.self
+        case (.uuid, true): Map<String, UUID?>.self
+        case (.decimal, false): Map<String, Decimal>.self
+        case (.decimal, true): Map<String, Decimal?>.self
+        case (.object, _), (.linkingObjects, _): Map<String, DynamicObject?>.self
         }
     }
 }

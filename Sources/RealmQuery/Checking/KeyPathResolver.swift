@@ -46,7 +46,9 @@ struct KeyPathResolver {
             switch property.type {
             case .object:
                 let target = property.objectClassName ?? ""
-                steps.append(PathStep(kind: property.isList ? .list : .link, ownerClass: current, property: name,
+                // A set or map of links is walked like a list: its table has
+                // the same owner and value columns.
+                steps.append(PathStep(kind: property.isCollection ? .list : .link, ownerClass: current, property: name,
                                       propertyIndex: propertyIndex, targetClass: target))
                 current = target
             case .linkingObjects:
@@ -54,7 +56,7 @@ struct KeyPathResolver {
                       let originSchema = self.objectSchema(origin), let originIndex = originSchema.propertyIndex(named: originProperty) else {
                     throw Failure(message: "Linking objects property '\(current).\(name)' names an origin that is not in the schema", component: index)
                 }
-                steps.append(PathStep(kind: .backlink(originIsList: originSchema.properties[originIndex].isList), ownerClass: origin,
+                steps.append(PathStep(kind: .backlink(originIsList: originSchema.properties[originIndex].isCollection), ownerClass: origin,
                                       property: originProperty, propertyIndex: originIndex, targetClass: origin))
                 current = origin
             default:
@@ -63,7 +65,7 @@ struct KeyPathResolver {
                         message: "'\(name)' is a \(property.typeDescription) property of \(current), so key path '\(text)' cannot continue past it",
                         component: index)
                 }
-                let terminal: PathTerminal = property.isList ? .primitiveList(property, index: propertyIndex) : .column(property, index: propertyIndex)
+                let terminal: PathTerminal = property.isCollection ? .primitiveList(property, index: propertyIndex) : .column(property, index: propertyIndex)
                 return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
             }
         }

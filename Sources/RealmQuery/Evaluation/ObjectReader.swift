@@ -33,10 +33,10 @@ final class ObjectReader {
         return row[index]
     }
 
-    /// The elements of list property `index` of an object.
+    /// The elements of list, set or map property `index` of an object (a
+    /// map's values).
     func list(_ index: Int, of key: ObjectKey, in className: String) throws -> [Value] {
-        let handle = try handle(className)
-        return try transaction.values(of: transaction.list(index, of: key, in: handle))
+        try transaction.collectionValues(index, of: key, in: handle(className))
     }
 
     /// The objects of `originClass` linking to `key` through property

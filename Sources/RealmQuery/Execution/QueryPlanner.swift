@@ -52,7 +52,7 @@ struct QueryPlanner {
             guard let owner = schema[ownerClass], let list = owner[propertyNamed: property] else {
                 throw QueryError("The source list '\(ownerClass).\(property)' does not exist", predicate: query.predicate.description)
             }
-            guard list.isList, list.type == .object, list.objectClassName == className else {
+            guard list.isCollection, list.type == .object, list.objectClassName == className else {
                 throw QueryError("The source '\(ownerClass).\(property)' is not a list of \(className) objects", predicate: query.predicate.description)
             }
         case .linkingObjects(let property, _):
@@ -82,6 +82,13 @@ struct QueryPlanner {
         return Checked(condition: condition, sort: sort, distinct: distinct, sourceProperty: sourceProperty)
     }
 
+    /// The column that orders a collection table's rows: a list's
+    /// position, a map's key, a set's rowid (the order of insertion).
+    static func elementOrder(_ property: Property?) -> String {
+        guard let property else { return "s.position" }
+        return property.isMap ? "s.key" : property.isSet ? "s.rowid" : "s.position"
+    }
+
     static func isSortable(_ type: PropertyType) -> Bool {
         type != .object && type != .linkingObjects
     }
@@ -108,13 +115,13 @@ struct QueryPlanner {
             from.append("JOIN \(table) AS t0 ON t0._key = s.value")
             root = SQLObject(className: className, key: "t0._key", alias: "t0", nullable: false, from: from)
             constraint = SQLFragment("s.owner = ?", [.int(owner.rawValue)], isNullable: false)
-            tieBreak = ["s.position"]
+            tieBreak = [Self.elementOrder(schema[ownerClass]?[propertyNamed: property])]
         case .linkingObjects(let property, let target):
-            if checked.sourceProperty?.isList == true {
+            if checked.sourceProperty?.isCollection == true {
                 from = FromClause("\(SQLNames.list(className, property)) AS s", names: names)
                 from.append("JOIN \(table) AS t0 ON t0._key = s.owner")
                 constraint = SQLFragment("s.value = ?", [.int(target.rawValue)], isNullable: false)
-                tieBreak = ["s.owner", "s.position"]
+                tieBreak = ["s.owner", Self.elementOrder(checked.sourceProperty)]
             } else {
                 from = FromClause("\(table) AS t0", names: names)
                 constraint = SQLFragment("t0.\(SQLNames.quote(property)) = ?", [.int(target.rawValue)], isNullable: false)

@@ -240,6 +240,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let known = replicated[objectSchema.name]
             // Linking objects are computed on each replica, not replicated.
             for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
+                // The changeset format (version 1) has no set or map yet.
+                if property.isSet || property.isMap {
+                    throw RealmError(.invalidSchema, "Property '\(objectSchema.name).\(property.name)' is a \(property.isSet ? "MutableSet" : "Map"), which synchronized Realms do not support yet.")
+                }
                 instructions.append(.addProperty(class: objectSchema.name, PropertySpec(
                     name: property.name, type: property.type.rawValue, isOptional: property.isOptional, isList: property.isList,
                     target: property.objectClassName)))
@@ -369,6 +373,12 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let (mirror, reference, _) = try listState(list, countChange: nil, &context)
             try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key))).save(list, property: reference.property, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
+        case .setInserted(let set, _), .setErased(let set, _), .setCleared(let set),
+             .mapSet(let set, _, _), .mapErased(let set, _), .mapCleared(let set):
+            // The changeset format has no set or map instructions yet: a
+            // synced Realm refuses such properties when it opens, and this
+            // stops any change that got past that.
+            throw RealmError(.invalidSchema, "'\(set.owningClass.className)' has a set or map property, which synchronized Realms do not support yet.")
         }
     }
 

@@ -18,7 +18,7 @@ public enum SchemaDescription {
                 var notes: [String] = []
                 if property.isPrimaryKey { notes.append("primary key") }
                 if property.isIndexed && !property.isPrimaryKey { notes.append("indexed") }
-                if property.type == .object { notes.append(property.isList ? "links to many" : "link") }
+                if property.type == .object { notes.append(property.isCollection ? "links to many" : "link") }
                 if property.type == .linkingObjects { notes.append("backlinks, computed") }
                 let name = property.name + String(repeating: " ", count: width - property.name.count)
                 let type = property.typeDescription + String(repeating: " ", count: typeWidth - property.typeDescription.count)
@@ -50,7 +50,7 @@ public enum SchemaDescription {
                 json.string(property.name)
                 json.raw(",\"type\":")
                 json.string(property.type.rawValue)
-                json.raw(",\"optional\":\(property.isOptional),\"list\":\(property.isList),\"indexed\":\(property.isIndexed),\"primaryKey\":\(property.isPrimaryKey)")
+                json.raw(",\"optional\":\(property.isOptional),\"list\":\(property.isList),\"set\":\(property.isSet),\"map\":\(property.isMap),\"indexed\":\(property.isIndexed),\"primaryKey\":\(property.isPrimaryKey)")
                 if let target = property.objectClassName {
                     json.raw(",\"objectClass\":")
                     json.string(target)

@@ -42,11 +42,43 @@ final class ObjectReader {
     /// The elements of a list property.
     func listValues(_ property: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) -> [Value] {
         do {
-            let list = try transaction.list(property, of: key, in: storedClass.handle)
-            return try transaction.values(of: list)
+            // A set's elements too (in order of value), and a map's values.
+            return try transaction.collectionValues(property, of: key, in: storedClass.handle)
         } catch {
             throw ToolError(error, while: "reading list '\(storedClass.name).\(storedClass.objectSchema.properties[property].name)'")
         }
+    }
+
+    /// A map's keys and values, in the order of the keys.
+    func mapEntries(_ property: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) -> [(key: String, value: Value)] {
+        do {
+            return try transaction.entries(of: ListHandle(owningClass: storedClass.handle, owner: key, property: property))
+        } catch {
+            throw ToolError(error, while: "reading map '\(storedClass.name).\(storedClass.objectSchema.properties[property].name)'")
+        }
+    }
+
+    /// A list's or set's elements as a JSON array, a map's entries as a
+    /// JSON object.
+    func writeCollectionJSON(_ index: Int, of key: ObjectKey, in storedClass: StoredClass, into json: inout JSONWriter, depth: Int) throws(ToolError) {
+        let property = storedClass.objectSchema.properties[index]
+        if property.isMap {
+            json.raw(UInt8(ascii: "{"))
+            for (position, entry) in try mapEntries(index, of: key, in: storedClass).enumerated() {
+                if position > 0 { json.raw(UInt8(ascii: ",")) }
+                json.string(entry.key)
+                json.raw(UInt8(ascii: ":"))
+                try writeJSON(entry.value, of: property, into: &json, depth: depth)
+            }
+            json.raw(UInt8(ascii: "}"))
+            return
+        }
+        json.raw(UInt8(ascii: "["))
+        for (position, element) in try listValues(index, of: key, in: storedClass).enumerated() {
+            if position > 0 { json.raw(UInt8(ascii: ",")) }
+            try writeJSON(element, of: property, into: &json, depth: depth)
+        }
+        json.raw(UInt8(ascii: "]"))
     }
 
     /// The keys of the objects whose `origin` links point at `key`.
@@ -84,13 +116,8 @@ final class ObjectReader {
             first = false
             json.string(property.name)
             json.raw(UInt8(ascii: ":"))
-            if property.isList {
-                json.raw(UInt8(ascii: "["))
-                for (position, element) in try listValues(index, of: key, in: storedClass).enumerated() {
-                    if position > 0 { json.raw(UInt8(ascii: ",")) }
-                    try writeJSON(element, of: property, into: &json, depth: depth)
-                }
-                json.raw(UInt8(ascii: "]"))
+            if property.isCollection {
+                try writeCollectionJSON(index, of: key, in: storedClass, into: &json, depth: depth)
             } else {
                 try writeJSON(values[index], of: property, into: &json, depth: depth)
             }
@@ -112,7 +139,8 @@ final class ObjectReader {
             if let text = ISO8601.string(from: date) { json.string(text) } else { json.double(date.timeIntervalSince1970) }
         case .objectId(let id): json.string(id.stringValue)
         case .uuid(let id): json.string(id.uuidString)
-        case .decimal(let number): json.string(number.description)
+        // Exact: the coefficient and exponent read back as they were.
+        case .decimal(let number): json.string(number.canonicalText)
         case .object(let target):
             let targetClass = try self.target(of: property)
             if targetClass.objectSchema.isEmbedded {
@@ -150,15 +178,10 @@ final class ObjectReader {
         let property = storedClass.objectSchema.properties[index]
         var isEmbedded = false
         if property.type == .object { isEmbedded = try target(of: property).objectSchema.isEmbedded }
-        if property.isList || (isEmbedded && !values[index].isNull) {
+        if property.isCollection || (isEmbedded && !values[index].isNull) {
             var json = JSONWriter()
-            if property.isList {
-                json.raw(UInt8(ascii: "["))
-                for (position, element) in try listValues(index, of: key, in: storedClass).enumerated() {
-                    if position > 0 { json.raw(UInt8(ascii: ",")) }
-                    try writeJSON(element, of: property, into: &json, depth: 0)
-                }
-                json.raw(UInt8(ascii: "]"))
+            if property.isCollection {
+                try writeCollectionJSON(index, of: key, in: storedClass, into: &json, depth: 0)
             } else {
                 try writeJSON(values[index], of: property, into: &json, depth: 0)
             }
@@ -188,7 +211,7 @@ final class ObjectReader {
         case .date(let date): return ISO8601.string(from: date) ?? date.timeIntervalSince1970.description
         case .objectId(let id): return id.stringValue
         case .uuid(let id): return id.uuidString
-        case .decimal(let number): return number.description
+        case .decimal(let number): return number.canonicalText
         case .object(let target):
             let targetClass = try self.target(of: property)
             if let primaryKey = targetClass.primaryKeyIndex, !targetClass.objectSchema.isEmbedded {
@@ -209,7 +232,14 @@ final class ObjectReader {
     /// by their size and first elements, embedded objects as JSON.
     func tableText(key: ObjectKey, values: [Value], property index: Int, of storedClass: StoredClass) throws(ToolError) -> String {
         let property = storedClass.objectSchema.properties[index]
-        if property.isList {
+        if property.isMap {
+            let entries = try mapEntries(index, of: key, in: storedClass)
+            let shown = try entries.prefix(3).map { entry throws(ToolError) in
+                "\(entry.key): " + (try scalarText(entry.value, of: property, linkStyle: .short) ?? "null")
+            }
+            return "{" + shown.joined(separator: ", ") + (entries.count > 3 ? ", … \(entries.count) in all" : "") + "}"
+        }
+        if property.isCollection {
             let elements = try listValues(index, of: key, in: storedClass)
             let shown = try elements.prefix(3).map { element throws(ToolError) in
                 try scalarText(element, of: property, linkStyle: .short) ?? "null"

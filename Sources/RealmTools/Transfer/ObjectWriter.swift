@@ -48,7 +48,7 @@ final class ObjectWriter {
     /// lists, and links to embedded objects (which are made through their
     /// parent).
     func isDeferred(_ property: Property) throws(ToolError) -> Bool {
-        if property.isList { return true }
+        if property.isCollection { return true }
         if property.type == .object { return try file.storedClass(named: property.objectClassName ?? "").objectSchema.isEmbedded }
         return false
     }
@@ -152,6 +152,38 @@ final class ObjectWriter {
         }
     }
 
+    /// Fills a set from a JSON array, or a map from a JSON object, replacing
+    /// what it held.
+    private func setSetOrMap(_ value: JSONValue, property: Property, index: Int, of key: ObjectKey,
+                             in storedClass: StoredClass) throws {
+        let collection = ListHandle(owningClass: storedClass.handle, owner: key, property: index)
+        func element(_ json: JSONValue) throws -> Value {
+            property.type == .object ? try link(json, to: property)
+                : try ValueParser.scalar(json, type: property.type, optional: property.isOptional || property.isMap)
+        }
+        if property.isSet {
+            guard case .array(let elements) = value else { throw ToolError("expected an array for \(property.typeDescription), found \(value.kind)") }
+            try transaction.removeAll(fromSet: collection)
+            for (position, json) in elements.enumerated() {
+                do {
+                    try transaction.insert(element(json), intoSet: collection)
+                } catch let error as ValueError {
+                    throw ToolError("element \(position): \(error.message)")
+                }
+            }
+        } else {
+            guard case .object(let members) = value else { throw ToolError("expected an object for \(property.typeDescription), found \(value.kind)") }
+            try transaction.removeAll(fromMap: collection)
+            for (mapKey, json) in members {
+                do {
+                    try transaction.setValue(element(json), forKey: mapKey, in: collection)
+                } catch let error as ValueError {
+                    throw ToolError("key '\(mapKey)': \(error.message)")
+                }
+            }
+        }
+    }
+
     /// Writes a deferred property (a list, or an embedded object) of an
     /// existing object, replacing what it held.
     func setDeferred(_ input: Input, property index: Int, of key: ObjectKey, in storedClass: StoredClass) throws(ToolError) {
@@ -163,7 +195,9 @@ final class ObjectWriter {
             throw ToolError(error.message)
         }
         do {
-            if property.isList {
+            if property.isSet || property.isMap {
+                try setSetOrMap(value, property: property, index: index, of: key, in: storedClass)
+            } else if property.isList {
                 guard case .array(let elements) = value else {
                     if value == .null { throw ToolError("expected an array for \(property.typeDescription), found null") }
                     throw ToolError("expected an array for \(property.typeDescription), found \(value.kind)")

@@ -1,0 +1,141 @@
+/// Maps from string keys to values or links (`Map`), stored one row per
+/// key in the map property's table, keyed by owner and key, so that a
+/// lookup, a set and a removal are index lookups. Keys come in the order
+/// of their UTF-8 bytes.
+///
+/// A map of links keeps a key whose object is deleted, with nil, as Realm
+/// does.
+extension Transaction {
+    /// The value for `key`, or nil when the map has no such key (a key
+    /// holding nil gives `.null`).
+    public func value(forKey key: String, in map: ListHandle) throws(RealmError) -> Value? {
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map.property)
+        let statement = try statement(layout, .mapGet(map.property))
+        statement.bind(map.owner.rawValue, at: 1)
+        statement.bind(key, at: 2)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0, as: layout.property(map.property).type)
+    }
+
+    /// Every key and value, in the order of the keys.
+    public func entries(of map: ListHandle) throws(RealmError) -> [(key: String, value: Value)] {
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map.property)
+        let type = layout.property(map.property).type
+        let statement = try statement(layout, .mapAll(map.property))
+        statement.bind(map.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        var entries: [(key: String, value: Value)] = []
+        while try statement.step() {
+            entries.append((statement.string(at: 0), statement.value(at: 1, as: type)))
+        }
+        return entries
+    }
+
+    /// The number of keys.
+    public func mapCount(of map: ListHandle) throws(RealmError) -> Int {
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map.property)
+        let statement = try statement(layout, .mapCount(map.property))
+        statement.bind(map.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return Int(statement.int64(at: 0))
+    }
+
+    /// Sets the value for `key`, adding the key if new.
+    ///
+    /// - Throws: `invalidValue` for an empty key, or one that holds `.` or
+    ///   starts with `$` (Realm's rules, which keep key paths unambiguous);
+    ///   `wrongType`/`missingValue` for a value that does not fit;
+    ///   `objectNotFound` when the owner was deleted.
+    public func setValue(_ value: Value, forKey key: String, in map: ListHandle) throws(RealmError) {
+        let layout = try prepareMapWrite(map, "set a map value")
+        try Self.checkMapKey(key, layout.qualifiedName(map.property))
+        let definition = layout.property(map.property)
+        try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
+                         name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
+        try atomically { () throws(RealmError) in
+            let set = try statement(layout, .mapSet(map.property))
+            set.bind(map.owner.rawValue, at: 1)
+            set.bind(key, at: 2)
+            set.bind(value, at: 3)
+            try set.run()
+            record(.modified(map.owner, property: map.property, classIndex: layout.index))
+            try replicate(.mapSet(map, key: key, value))
+        }
+    }
+
+    /// Removes `key` and its value; returns whether the map had the key.
+    @discardableResult
+    public func removeValue(forKey key: String, from map: ListHandle) throws(RealmError) -> Bool {
+        let layout = try prepareMapWrite(map, "remove from a map")
+        guard try value(forKey: key, in: map) != nil else { return false }
+        try atomically { () throws(RealmError) in
+            let delete = try statement(layout, .mapDelete(map.property))
+            delete.bind(map.owner.rawValue, at: 1)
+            delete.bind(key, at: 2)
+            try delete.run()
+            record(.modified(map.owner, property: map.property, classIndex: layout.index))
+            try replicate(.mapErased(map, key: key))
+        }
+        return true
+    }
+
+    /// Removes every key.
+    public func removeAll(fromMap map: ListHandle) throws(RealmError) {
+        let layout = try prepareMapWrite(map, "remove from a map")
+        guard try mapCount(of: map) > 0 else { return }
+        try atomically { () throws(RealmError) in
+            let clear = try statement(layout, .listClear(map.property))
+            clear.bind(map.owner.rawValue, at: 1)
+            try clear.run()
+            record(.modified(map.owner, property: map.property, classIndex: layout.index))
+            try replicate(.mapCleared(map))
+        }
+    }
+
+    /// Stops a key Realm refuses: empty, holding `.`, or starting with `$`.
+    static func checkMapKey(_ key: String, _ name: @autoclosure () -> String) throws(RealmError) {
+        if key.isEmpty || key.contains(".") || key.hasPrefix("$") {
+            throw RealmError(.invalidValue, "Invalid key '\(key)' for map \(name()): keys must not be empty, contain '.' or begin with '$'.")
+        }
+        if key.utf8.count > SchemaLimits.maximumValueSize {
+            throw RealmError(.valueTooLarge, "A key of \(key.utf8.count) bytes is too large for map \(name()).")
+        }
+    }
+
+    private func prepareMapWrite(_ map: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> TableLayout {
+        try requireWrite(action())
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map.property)
+        guard try exists(map.owner, in: layout) else { throw objectNotFound(layout, map.owner) }
+        return layout
+    }
+
+    private func requireMap(_ layout: TableLayout, _ property: Int) throws(RealmError) {
+        guard property >= 0 && property < layout.mapTables.count else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no property #\(property).")
+        }
+        guard layout.mapTables[property] != nil else {
+            throw RealmError(.invalidValue, "Property \(layout.qualifiedName(property)) is not a map.")
+        }
+    }
+}
+
+extension Transaction {
+    /// The elements of a list or set property, or a map's values (in the
+    /// order of their keys): what queries see of any collection.
+    public func collectionValues(_ property: Int, of owner: ObjectKey, in handle: ClassHandle) throws(RealmError) -> [Value] {
+        let layout = try layout(handle)
+        let collection = ListHandle(owningClass: handle, owner: owner, property: property)
+        guard property >= 0 && property < layout.collectionTables.count else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no property #\(property).")
+        }
+        if layout.setTables[property] != nil { return try setValues(of: collection) }
+        if layout.mapTables[property] != nil { return try entries(of: collection).map(\.value) }
+        return try values(of: collection)
+    }
+}

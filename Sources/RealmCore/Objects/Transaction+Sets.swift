@@ -1,0 +1,139 @@
+/// Sets of values and of links (`MutableSet`), stored one row per element
+/// in the set property's table, unique by owner and value, so that
+/// membership, insertion and removal are index lookups.
+///
+/// Equal values are one element: strings by code points, numbers by value
+/// (`0.0` and `-0.0` alike), decimals by value (`1.5` and `1.50` alike),
+/// nil once. A set's elements come in the order of their values, as SQL
+/// orders them (decimals, stored as text, in Decimal128's order).
+extension Transaction {
+    /// Whether the set holds `value`.
+    public func setContains(_ value: Value, in set: ListHandle) throws(RealmError) -> Bool {
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        return try storedMember(equalTo: value, layout, set) != nil
+    }
+
+    /// The set's elements, in the order of their values.
+    public func setValues(of set: ListHandle) throws(RealmError) -> [Value] {
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        let type = layout.property(set.property).type
+        let statement = try statement(layout, .setAll(set.property))
+        statement.bind(set.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        var values: [Value] = []
+        while try statement.step() {
+            values.append(statement.value(at: 0, as: type))
+        }
+        // SQL orders the text of decimals as text.
+        if type == .decimal { values.sort { Self.decimalOrder($0, $1) } }
+        return values
+    }
+
+    /// The number of elements.
+    public func setCount(of set: ListHandle) throws(RealmError) -> Int {
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        let statement = try statement(layout, .setCount(set.property))
+        statement.bind(set.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return Int(statement.int64(at: 0))
+    }
+
+    /// Adds `value` unless the set holds it; returns whether it was added.
+    ///
+    /// - Throws: `wrongType`/`missingValue` for a value that does not fit
+    ///   the element type, `invalidValue` for a link to no object,
+    ///   `objectNotFound` when the owner was deleted.
+    @discardableResult
+    public func insert(_ value: Value, intoSet set: ListHandle) throws(RealmError) -> Bool {
+        let layout = try prepareSetWrite(set, "insert into a set")
+        let definition = layout.property(set.property)
+        try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
+                         name: "\(layout.qualifiedName(set.property)) (set element)", target: layout.linkTargets[set.property])
+        guard try storedMember(equalTo: value, layout, set) == nil else { return false }
+        try atomically { () throws(RealmError) in
+            let insert = try statement(layout, .setInsert(set.property))
+            insert.bind(set.owner.rawValue, at: 1)
+            insert.bind(value, at: 2)
+            try insert.run()
+            record(.modified(set.owner, property: set.property, classIndex: layout.index))
+            try replicate(.setInserted(set, value))
+        }
+        return true
+    }
+
+    /// Removes `value` if the set holds it; returns whether it did.
+    @discardableResult
+    public func remove(_ value: Value, fromSet set: ListHandle) throws(RealmError) -> Bool {
+        let layout = try prepareSetWrite(set, "remove from a set")
+        guard let stored = try storedMember(equalTo: value, layout, set) else { return false }
+        try atomically { () throws(RealmError) in
+            let delete = try statement(layout, .setDelete(set.property))
+            delete.bind(set.owner.rawValue, at: 1)
+            delete.bind(stored, at: 2)
+            try delete.run()
+            record(.modified(set.owner, property: set.property, classIndex: layout.index))
+            try replicate(.setErased(set, stored))
+        }
+        return true
+    }
+
+    /// Removes every element.
+    public func removeAll(fromSet set: ListHandle) throws(RealmError) {
+        let layout = try prepareSetWrite(set, "remove from a set")
+        guard try setCount(of: set) > 0 else { return }
+        try atomically { () throws(RealmError) in
+            let clear = try statement(layout, .listClear(set.property))
+            clear.bind(set.owner.rawValue, at: 1)
+            try clear.run()
+            record(.modified(set.owner, property: set.property, classIndex: layout.index))
+            try replicate(.setCleared(set))
+        }
+    }
+
+    // MARK: Rows
+
+    /// The stored element equal to `value` (for a decimal, perhaps with
+    /// another exponent), or nil.
+    private func storedMember(equalTo value: Value, _ layout: TableLayout, _ set: ListHandle) throws(RealmError) -> Value? {
+        if case .decimal(let decimal) = value {
+            // Text equality is not decimal equality (1.5, 1.50): compare
+            // the values.
+            return try setValues(of: set).first { if case .decimal(let stored) = $0 { stored == decimal } else { false } }
+        }
+        let statement = try statement(layout, .setContains(set.property))
+        statement.bind(set.owner.rawValue, at: 1)
+        statement.bind(value, at: 2)
+        defer { statement.reset() }
+        return try statement.step() ? value : nil
+    }
+
+    private func prepareSetWrite(_ set: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> TableLayout {
+        try requireWrite(action())
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        guard try exists(set.owner, in: layout) else { throw objectNotFound(layout, set.owner) }
+        return layout
+    }
+
+    private func requireSet(_ layout: TableLayout, _ property: Int) throws(RealmError) {
+        guard property >= 0 && property < layout.setTables.count else {
+            throw RealmError(.unknownName, "Class '\(layout.name)' has no property #\(property).")
+        }
+        guard layout.setTables[property] != nil else {
+            throw RealmError(.invalidValue, "Property \(layout.qualifiedName(property)) is not a set.")
+        }
+    }
+
+    /// Decimal128's order for stored decimals, nil first.
+    static func decimalOrder(_ left: Value, _ right: Value) -> Bool {
+        switch (left, right) {
+        case (.decimal(let a), .decimal(let b)): a < b
+        case (.null, .decimal): true
+        default: false
+        }
+    }
+}

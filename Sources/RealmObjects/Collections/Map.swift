@@ -1,0 +1,276 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// The type of a ``Map``'s keys: `String`, as in Realm.
+public protocol _MapKey: Hashable, Comparable, _Persistable {}
+
+extension String: _MapKey {}
+
+/// One key and its value, as a ``Map`` iterates them.
+public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue> {
+    public let key: Key
+    public let value: Value
+
+    public init(key: Key, value: Value) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A dictionary from string keys to values or objects, stored in a
+/// property of its owner: Realm 10's `Map`.
+///
+/// ```swift
+/// class Shop: Object {
+///     @Persisted var prices: Map<String, Decimal128>
+///     @Persisted var managers: Map<String, Person?>
+/// }
+/// shop.prices["apple"] = "0.45"
+/// ```
+///
+/// Declare with `@Persisted var` or `let`. On an unmanaged object a map is
+/// a plain dictionary; once the owner is managed, it reads and writes the
+/// database (writes inside a write transaction) and is live like its
+/// owner. Keys come in the order of their UTF-8 bytes. They must not be
+/// empty, contain `.` or begin with `$`. Objects are held as optionals
+/// (`Map<String, Person?>`): deleting an object leaves nil at its keys.
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, MapFactory {
+    public typealias Element = SingleMapEntry<Key, Value>
+
+    private enum Storage {
+        case unmanaged([Key: Value])
+        case managed(Realm, ListHandle)
+    }
+
+    private var storage: Storage = .unmanaged([:])
+    private var invalidations = 0
+
+    /// An empty, unmanaged map.
+    public init() {}
+
+    /// The Realm managing the map, or nil when unmanaged.
+    public var realm: Realm? {
+        if case .managed(let realm, _) = storage { return realm }
+        return nil
+    }
+
+    /// Whether the owner was deleted, or its Realm invalidated.
+    public var isInvalidated: Bool {
+        guard case .managed(let realm, let handle) = storage else { return false }
+        return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+    }
+
+    /// The number of keys.
+    public var count: Int {
+        switch storage {
+        case .unmanaged(let entries):
+            return entries.count
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            return realm.perform("count a map", ifDamaged: 0) { try $0.mapCount(of: handle) }
+        }
+    }
+
+    /// Whether the map has no keys.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, in order.
+    public var keys: [Key] { entries().map(\.key) }
+
+    /// The values, in the order of their keys.
+    public var values: [Value] { entries().map(\.value) }
+
+    /// The value for `key`, or nil when the map has no such key. Setting
+    /// nil removes the key (set `.some(nil)` to keep the key with nil, for
+    /// optional values).
+    public subscript(key: Key) -> Value? {
+        get {
+            switch storage {
+            case .unmanaged(let entries):
+                return entries[key]
+            case .managed(let realm, let handle):
+                verifyValid(realm)
+                let stored = realm.perform("read a map value", ifDamaged: nil) { try $0.value(forKey: Self.text(key), in: handle) }
+                return stored.map { Value._fromValue($0, in: realm) }
+            }
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeObject(for: key)
+            }
+        }
+    }
+
+    /// Sets the value for `key`, adding the key if new; an unmanaged object
+    /// stored in a managed map is added to the Realm.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        switch storage {
+        case .unmanaged(var entries):
+            entries[key] = value
+            storage = .unmanaged(entries)
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
+                try realm.inOneStep(value) {
+                    try realm.transaction.setValue(try value._toValue(in: realm), forKey: Self.text(key), in: handle)
+                }
+            }
+        }
+    }
+
+    /// Removes `key` and its value.
+    public func removeObject(for key: Key) {
+        switch storage {
+        case .unmanaged(var entries):
+            entries[key] = nil
+            storage = .unmanaged(entries)
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
+                try realm.transaction.removeValue(forKey: Self.text(key), from: handle)
+            }
+        }
+    }
+
+    /// Removes every key.
+    public func removeAll() {
+        switch storage {
+        case .unmanaged:
+            storage = .unmanaged([:])
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
+                try realm.transaction.removeAll(fromMap: handle)
+            }
+        }
+    }
+
+    /// Adds the keys and values of `other`; for a key the map has,
+    /// `combine` picks the value from the current and the new one.
+    public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (key: Key, value: Value) {
+        for (key, value) in other {
+            if let current = self[key] {
+                updateValue(try combine(current, value), forKey: key)
+            } else {
+                updateValue(value, forKey: key)
+            }
+        }
+    }
+
+    /// Adds the keys and values of a dictionary; see
+    /// ``merge(_:uniquingKeysWith:)``.
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
+    }
+
+    /// The keys and values as tuples, in the order of the keys.
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] {
+        entries().map { ($0.key, $0.value) }
+    }
+
+    /// Iterates over the entries as they were when iteration began.
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        entries().makeIterator()
+    }
+
+    /// Every entry, in the order of the keys.
+    func entries() -> [SingleMapEntry<Key, Value>] {
+        switch storage {
+        case .unmanaged(let entries):
+            return entries.keys.sorted().map { SingleMapEntry(key: $0, value: entries[$0]!) }
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            let stored = realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
+            return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: realm)) }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func text(_ key: Key) -> String {
+        if case .string(let text) = try? key._toValue(in: nil) { return text }
+        return "\(key)"
+    }
+
+    private func verifyValid(_ realm: Realm) {
+        if invalidations != realm.state.invalidations {
+            preconditionFailure("Access to invalidated Map object: its Realm was invalidated after it was obtained.")
+        }
+    }
+
+    private func name(_ handle: ListHandle, in realm: Realm) -> String {
+        "'\(handle.owningClass.className).\(realm.propertyName(handle.property, of: handle.owningClass))'"
+    }
+
+    // MARK: Binding
+
+    /// The Realm and handle of a managed map.
+    var managed: (realm: Realm, handle: ListHandle)? {
+        guard case .managed(let realm, let handle) = storage else { return nil }
+        verifyValid(realm)
+        return (realm, handle)
+    }
+
+    static var valueType: _Persistable.Type { Value.self }
+
+    func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
+        storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        invalidations = realm.state.invalidations
+    }
+
+    var anyEntries: [(key: String, value: _Persistable)] {
+        entries().map { (Self.text($0.key), $0.value) }
+    }
+
+    var unmanagedEntries: [(key: String, value: _Persistable)]? {
+        guard case .unmanaged(let entries) = storage else { return nil }
+        return entries.keys.sorted().map { (Self.text($0), entries[$0]!) }
+    }
+
+    func setUnmanaged(_ entries: [(key: String, value: _Persistable)]) {
+        var converted: [Key: Value] = [:]
+        for (key, value) in entries {
+            guard let value = value as? Value else { continue }
+            converted[Key._fromValue(.string(key), in: nil)] = value
+        }
+        storage = .unmanaged(converted)
+    }
+}
+
+/// What schema discovery and binding need of a `Map` whatever its types.
+protocol MapFactory: ManagedProperty {
+    static var valueType: _Persistable.Type { get }
+    /// Every key and value, managed or not.
+    var anyEntries: [(key: String, value: _Persistable)] { get }
+    var unmanagedEntries: [(key: String, value: _Persistable)]? { get }
+    func setUnmanaged(_ entries: [(key: String, value: _Persistable)])
+}
+
+extension Map: _Persistable {
+    public static var _isCollection: Bool { true }
+    public static var _propertyType: PropertyType { Value._propertyType }
+    public static var _defaultValue: Map<Key, Value> { Map() }
+    public static func _fromValue(_ value: RealmCore.Value, in realm: Realm?) -> Map<Key, Value> {
+        preconditionFailure("A map property is not read as one value.")
+    }
+    public func _toValue(in realm: Realm?) throws -> RealmCore.Value {
+        throw Realm.Error(.wrongType, "A map cannot be stored as a value: collections of collections are not supported.")
+    }
+    public static func _convert(from any: Any) -> Map<Key, Value>? { nil }
+}
+
+extension Map: CollectionAssignment {
+    @usableFromInline
+    func assignContents(of other: Any) -> Bool {
+        guard let other = other as? Map<Key, Value> else { return false }
+        guard other !== self else { return true }
+        let entries = other.entries()
+        removeAll()
+        for entry in entries { updateValue(entry.value, forKey: entry.key) }
+        return true
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import RealmCore
+import RealmQuery
+
+/// An unordered collection of distinct values or objects, stored in a
+/// property of its owner: Realm 10's `MutableSet`.
+///
+/// ```swift
+/// class Person: Object {
+///     @Persisted var tags: MutableSet<String>
+///     @Persisted var friends: MutableSet<Person>
+/// }
+/// person.tags.insert("swift")
+/// ```
+///
+/// Declare with `@Persisted var` or `let`. On an unmanaged object a set is
+/// a plain collection; once the owner is managed, the set reads and writes
+/// the database (writes inside a write transaction) and is live like its
+/// owner. Equal values are one element: strings by code points, numbers
+/// and decimals by value, objects by identity. The elements come in the
+/// order of their values (objects in the order they were added); the
+/// order is not part of a set's meaning.
+public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, SetFactory {
+    private enum Storage {
+        case unmanaged([Element])
+        case managed(Realm, ListHandle)
+    }
+
+    private var storage: Storage = .unmanaged([])
+    /// The Realm's count of `invalidate()` calls when the set was bound.
+    private var invalidations = 0
+    /// For a set of `DynamicObject`s, the class its elements belong to.
+    private var dynamicTargetClass: String?
+
+    /// An empty, unmanaged set.
+    public init() {}
+
+    // MARK: RealmCollection
+
+    public var realm: Realm? {
+        if case .managed(let realm, _) = storage { return realm }
+        return nil
+    }
+
+    public var isInvalidated: Bool {
+        guard case .managed(let realm, let handle) = storage else { return false }
+        return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+    }
+
+    public var _query: Query? {
+        guard case .managed(let realm, let handle) = storage, let objectType = Element._objectType else { return nil }
+        verifyValid(realm)
+        let owner = realm.className(of: handle.owningClass)
+        let property = realm.propertyName(handle.property, of: handle.owningClass)
+        return Query(className: dynamicTargetClass ?? objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
+    }
+
+    public var count: Int {
+        switch storage {
+        case .unmanaged(let elements):
+            return elements.count
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            return realm.perform("count a set", ifDamaged: 0) { try $0.setCount(of: handle) }
+        }
+    }
+
+    /// The element at `position` in the set's current order.
+    public subscript(position: Int) -> Element {
+        let elements = elements()
+        precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
+        return elements[position]
+    }
+
+    public var first: Element? { elements().first }
+    public var last: Element? { elements().last }
+
+    /// Iterates over the elements as they were when iteration began: the
+    /// set may change inside the loop.
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        elements().makeIterator()
+    }
+
+    /// Every element, read in one query when managed.
+    func elements() -> [Element] {
+        switch storage {
+        case .unmanaged(let elements):
+            return elements
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            let values = realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
+            return values.map { element($0, in: realm) }
+        }
+    }
+
+    /// Whether the set holds `element` (for objects: the same stored
+    /// object).
+    public func contains(_ element: Element) -> Bool {
+        switch storage {
+        case .unmanaged(let elements):
+            return elements.contains { Self.same($0, element) }
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            guard let value = storedValue(of: element, in: realm) else { return false }
+            return realm.perform("read a set", ifDamaged: false) { try $0.setContains(value, in: handle) }
+        }
+    }
+
+    // MARK: Mutation
+
+    /// Adds `element` unless the set holds it; an unmanaged object added to
+    /// a managed set is added to the Realm.
+    public func insert(_ element: Element) {
+        switch storage {
+        case .unmanaged(var elements):
+            guard !elements.contains(where: { Self.same($0, element) }) else { return }
+            elements.append(element)
+            storage = .unmanaged(elements)
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "insert into set \(name(handle, in: realm))") {
+                try realm.inOneStep(element) {
+                    try checkDynamicTarget(element)
+                    try realm.transaction.insert(try element._toValue(in: realm), intoSet: handle)
+                }
+            }
+        }
+    }
+
+    /// Adds every element of a sequence.
+    public func insert<S: Sequence>(objectsIn elements: S) where S.Element == Element {
+        for element in elements { insert(element) }
+    }
+
+    /// Removes `element` if the set holds it.
+    public func remove(_ element: Element) {
+        switch storage {
+        case .unmanaged(var elements):
+            elements.removeAll { Self.same($0, element) }
+            storage = .unmanaged(elements)
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
+                guard let value = storedValue(of: element, in: realm) else { return }
+                try realm.transaction.remove(value, fromSet: handle)
+            }
+        }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        switch storage {
+        case .unmanaged:
+            storage = .unmanaged([])
+        case .managed(let realm, let handle):
+            verifyValid(realm)
+            realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
+                try realm.transaction.removeAll(fromSet: handle)
+            }
+        }
+    }
+
+    // MARK: Set algebra
+
+    /// Whether every element of this set is in `other`.
+    public func isSubset(of other: MutableSet<Element>) -> Bool {
+        allSatisfy { other.contains($0) }
+    }
+
+    /// Whether this set and `other` share an element.
+    public func intersects(_ other: MutableSet<Element>) -> Bool {
+        contains { other.contains($0) }
+    }
+
+    /// Keeps only the elements that are also in `other`.
+    public func formIntersection(_ other: MutableSet<Element>) {
+        for element in elements() where !other.contains(element) { remove(element) }
+    }
+
+    /// Adds the elements of `other`.
+    public func formUnion(_ other: MutableSet<Element>) {
+        insert(objectsIn: other.elements())
+    }
+
+    /// Removes the elements that are in `other`.
+    public func subtract(_ other: MutableSet<Element>) {
+        for element in other.elements() { remove(element) }
+    }
+
+    // MARK: Helpers
+
+    private func verifyValid(_ realm: Realm) {
+        if invalidations != realm.state.invalidations {
+            preconditionFailure("Access to invalidated MutableSet object: its Realm was invalidated after it was obtained.")
+        }
+    }
+
+    /// The stored form of `element` to look up, or nil for an object that
+    /// cannot be in the set (unmanaged, or of another Realm).
+    private func storedValue(of element: Element, in realm: Realm) -> Value? {
+        if let object = element as? Object {
+            guard object._realm?.configuration.identity == realm.configuration.identity, !object.isInvalidated else { return nil }
+            return .object(object._key)
+        }
+        return try? element._toValue(in: nil)
+    }
+
+    private func element(_ value: Value, in realm: Realm) -> Element {
+        if let dynamicTargetClass, case .object(let key) = value {
+            return realm.makeObject(DynamicObject.self, key: key, className: dynamicTargetClass) as! Element
+        }
+        return Element._fromValue(value, in: realm)
+    }
+
+    private func checkDynamicTarget(_ element: Element) throws {
+        guard let dynamicTargetClass, let object = element as? Object, object.objectSchema.name != dynamicTargetClass else { return }
+        throw Realm.Error(.wrongType, "Cannot add an object of class '\(object.objectSchema.name)' to a set of '\(dynamicTargetClass)' objects.")
+    }
+
+    private func name(_ handle: ListHandle, in realm: Realm) -> String {
+        "'\(handle.owningClass.className).\(realm.propertyName(handle.property, of: handle.owningClass))'"
+    }
+
+    // MARK: Binding
+
+    /// The Realm and handle of a managed set.
+    var managed: (realm: Realm, handle: ListHandle)? {
+        guard case .managed(let realm, let handle) = storage else { return nil }
+        verifyValid(realm)
+        return (realm, handle)
+    }
+
+    static var elementType: _Persistable.Type { Element.self }
+
+    func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
+        storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        invalidations = realm.state.invalidations
+        if Element.self == DynamicObject.self {
+            dynamicTargetClass = realm.state.dynamicInfo(ownerHandle.className).objectSchema.properties[property].objectClassName
+        }
+    }
+
+    var unmanagedElements: [_Persistable]? {
+        if case .unmanaged(let elements) = storage { return elements }
+        return nil
+    }
+
+    func setUnmanaged(_ elements: [_Persistable]) {
+        storage = .unmanaged([])
+        for case let element as Element in elements { insert(element) }
+    }
+}
+
+/// What schema discovery and binding need of a `MutableSet` whatever its
+/// element.
+protocol SetFactory: ManagedProperty {
+    static var elementType: _Persistable.Type { get }
+    var unmanagedElements: [_Persistable]? { get }
+    func setUnmanaged(_ elements: [_Persistable])
+}
+
+extension MutableSet: _Persistable {
+    public static var _isCollection: Bool { true }
+    public static var _propertyType: PropertyType { Element._propertyType }
+    public static var _defaultValue: MutableSet<Element> { MutableSet() }
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> MutableSet<Element> {
+        preconditionFailure("A set property is not read as one value.")
+    }
+    public func _toValue(in realm: Realm?) throws -> Value {
+        throw Realm.Error(.wrongType, "A set cannot be stored as a value: collections of collections are not supported.")
+    }
+    public static func _convert(from any: Any) -> MutableSet<Element>? { nil }
+}
+
+extension MutableSet: CollectionAssignment {
+    @usableFromInline
+    func assignContents(of other: Any) -> Bool {
+        guard let other = other as? MutableSet<Element> else { return false }
+        guard other !== self else { return true }
+        let elements = other.elements()
+        removeAll()
+        insert(objectsIn: elements)
+        return true
+    }
+}

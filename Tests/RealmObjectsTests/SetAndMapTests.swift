@@ -1,0 +1,253 @@
+import Foundation
+import RealmObjects
+import Testing
+
+// MutableSet and Map: storage, the API of Realm 10, queries, deletions,
+// notifications.
+
+final class SetPerson: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var tags: MutableSet<String>
+    @Persisted var luckyNumbers: MutableSet<Int?>
+    @Persisted var amounts: MutableSet<Decimal128>
+    @Persisted var friends: MutableSet<SetPerson>
+    @Persisted var scores: Map<String, Int>
+    @Persisted var notes: Map<String, String?>
+    @Persisted var contacts: Map<String, SetPerson?>
+    let nicknames = MutableSet<String>()
+    let ratings = Map<String, Double>()
+}
+
+@Suite struct SetAndMapTests {
+    private func makeRealm() throws -> Realm {
+        try Realm(configuration: inMemoryConfiguration(types: [SetPerson.self]))
+    }
+
+    @Test func theSchemaHasSetsAndMaps() throws {
+        let schema = try #require(try makeRealm().schema["SetPerson"])
+        #expect(schema[propertyNamed: "tags"].map { $0.isSet && !$0.isList && $0.type == .string && !$0.isOptional } == true)
+        #expect(schema[propertyNamed: "luckyNumbers"].map { $0.isSet && $0.isOptional } == true)
+        #expect(schema[propertyNamed: "friends"].map { $0.isSet && $0.type == .object && $0.objectClassName == "SetPerson" } == true)
+        #expect(schema[propertyNamed: "scores"].map { $0.isMap && $0.type == .int && !$0.isOptional } == true)
+        #expect(schema[propertyNamed: "contacts"].map { $0.isMap && $0.isOptional && $0.objectClassName == "SetPerson" } == true)
+        #expect(schema[propertyNamed: "nicknames"]?.isSet == true)
+        #expect(schema[propertyNamed: "ratings"]?.isMap == true)
+        #expect(schema[propertyNamed: "tags"]?.typeDescription == "set<string>")
+        #expect(schema[propertyNamed: "notes"]?.typeDescription == "map<string, string?>")
+    }
+
+    @Test func unmanagedSetsAndMapsAreCopiedWhenAdded() throws {
+        let realm = try makeRealm()
+        let person = SetPerson()
+        person.tags.insert(objectsIn: ["b", "a", "b"])
+        person.luckyNumbers.insert(objectsIn: [nil, 7, nil])
+        person.scores["math"] = 9
+        person.scores["art"] = 7
+        person.notes["x"] = .some(nil)
+        person.nicknames.insert("Bo")
+        person.ratings["food"] = 4.5
+        let friend = SetPerson(value: ["id": 2, "name": "Ann"])
+        person.friends.insert(friend)
+        person.contacts["best"] = friend
+        #expect(person.tags.count == 2 && person.luckyNumbers.count == 2)
+        try realm.write { realm.add(person) }
+
+        let stored = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 0))
+        #expect(Array(stored.tags) == ["a", "b"])
+        #expect(stored.luckyNumbers.sorted { ($0 ?? -1) < ($1 ?? -1) } == [nil, 7])
+        #expect(stored.scores.keys == ["art", "math"] && stored.scores.values == [7, 9])
+        #expect(stored.scores["math"] == 9 && stored.scores["none"] == nil)
+        #expect(stored.notes.count == 1 && stored.notes["x"] == .some(nil))
+        #expect(Array(stored.nicknames) == ["Bo"] && stored.ratings["food"] == 4.5)
+        #expect(stored.friends.map(\.name) == ["Ann"])
+        #expect(stored.contacts["best"]??.name == "Ann")
+        // The unmanaged friend was added with its owner.
+        #expect(realm.objects(SetPerson.self).count == 2)
+        #expect(person.tags.realm != nil && person.scores.realm != nil)
+    }
+
+    @Test func setsHoldEachValueOnce() throws {
+        let realm = try makeRealm()
+        let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1]) }
+        try realm.write {
+            person.tags.insert("a")
+            person.tags.insert("a")
+            person.tags.insert(objectsIn: ["c", "b"])
+            person.luckyNumbers.insert(nil)
+            person.luckyNumbers.insert(nil)
+            person.luckyNumbers.insert(3)
+            person.amounts.insert("1.5")
+            person.amounts.insert("1.50")
+            person.amounts.insert("-2")
+        }
+        #expect(Array(person.tags) == ["a", "b", "c"])
+        #expect(person.luckyNumbers.count == 2 && person.luckyNumbers.contains(nil) && person.luckyNumbers.contains(3))
+        #expect(person.amounts.count == 2 && person.amounts.contains("1.500"))
+        #expect(Array(person.amounts) == ["-2", "1.5"])
+        #expect(person.amounts.sum() == "-0.5" && person.amounts.max() == "1.5")
+        try realm.write {
+            person.tags.remove("b")
+            person.tags.remove("zzz")
+            person.amounts.remove("1.500")
+            person.luckyNumbers.remove(nil)
+        }
+        #expect(Array(person.tags) == ["a", "c"] && Array(person.amounts) == ["-2"] && Array(person.luckyNumbers) == [3])
+        try realm.write { person.tags.removeAll() }
+        #expect(person.tags.isEmpty)
+    }
+
+    @Test func setAlgebra() throws {
+        let realm = try makeRealm()
+        let (a, b) = try realm.write {
+            (realm.create(SetPerson.self, value: ["id": 1, "tags": ["x", "y", "z"]]),
+             realm.create(SetPerson.self, value: ["id": 2, "tags": ["y", "z", "w"]]))
+        }
+        #expect(a.tags.intersects(b.tags) && !a.tags.isSubset(of: b.tags))
+        try realm.write { a.tags.formIntersection(b.tags) }
+        #expect(Array(a.tags) == ["y", "z"] && a.tags.isSubset(of: b.tags))
+        try realm.write { a.tags.formUnion(b.tags) }
+        #expect(Array(a.tags) == ["w", "y", "z"])
+        try realm.write { a.tags.subtract(b.tags) }
+        #expect(a.tags.isEmpty && !a.tags.intersects(b.tags))
+    }
+
+    @Test func mapsSetReplaceAndRemoveKeys() throws {
+        let realm = try makeRealm()
+        let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1, "scores": ["b": 2, "a": 1]]) }
+        #expect(person.scores.asKeyValueSequence().map { "\($0.key)=\($0.value)" } == ["a=1", "b=2"])
+        try realm.write {
+            person.scores["a"] = 10
+            person.scores.updateValue(3, forKey: "c")
+            person.scores["b"] = nil
+            person.scores.merge(["c": 30, "d": 4]) { current, new in current + new }
+        }
+        #expect(person.scores.map { "\($0.key)=\($0.value)" } == ["a=10", "c=33", "d=4"])
+        #expect(person.scores.sum() == 47 && person.scores.min() == 4)
+        try realm.write { person.scores.removeObject(for: "d") }
+        #expect(person.scores.count == 2)
+        // Realm's rules for keys: a bad key fails the write, naming it.
+        realm.beginWrite()
+        person.scores["a.b"] = 1
+        #expect(throws: Realm.Error.self) { try realm.commitWrite() }
+        #expect(person.scores.count == 2)
+        try realm.write { person.scores.removeAll() }
+        #expect(person.scores.isEmpty)
+    }
+
+    @Test func deletingAnObjectDropsItFromSetsAndLeavesNilInMaps() throws {
+        let realm = try makeRealm()
+        let (owner, friend) = try realm.write {
+            let friend = realm.create(SetPerson.self, value: ["id": 2, "name": "Ann"])
+            let owner = realm.create(SetPerson.self, value: ["id": 1, "friends": [friend], "contacts": ["best": friend]])
+            return (owner, friend)
+        }
+        #expect(owner.friends.count == 1 && owner.contacts["best"]??.id == 2)
+        try realm.write { realm.delete(friend) }
+        #expect(owner.friends.isEmpty)
+        #expect(owner.contacts.count == 1 && owner.contacts["best"] == .some(nil))
+        // Deleting the owner takes its sets and maps with it.
+        try realm.write {
+            owner.tags.insert("t")
+            realm.delete(owner)
+        }
+        let again = try realm.write { realm.create(SetPerson.self, value: ["id": 1]) }
+        #expect(again.tags.isEmpty && again.contacts.isEmpty)
+        try realm.write {
+            let other = realm.create(SetPerson.self, value: ["id": 5])
+            again.friends.insert(other)
+            again.contacts["x"] = other
+            realm.delete(realm.objects(SetPerson.self).filter("id == 5"))
+        }
+        #expect(again.friends.isEmpty && again.contacts["x"] == .some(nil))
+    }
+
+    @Test func queriesSeeSetsAndMapValues() throws {
+        let realm = try makeRealm()
+        try realm.write {
+            let ann = realm.create(SetPerson.self, value: ["id": 1, "name": "Ann", "tags": ["swift", "db"], "scores": ["math": 9]])
+            realm.create(SetPerson.self, value: ["id": 2, "name": "Bob", "tags": ["go"], "scores": ["math": 3, "art": 8],
+                                                  "friends": [ann], "contacts": ["best": ann]])
+            realm.create(SetPerson.self, value: ["id": 3, "name": "Cy"])
+        }
+        let people = realm.objects(SetPerson.self)
+        #expect(people.filter("ANY tags == 'swift'").map(\.id) == [1])
+        #expect(people.filter("tags.@count == 0").map(\.id) == [3])
+        #expect(people.filter("ANY scores > 8").map(\.id) == [1])
+        #expect(people.filter("scores.@count == 2").map(\.id) == [2])
+        #expect(people.filter("ANY friends.name == 'Ann'").map(\.id) == [2])
+        #expect(people.filter("ANY contacts.name == 'Ann'").map(\.id) == [2])
+        #expect(people.filter("scores.@max >= 8").map(\.id) == [1, 2])
+        let bob = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 2))
+        #expect(bob.friends.filter("name BEGINSWITH 'A'").map(\.id) == [1])
+        #expect(bob.friends.sorted(byKeyPath: "name").map(\.id) == [1])
+    }
+
+    @Test func setNotificationsReportIndicesAndMapNotificationsReportKeys() throws {
+        let realm = try makeRealm()
+        let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1, "tags": ["b"], "scores": ["a": 1, "b": 2]]) }
+        var setChanges: [String] = []
+        let setToken = person.tags.observe { change in
+            switch change {
+            case .initial(let set): setChanges.append("initial \(Array(set))")
+            case .update(_, let deletions, let insertions, _): setChanges.append("del \(deletions) ins \(insertions)")
+            case .error(let error): setChanges.append("error \(error)")
+            }
+        }
+        var mapChanges: [String] = []
+        let mapToken = person.scores.observe { change in
+            switch change {
+            case .initial(let map): mapChanges.append("initial \(map.keys)")
+            case .update(_, let deletions, let insertions, let modifications):
+                mapChanges.append("del \(deletions) ins \(insertions) mod \(modifications)")
+            case .error(let error): mapChanges.append("error \(error)")
+            }
+        }
+        defer { setToken.invalidate(); mapToken.invalidate() }
+        realm.refresh()
+        try realm.write {
+            person.tags.insert("a")
+            person.scores["a"] = 10
+            person.scores["b"] = nil
+            person.scores["c"] = 3
+        }
+        realm.refresh()
+        #expect(setChanges == ["initial [\"b\"]", "del [] ins [0]"])
+        #expect(mapChanges == ["initial [\"a\", \"b\"]", "del [\"b\"] ins [\"c\"] mod [\"a\"]"])
+    }
+
+    @Test func dynamicAccessAndAssignment() throws {
+        let realm = try makeRealm()
+        let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1]) }
+        try realm.write {
+            person["tags"] = ["q", "p", "q"]
+            person["scores"] = ["k": 5]
+        }
+        #expect(Array(person.tags) == ["p", "q"] && person.scores["k"] == 5)
+        #expect((person["tags"] as? MutableSet<String>) === person.tags)
+        try realm.write {
+            let replacement = MutableSet<String>()
+            replacement.insert("only")
+            person.tags = replacement
+        }
+        #expect(Array(person.tags) == ["only"])
+        let unmanaged = SetPerson(value: ["tags": ["u"], "scores": ["z": 1]])
+        #expect(Array(unmanaged.tags) == ["u"] && unmanaged.scores["z"] == 1)
+    }
+
+    @Test func aSetOrMapPropertyAddedByAMigrationStartsEmpty() throws {
+        let directory = TemporaryDirectory()
+        var configuration = Realm.Configuration(fileURL: directory.file(), objectTypes: [SetPerson.self])
+        do {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.create(SetPerson.self, value: ["id": 1, "tags": ["kept"]]) }
+        }
+        // A second open reads the stored catalog: sets and maps come back
+        // as sets and maps.
+        configuration.schemaVersion = 0
+        let realm = try Realm(configuration: configuration)
+        let person = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 1))
+        #expect(Array(person.tags) == ["kept"] && person.scores.isEmpty)
+        #expect(realm.schema["SetPerson"]?[propertyNamed: "scores"]?.isMap == true)
+    }
+}
