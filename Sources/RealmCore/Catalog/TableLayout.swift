@@ -36,6 +36,10 @@ final class TableLayout: Sendable {
     let incomingLinks: [PropertyReference]
     /// Lists of links (class index, property index) pointing at this class.
     let incomingLists: [PropertyReference]
+    /// The mixed properties of this class, by index: columns, and
+    /// collections of mixed values. A mixed value may link to any class.
+    let mixedColumns: [Int]
+    let mixedCollections: [Int]
     /// Sets and maps of links (class index, property index) pointing at
     /// this class.
     let incomingSets: [PropertyReference]
@@ -96,8 +100,12 @@ final class TableLayout: Sendable {
         self.incomingLists = incomingLists
         self.incomingSets = incomingSets
         self.incomingMaps = incomingMaps
+        self.mixedColumns = properties.indices.filter { properties[$0].type == .mixed && properties[$0].isColumn }
+        self.mixedCollections = properties.indices.filter { properties[$0].type == .mixed && properties[$0].isCollection }
+        // A mixed value anywhere may link here.
+        let schemaHasMixed = schema.objectSchemas.contains { $0.properties.contains { $0.type == .mixed } }
         self.standsAlone = incomingLinks.isEmpty && incomingLists.isEmpty && incomingSets.isEmpty && incomingMaps.isEmpty
-            && properties.allSatisfy { !$0.isCollection && $0.type != .object }
+            && !schemaHasMixed && properties.allSatisfy { !$0.isCollection && $0.type != .object }
     }
 
     /// Whether a primary key of this kind can be the objects' key: a

@@ -132,6 +132,7 @@ extension Transaction {
                 }
             }
             try dropFromSetsAndMaps(nil, of: layout)
+            for key in try objectKeys(in: handle) { try dropFromMixedValues(key, of: layout) }
             try noteDeletions(in: layout)
             try statement(layout, .deleteAll).run()
             record(.deletedAll(classIndex: layout.index))
@@ -193,6 +194,7 @@ extension Transaction {
             }
         }
         try dropFromSetsAndMaps(key, of: layout)
+        try dropFromMixedValues(key, of: layout)
 
         try noteDeletions(in: layout)
         let delete = try statement(layout, .delete)
@@ -228,6 +230,48 @@ extension Transaction {
                 statement.reset()
                 for owner in owners {
                     record(.modified(ObjectKey(owner), property: reference.propertyIndex, classIndex: source.index))
+                }
+            }
+        }
+    }
+
+    /// Leaves nil where a mixed value linked to a deleted object: in mixed
+    /// properties, lists and maps (keeping the element); a set drops it.
+    private func dropFromMixedValues(_ key: ObjectKey, of layout: TableLayout) throws(RealmError) {
+        let link = Value.link(className: layout.name, key: key)
+        for source in catalog.tables {
+            for property in source.mixedColumns {
+                let statement = try connection.cachedStatement(
+                    "UPDATE \(source.table) SET \(source.columns[property]!) = NULL WHERE \(source.columns[property]!) = ? RETURNING _key")
+                statement.bind(link, at: 1)
+                var owners: [Int64] = []
+                while try statement.step() { owners.append(statement.int64(at: 0)) }
+                statement.reset()
+                for owner in owners { record(.modified(ObjectKey(owner), property: property, classIndex: source.index)) }
+            }
+            for property in source.mixedCollections {
+                let table = source.collectionTables[property]!
+                let definition = source.property(property)
+                if definition.isList {
+                    let statement = try connection.cachedStatement("UPDATE \(table) SET value = NULL WHERE value = ? RETURNING owner, position")
+                    statement.bind(link, at: 1)
+                    var found: [(Int64, Int)] = []
+                    while try statement.step() { found.append((statement.int64(at: 0), Int(statement.int64(at: 1)))) }
+                    statement.reset()
+                    for (owner, position) in found {
+                        let list = ListHandle(owningClass: handle(of: source), owner: ObjectKey(owner), property: property)
+                        record(.list(classIndex: source.index, property: property, owner: ObjectKey(owner),
+                                     countBefore: try listCount(source, list), .modify(position)))
+                    }
+                } else {
+                    let statement = try connection.cachedStatement(definition.isSet
+                        ? "DELETE FROM \(table) WHERE value = ? RETURNING owner"
+                        : "UPDATE \(table) SET value = NULL WHERE value = ? RETURNING owner")
+                    statement.bind(link, at: 1)
+                    var owners: Set<Int64> = []
+                    while try statement.step() { owners.insert(statement.int64(at: 0)) }
+                    statement.reset()
+                    for owner in owners { record(.modified(ObjectKey(owner), property: property, classIndex: source.index)) }
                 }
             }
         }

@@ -268,7 +268,7 @@ extension Transaction {
         let insert = try statement(layout, .listInsert(list.property))
         insert.bind(list.owner.rawValue, at: 1)
         insert.bind(Int64(index), at: 2)
-        insert.bind(value, at: 3)
+        insert.bind(value, at: 3, as: layout.property(list.property).type)
         try insert.run()
         if recording {
             record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .insert(index)))
@@ -300,7 +300,7 @@ extension Transaction {
 
     private func setListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int) throws(RealmError) {
         let set = try statement(layout, .listSet(list.property))
-        set.bind(value, at: 1)
+        set.bind(value, at: 1, as: layout.property(list.property).type)
         set.bind(list.owner.rawValue, at: 2)
         set.bind(Int64(index), at: 3)
         try set.run()

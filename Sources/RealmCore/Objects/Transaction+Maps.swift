@@ -61,7 +61,7 @@ extension Transaction {
             let set = try statement(layout, .mapSet(map.property))
             set.bind(map.owner.rawValue, at: 1)
             set.bind(key, at: 2)
-            set.bind(value, at: 3)
+            set.bind(value, at: 3, as: layout.property(map.property).type)
             try set.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
             try replicate(.mapSet(map, key: key, value))

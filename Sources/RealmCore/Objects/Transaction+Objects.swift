@@ -72,7 +72,7 @@ extension Transaction {
                 throw embeddedLinkError(layout, index)
             }
             if index == layout.primaryKey { primaryKeyValue = value }
-            statement.bind(value, at: parameter)
+            statement.bind(value, at: parameter, as: properties[index].type)
             parameter += 1
         }
         if layout.primaryKey != nil && primaryKeyValue.isNull, try findObject(layout, primaryKey: .null) != nil {
@@ -264,7 +264,7 @@ extension Transaction {
 
     func updateColumn(_ layout: TableLayout, key: ObjectKey, property: Int, value: Value) throws(RealmError) {
         let statement = try statement(layout, .updateColumn(property))
-        statement.bind(value, at: 1)
+        statement.bind(value, at: 1, as: layout.property(property).type)
         statement.bind(key.rawValue, at: 2)
         do {
             try statement.run()
@@ -338,6 +338,7 @@ extension Transaction {
 
     /// Checks one value (or list element) against a type.
     func checkElement(_ value: Value, type: PropertyType, isOptional: Bool, name: @autoclosure () -> String, target: Int?) throws(RealmError) {
+        if type == .mixed { return try checkMixed(value, name: name()) }
         guard let valueType = value.type else {
             guard isOptional else {
                 throw RealmError(.missingValue, "Property \(name()) is required and cannot be nil.")
@@ -355,6 +356,33 @@ extension Transaction {
         case .object(let key):
             if let target, try !exists(key, in: catalog.tables[target]) {
                 throw RealmError(.invalidValue, "Property \(name()) cannot link to object \(key.rawValue) of class '\(catalog.tables[target].name)': no such object exists.")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Checks a value for a mixed property or element: any value, within
+    /// the size limits; a link names its class, which must hold the object
+    /// and not be embedded.
+    private func checkMixed(_ value: Value, name: @autoclosure () -> String) throws(RealmError) {
+        switch value {
+        case .string(let string) where string.utf8.count > SchemaLimits.maximumValueSize:
+            throw RealmError(.valueTooLarge, "A string of \(string.utf8.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
+        case .data(let data) where data.count > SchemaLimits.maximumValueSize:
+            throw RealmError(.valueTooLarge, "Data of \(data.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
+        case .object:
+            throw RealmError(.invalidValue, "Property \(name()) holds mixed values: a link in it must name its class.")
+        case .link(let className, let key):
+            guard let index = catalog.tableIndex(named: className) else {
+                throw RealmError(.invalidValue, "Property \(name()) cannot link to class '\(className)', which is not in the schema.")
+            }
+            let target = catalog.tables[index]
+            if target.isEmbedded {
+                throw RealmError(.invalidValue, "Property \(name()) cannot hold embedded objects of class '\(className)'.")
+            }
+            guard try exists(key, in: target) else {
+                throw RealmError(.invalidValue, "Property \(name()) cannot link to object \(key.rawValue) of class '\(className)': no such object exists.")
             }
         default:
             break

@@ -258,7 +258,7 @@ extension Transaction {
         } else {
             try connection.execute("CREATE TABLE \(table) (owner INTEGER NOT NULL, position INTEGER NOT NULL, value \(declaration), PRIMARY KEY (owner, position)) WITHOUT ROWID")
         }
-        if property.type == .object {
+        if property.type == .object || property.type == .mixed {
             // Finding the lists that hold an object, when it is deleted or its
             // backlinks are read.
             let name = FileLayout.listTableName(forClass: className, property: property.name)
@@ -269,7 +269,7 @@ extension Transaction {
     private func createIndexIfNeeded(_ className: String, _ property: Property) throws(RealmError) {
         if property.isPrimaryKey {
             try createIndex(className, property.name, unique: true)
-        } else if property.isIndexed || property.type == .object {
+        } else if property.isIndexed || property.type == .object || property.type == .mixed {
             // Links are always indexed: deleting an object must find the
             // links to it without scanning.
             try createIndex(className, property.name, unique: false)
@@ -349,7 +349,7 @@ extension Transaction {
         case .date: "-978307200.0"
         case .objectId: "X'000000000000000000000000'"
         case .uuid: "X'00000000000000000000000000000000'"
-        case .object, .linkingObjects: "NULL"
+        case .object, .linkingObjects, .mixed: "NULL"
         }
     }
 }

@@ -57,7 +57,7 @@ extension Transaction {
         try atomically { () throws(RealmError) in
             let insert = try statement(layout, .setInsert(set.property))
             insert.bind(set.owner.rawValue, at: 1)
-            insert.bind(value, at: 2)
+            insert.bind(value, at: 2, as: layout.property(set.property).type)
             try insert.run()
             record(.modified(set.owner, property: set.property, classIndex: layout.index))
             try replicate(.setInserted(set, value))
@@ -73,7 +73,7 @@ extension Transaction {
         try atomically { () throws(RealmError) in
             let delete = try statement(layout, .setDelete(set.property))
             delete.bind(set.owner.rawValue, at: 1)
-            delete.bind(stored, at: 2)
+            delete.bind(stored, at: 2, as: layout.property(set.property).type)
             try delete.run()
             record(.modified(set.owner, property: set.property, classIndex: layout.index))
             try replicate(.setErased(set, stored))
@@ -106,7 +106,7 @@ extension Transaction {
         }
         let statement = try statement(layout, .setContains(set.property))
         statement.bind(set.owner.rawValue, at: 1)
-        statement.bind(value, at: 2)
+        statement.bind(value, at: 2, as: layout.property(set.property).type)
         defer { statement.reset() }
         return try statement.step() ? value : nil
     }

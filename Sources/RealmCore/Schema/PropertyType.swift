@@ -18,6 +18,9 @@ public enum PropertyType: String, Sendable, CaseIterable, CustomStringConvertibl
     /// The inverse of a link: computed from the links pointing here, never
     /// stored.
     case linkingObjects
+    /// A value of any of the other types, or a link to an object of any
+    /// class: Realm 10's `AnyRealmValue`.
+    case mixed
 
     public var description: String { rawValue }
 
@@ -32,7 +35,7 @@ public enum PropertyType: String, Sendable, CaseIterable, CustomStringConvertibl
     /// Whether a property of this type may be indexed.
     public var canBeIndexed: Bool {
         switch self {
-        case .bool, .int, .string, .date, .objectId, .uuid: true
+        case .bool, .int, .string, .date, .objectId, .uuid, .mixed: true
         default: false
         }
     }
@@ -46,6 +49,8 @@ public enum PropertyType: String, Sendable, CaseIterable, CustomStringConvertibl
         case .string, .decimal: "TEXT"
         case .data, .objectId, .uuid: "BLOB"
         case .float, .double, .date, .linkingObjects: ""
+        // No affinity: each value keeps the storage class it is bound with.
+        case .mixed: ""
         }
     }
 
@@ -62,7 +67,7 @@ public enum PropertyType: String, Sendable, CaseIterable, CustomStringConvertibl
         case .objectId: .objectId(ObjectId(bytes: [UInt8](repeating: 0, count: 12))!)
         case .uuid: .uuid(Foundation.UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .decimal: .decimal(0)
-        case .object, .linkingObjects: .null
+        case .object, .linkingObjects, .mixed: .null
         }
     }
 }

@@ -49,6 +49,8 @@ extension Statement {
             withUnsafeBytes(of: value.uuid) { bind(bytes: $0, at: index) }
         case .decimal(let value):
             bind(value.canonicalText, at: index)
+        case .link:
+            bind(MixedEncoding.stored(value), at: index)
         }
     }
 
@@ -62,6 +64,14 @@ extension Statement {
         let storage = storageClass(at: column)
         if storage == .null { return .null }
         switch type {
+        case .mixed:
+            switch storage {
+            case .integer: return .int(int64(at: column))
+            case .real: return .double(double(at: column))
+            case .text: return .string(string(at: column))
+            default:
+                return withBlob(at: column) { bytes in MixedEncoding.value(fromBlob: bytes) ?? damaged(column, holding: storage, as: type) }
+            }
         case .bool:
             guard storage == .integer else { return damaged(column, holding: storage, as: type) }
             return .bool(int64(at: column) != 0)

@@ -99,6 +99,7 @@ extension Transaction {
         case .double: "typeof(\(column)) = 'real' OR (typeof(\(column)) = 'blob' AND length(\(column)) = 8)"
         case .date: "typeof(\(column)) IN ('real', 'integer')"
         case .string, .decimal: "typeof(\(column)) = 'text'"
+        case .mixed: "typeof(\(column)) IN ('integer', 'real', 'text', 'blob')"
         case .data: "typeof(\(column)) = 'blob'"
         case .objectId: "typeof(\(column)) = 'blob' AND length(\(column)) = 12"
         case .uuid: "typeof(\(column)) = 'blob' AND length(\(column)) = 16"

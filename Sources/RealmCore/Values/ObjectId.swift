@@ -66,6 +66,11 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(high: high, low: low)
     }
 
+    /// A new id, as ``generate()`` makes: Realm 10's `ObjectId()`.
+    public init() {
+        self = Self.generate()
+    }
+
     /// Makes a new id, unique within this process and, with overwhelming
     /// probability, across processes and machines.
     public static func generate() -> ObjectId {

@@ -19,6 +19,9 @@ public enum Value: Hashable, Sendable {
     case decimal(Decimal128)
     /// A to-one link: the key of an object of the property's target class.
     case object(ObjectKey)
+    /// A link held by a mixed value (`AnyRealmValue`), which may point at
+    /// any class: the class and the key.
+    case link(className: String, key: ObjectKey)
 
     /// Equality by value, strings by code points (see
     /// `String.hasSameCodePoints(as:)`): two values are equal when the file
@@ -37,6 +40,7 @@ public enum Value: Hashable, Sendable {
         case (.uuid(let a), .uuid(let b)): a == b
         case (.decimal(let a), .decimal(let b)): a == b
         case (.object(let a), .object(let b)): a == b
+        case (.link(let c, let a), .link(let d, let b)): a == b && c == d
         default: false
         }
     }
@@ -49,7 +53,7 @@ public enum Value: Hashable, Sendable {
     @inline(__always)
     var holdsReference: Bool {
         switch self {
-        case .string, .data: true
+        case .string, .data, .link: true
         case .null, .bool, .int, .float, .double, .date, .objectId, .uuid, .decimal, .object: false
         }
     }
@@ -75,6 +79,7 @@ public enum Value: Hashable, Sendable {
         case .uuid: .uuid
         case .decimal: .decimal
         case .object: .object
+        case .link: .mixed
         }
     }
 }
@@ -94,6 +99,7 @@ extension Value: CustomStringConvertible {
         case .uuid(let value): "UUID(\(value))"
         case .decimal(let value): "\(value)"
         case .object(let key): "\(key)"
+        case .link(let className, let key): "\(className)(\(key))"
         }
     }
 }

@@ -259,6 +259,8 @@ extension DynamicAccess {
         case .string(let string): string
         case .data(let data): data
         case .date(let date): date
+        case .link:
+            AnyRealmValue._fromValue(value, in: realm)._keyValue
         case .objectId(let id): id
         case .uuid(let uuid): uuid
         case .decimal(let decimal): decimal

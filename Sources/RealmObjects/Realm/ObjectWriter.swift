@@ -134,7 +134,8 @@ struct ObjectWriter {
             // Scalars now; links after the object is managed, so that a
             // cycle back to it finds it added.
             var row = [Value](repeating: .null, count: properties.count)
-            for (index, property) in properties.enumerated() where property.isColumn && property.type != .object {
+            // Mixed values may hold objects, written with the links below.
+            for (index, property) in properties.enumerated() where property.isColumn && property.type != .object && property.type != .mixed {
                 row[index] = try (values.scalars[index] ?? nil)?._toValue(in: nil) ?? .null
             }
             key = try transaction.createObject(in: handle, values: row)
@@ -185,10 +186,8 @@ struct ObjectWriter {
                 for element in elements {
                     if let embedded = element as? EmbeddedObject {
                         try nested.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
-                    } else if let linked = element as? Object {
-                        try transaction.append(.object(try nested.key(for: linked)), to: list)
                     } else {
-                        try transaction.append(try element._toValue(in: nil), to: list)
+                        try transaction.append(try nested.stored(element), to: list)
                     }
                 }
                 continue
@@ -197,8 +196,7 @@ struct ObjectWriter {
                 let set = ListHandle(owningClass: handle, owner: key, property: index)
                 if isUpdate { try transaction.removeAll(fromSet: set) }
                 for element in values.sets[index] ?? [] {
-                    let value = try (element as? Object).map { Value.object(try nested.key(for: $0)) } ?? element._toValue(in: nil)
-                    try transaction.insert(value, intoSet: set)
+                    try transaction.insert(try nested.stored(element), intoSet: set)
                 }
                 continue
             }
@@ -206,8 +204,7 @@ struct ObjectWriter {
                 let map = ListHandle(owningClass: handle, owner: key, property: index)
                 if isUpdate { try transaction.removeAll(fromMap: map) }
                 for (entryKey, element) in values.maps[index] ?? [] {
-                    let value = try (element as? Object).map { Value.object(try nested.key(for: $0)) } ?? element._toValue(in: nil)
-                    try transaction.setValue(value, forKey: entryKey, in: map)
+                    try transaction.setValue(try nested.stored(element), forKey: entryKey, in: map)
                 }
                 continue
             }
@@ -230,11 +227,33 @@ struct ObjectWriter {
                 }
                 continue
             }
+            if property.type == .mixed {
+                // An object held is added (or found) as a link's target is.
+                let value: Value
+                if case .object(let linked)? = given as? AnyRealmValue {
+                    value = .link(className: linked.objectSchema.name, key: try nested.key(for: linked))
+                } else {
+                    value = try given?._toValue(in: nil) ?? .null
+                }
+                if isUpdate, policy == .modified, try transaction.value(of: key, property: index, in: handle) == value { continue }
+                if isUpdate || !value.isNull { try transaction.setValue(value, of: key, property: index, in: handle) }
+                continue
+            }
             guard isUpdate else { continue }
             let value = try given?._toValue(in: nil) ?? .null
             if policy == .modified, try transaction.value(of: key, property: index, in: handle) == value { continue }
             try transaction.setValue(value, of: key, property: index, in: handle)
         }
+    }
+
+    /// The stored form of a collection element: an object (held directly
+    /// or by a mixed value) is added or found first.
+    func stored(_ element: _Persistable) throws -> Value {
+        if let linked = element as? Object { return .object(try key(for: linked)) }
+        if case .object(let linked)? = element as? AnyRealmValue {
+            return .link(className: linked.objectSchema.name, key: try key(for: linked))
+        }
+        return try element._toValue(in: nil)
     }
 
     /// Writes an unmanaged embedded object's values over the embedded object

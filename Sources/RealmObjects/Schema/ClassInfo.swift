@@ -59,7 +59,7 @@ final class ClassInfo: @unchecked Sendable {
         layout = type == DynamicObject.self ? .dynamic : ModelLayout(of: type, indexByName: byName, bound: boundProperties)
         isFlat = layout.referenceFields.isEmpty && boundProperties.isEmpty && !objectSchema.isEmbedded
             && layout.persistedFields.count == objectSchema.properties.count
-            && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object }
+            && objectSchema.properties.allSatisfy { $0.isColumn && $0.type != .object && $0.type != .mixed }
         isRebindable = isFlat && layout.storesOnlyRealmProperties
     }
 
@@ -85,6 +85,12 @@ final class ClassInfo: @unchecked Sendable {
         } catch {
             preconditionFailure("\(error)")
         }
+    }
+
+    /// The model class of a class name among those reflected over in this
+    /// process, for a mixed value's link: which Swift type to make.
+    static func registeredType(named className: String) -> Object.Type? {
+        cache.withLock { cache in cache.values.first { $0.className == className && $0.type != DynamicObject.self }?.type }
     }
 
     /// The info ``of(_:)`` returned last, unretained: every new object of a
@@ -322,6 +328,7 @@ extension ClassInfo {
         case (.uuid, true): UUID?.self
         case (.decimal, false): Decimal.self
         case (.decimal, true): Decimal?.self
+        case (.mixed, _): AnyRealmValue.self
         case (.object, _), (.linkingObjects, _): DynamicObject?.self
         }
     }
@@ -348,6 +355,7 @@ extension ClassInfo {
         case (.uuid, true): List<UUID?>.self
         case (.decimal, false): List<Decimal>.self
         case (.decimal, true): List<Decimal?>.self
+        case (.mixed, _): List<AnyRealmValue>.self
         case (.object, _), (.linkingObjects, _): List<DynamicObject>.self
         }
     }
@@ -374,6 +382,7 @@ extension ClassInfo {
         case (.uuid, true): MutableSet<UUID?>.self
         case (.decimal, false): MutableSet<Decimal>.self
         case (.decimal, true): MutableSet<Decimal?>.self
+        case (.mixed, _): MutableSet<AnyRealmValue>.self
         case (.object, _), (.linkingObjects, _): MutableSet<DynamicObject>.self
         }
     }
@@ -400,6 +409,7 @@ extension ClassInfo {
         case (.uuid, true): Map<String, UUID?>.self
         case (.decimal, false): Map<String, Decimal>.self
         case (.decimal, true): Map<String, Decimal?>.self
+        case (.mixed, _): Map<String, AnyRealmValue>.self
         case (.object, _), (.linkingObjects, _): Map<String, DynamicObject?>.self
         }
     }

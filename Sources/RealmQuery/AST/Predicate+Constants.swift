@@ -203,7 +203,7 @@ enum ConstantKind: Hashable, Sendable {
         case .objectId: self = .objectId
         case .uuid: self = .uuid
         case .decimal: self = .decimal
-        case .object: self = .object
+        case .object, .link: self = .object
         }
     }
 

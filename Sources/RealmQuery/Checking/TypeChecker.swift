@@ -207,6 +207,8 @@ struct TypeChecker {
     private func checkCompatible(_ left: Side, _ right: Side, report: Reporter) throws(QueryError) {
         let leftType = left.type!, rightType = right.type!
         if Self.numericTypes.contains(leftType) && Self.numericTypes.contains(rightType) { return }
+        // A mixed value compares with anything.
+        if leftType == .mixed || rightType == .mixed { return }
         guard leftType == rightType else {
             throw report.error("Cannot compare \(left.name) with \(right.name): their types differ", at: .op)
         }
@@ -232,6 +234,10 @@ struct TypeChecker {
         case .object:
             allowed = [.equal, .notEqual, .in]
             summary = "objects support == and != (identity) and IN"
+        case .mixed:
+            allowed = [.equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between, .in,
+                       .beginsWith, .contains, .endsWith, .like]
+            summary = "mixed values support every comparison"
         default:
             allowed = [.equal, .notEqual, .in]
             summary = "\(type) values support ==, != and IN"
@@ -239,7 +245,7 @@ struct TypeChecker {
         guard allowed.contains(op) else {
             throw report.error("'\(op.rawValue)' is not supported for \(subject.name); \(summary)", at: .op)
         }
-        if !options.isEmpty && type != .string {
+        if !options.isEmpty && type != .string && type != .mixed {
             throw report.error("String options \(options.formatted) apply only to string comparisons, but \(subject.name) is not a string", at: .op)
         }
     }

@@ -10,6 +10,8 @@ enum ValueCoercion {
     static func coerce(_ value: Value, to type: PropertyType) -> Value? {
         switch (type, value) {
         case (_, .null): return .null
+        // A mixed value compares with a value of any type, as it is.
+        case (.mixed, _): return value
         case (.int, .int), (.int, .double): return value
         case (.int, .float(let number)): return .double(Double(number))
         case (.float, .float): return value
@@ -54,6 +56,7 @@ enum ValueCoercion {
         case .uuid(let uuid): "the UUID \(uuid.uuidString)"
         case .decimal(let decimal): "the decimal \(decimal)"
         case .object(let key): "object \(key.rawValue)"
+        case .link(let className, let key): "object \(key.rawValue) of class \(className)"
         }
     }
 }

@@ -27,6 +27,14 @@ enum ValueSemantics {
             return a == b
         case (.date(let a), .date(let b)):
             return a.timeIntervalSinceReferenceDate == b.timeIntervalSinceReferenceDate
+        // Only mixed values meet these: a Boolean is no number, and a
+        // decimal equals a number of the same value.
+        case (.bool(let a), .bool(let b)):
+            return a == b
+        case (.bool, _), (_, .bool):
+            return false
+        case (.decimal, _), (_, .decimal):
+            return mixedDecimalOrder(left, right) == .orderedSame
         default:
             if let a = Number(left), let b = Number(right) { return a.compare(b) == .orderedSame }
             return left == right
@@ -42,10 +50,35 @@ enum ValueSemantics {
         case (.decimal(let a), .decimal(let b)):
             if a.isNaN || b.isNaN { return nil }
             return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+        case (.decimal, _), (_, .decimal):
+            return mixedDecimalOrder(left, right)
+        case (.bool, _), (_, .bool):
+            // Booleans are ordered only among themselves (in mixed values).
+            guard case .bool(let a) = left, case .bool(let b) = right else { return nil }
+            return a == b ? .orderedSame : (!a ? .orderedAscending : .orderedDescending)
+        case (.string(let a), .string(let b)):
+            // Strings meet an ordering operator only as mixed values.
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : (a.utf8.elementsEqual(b.utf8) ? .orderedSame : .orderedDescending)
         default:
             guard let a = Number(left), let b = Number(right) else { return nil }
             return a.compare(b)
         }
+    }
+
+    /// The order of a decimal and another number (mixed values), or nil
+    /// when either is no number or is NaN.
+    private static func mixedDecimalOrder(_ left: Value, _ right: Value) -> ComparisonResult? {
+        func decimal(_ value: Value) -> Decimal128? {
+            switch value {
+            case .decimal(let number): number.isNaN ? nil : number
+            case .int(let number): Decimal128(number)
+            case .double(let number): number.isNaN ? nil : (Decimal128(exactText: "\(number)") ?? Decimal128(number))
+            case .float(let number): number.isNaN ? nil : (Decimal128(exactText: "\(number)") ?? Decimal128(number))
+            default: nil
+            }
+        }
+        guard let a = decimal(left), let b = decimal(right) else { return nil }
+        return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
     }
 
     /// Whether `order` satisfies an ordering operator.

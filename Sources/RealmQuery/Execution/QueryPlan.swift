@@ -143,7 +143,7 @@ final class QueryPlan {
     /// Whether Swift must sort: a decimal sort key, or distinct before a
     /// sort when Swift also filters or sorts.
     var sortsInSwift: Bool {
-        sortTerms.contains { $0.type == .decimal } || (needsPostFilter && !distinctTerms.isEmpty && distinctBeforeSort)
+        sortTerms.contains { $0.type == .decimal || $0.type == .mixed } || (needsPostFilter && !distinctTerms.isEmpty && distinctBeforeSort)
     }
 
     /// Whether everything happens in SQL.

@@ -8,6 +8,15 @@ import RealmCore
 /// Decimals order by value, NaN before every number (Realm's order).
 enum SQLOrdering {
     static func compare(_ left: Value, _ right: Value) -> ComparisonResult {
+        // Values of different kinds come from mixed columns only: Realm's
+        // order of kinds decides, numbers of any kind being one.
+        let (leftKind, rightKind) = (mixedRank(left), mixedRank(right))
+        if leftKind != rightKind { return leftKind < rightKind ? .orderedAscending : .orderedDescending }
+        if leftKind == 7, case .link(let leftClass, let leftKey) = left, case .link(let rightClass, let rightKey) = right {
+            if leftClass != rightClass { return leftClass < rightClass ? .orderedAscending : .orderedDescending }
+            return leftKey.rawValue == rightKey.rawValue ? .orderedSame : (leftKey.rawValue < rightKey.rawValue ? .orderedAscending : .orderedDescending)
+        }
+        if leftKind == 1, let order = mixedNumberOrder(left, right) { return order }
         let (leftRank, rightRank) = (rank(left), rank(right))
         if leftRank != rightRank { return leftRank < rightRank ? .orderedAscending : .orderedDescending }
         switch (left, right) {
@@ -23,11 +32,45 @@ enum SQLOrdering {
         }
     }
 
+    /// Realm's order of the kinds of mixed values: nil, Booleans, numbers,
+    /// strings, data, dates, object ids, UUIDs, links.
+    private static func mixedRank(_ value: Value) -> Int {
+        switch value {
+        case .null: -1
+        case .bool: 0
+        case .int, .float, .double, .decimal: 1
+        case .string: 2
+        case .data: 3
+        case .date: 4
+        case .objectId: 5
+        case .uuid: 6
+        case .link, .object: 7
+        }
+    }
+
+    /// The order of two numbers of different kinds (a decimal and another
+    /// number), or nil when both are of one kind.
+    private static func mixedNumberOrder(_ left: Value, _ right: Value) -> ComparisonResult? {
+        func decimal(_ value: Value) -> Decimal128? {
+            switch value {
+            case .decimal(let number): number
+            case .int(let number): Decimal128(number)
+            case .double(let number): Decimal128(exactText: "\(number)") ?? Decimal128(number)
+            case .float(let number): Decimal128(exactText: "\(number)") ?? Decimal128(number)
+            default: nil
+            }
+        }
+        guard left.type == .decimal || right.type == .decimal, left.type != right.type,
+              let a = decimal(left), let b = decimal(right) else { return nil }
+        return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
+    }
+
     /// SQLite's storage-class order: NULL, numbers, text, BLOB.
     private static func rank(_ value: Value) -> Int {
         switch value {
         case .null: 0
         case .bool, .int, .date, .object: 1
+        case .link: 3
         case .float(let number): number.isNaN ? 3 : 1
         case .double(let number): number.isNaN ? 3 : 1
         case .decimal: 1
@@ -80,6 +123,7 @@ struct DistinctKey: Hashable {
             case .data(let data): .bytes(Array(data))
             case .objectId(let id): .bytes(id.bytes)
             case .uuid(let uuid): .bytes(withUnsafeBytes(of: uuid.uuid) { Array($0) })
+            case .link(let className, let key): .text(Array("\(className)\u{0}\(key.rawValue)".utf8))
             }
         }
     }

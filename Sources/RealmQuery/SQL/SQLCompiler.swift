@@ -104,6 +104,10 @@ struct SQLCompiler {
 
     private func scalarTest(_ comparison: ResolvedComparison, _ left: SQLOperand, _ right: SQLOperand, folding: Folding?) -> SQLFragment {
         let type = comparison.type
+        // A mixed value compares by Realm's rules across types (1 == 1.0,
+        // true is no number), which its stored forms do not follow in SQL:
+        // the post-filter decides.
+        if type == .mixed { return .constant(true, isExact: false) }
         switch comparison.op {
         case .equal:
             if let folding { return foldedMatch(.equal, subject: left, needle: right, folding: folding) }

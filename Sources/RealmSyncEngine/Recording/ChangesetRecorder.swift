@@ -241,8 +241,9 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             // Linking objects are computed on each replica, not replicated.
             for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
                 // The changeset format (version 1) has no set or map yet.
-                if property.isSet || property.isMap {
-                    throw RealmError(.invalidSchema, "Property '\(objectSchema.name).\(property.name)' is a \(property.isSet ? "MutableSet" : "Map"), which synchronized Realms do not support yet.")
+                if property.isSet || property.isMap || property.type == .mixed {
+                    let kind = property.type == .mixed ? "an AnyRealmValue" : property.isSet ? "a MutableSet" : "a Map"
+                    throw RealmError(.invalidSchema, "Property '\(objectSchema.name).\(property.name)' is \(kind), which synchronized Realms do not support yet.")
                 }
                 instructions.append(.addProperty(class: objectSchema.name, PropertySpec(
                     name: property.name, type: property.type.rawValue, isOptional: property.isOptional, isList: property.isList,

@@ -28,6 +28,9 @@ extension SyncValue {
         case .decimal(let value): self = .decimal(value.canonicalText)
         case .object:
             throw RealmError(.invalidValue, "A link cannot be replicated without its target's identity.")
+        case .link:
+            // Mixed values are refused by synchronized Realms for now.
+            throw RealmError(.invalidValue, "A mixed value's link cannot be replicated yet.")
         }
     }
 

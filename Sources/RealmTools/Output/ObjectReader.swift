@@ -127,6 +127,24 @@ final class ObjectReader {
 
     /// Writes one value (a list's element, or a property's value).
     func writeJSON(_ value: Value, of property: Property, into json: inout JSONWriter, depth: Int) throws(ToolError) {
+        if property.type == .mixed, !value.isNull {
+            // The value's type with it, so that it reads back as itself.
+            let inner: (value: Value, property: Property)
+            json.raw("{\"$type\":")
+            if case .link(let className, let key) = value {
+                json.string("object")
+                json.raw(",\"class\":")
+                json.string(className)
+                inner = (.object(key), Property(name: property.name, type: .object, isOptional: true, objectClassName: className))
+            } else {
+                json.string(value.type?.rawValue ?? "null")
+                inner = (value, Property(name: property.name, type: value.type ?? .string))
+            }
+            json.raw(",\"value\":")
+            try writeJSON(inner.value, of: inner.property, into: &json, depth: depth)
+            json.raw(UInt8(ascii: "}"))
+            return
+        }
         switch value {
         case .null: json.raw("null")
         case .bool(let flag): json.raw(flag ? "true" : "false")
@@ -141,6 +159,10 @@ final class ObjectReader {
         case .uuid(let id): json.string(id.uuidString)
         // Exact: the coefficient and exponent read back as they were.
         case .decimal(let number): json.string(number.canonicalText)
+        case .link(let className, let key):
+            // Only mixed values hold these, written above.
+            let target = Property(name: property.name, type: .object, isOptional: true, objectClassName: className)
+            try writeJSON(.object(key), of: target, into: &json, depth: depth)
         case .object(let target):
             let targetClass = try self.target(of: property)
             if targetClass.objectSchema.isEmbedded {
@@ -178,7 +200,7 @@ final class ObjectReader {
         let property = storedClass.objectSchema.properties[index]
         var isEmbedded = false
         if property.type == .object { isEmbedded = try target(of: property).objectSchema.isEmbedded }
-        if property.isCollection || (isEmbedded && !values[index].isNull) {
+        if property.isCollection || (isEmbedded && !values[index].isNull) || (property.type == .mixed && !values[index].isNull) {
             var json = JSONWriter()
             if property.isCollection {
                 try writeCollectionJSON(index, of: key, in: storedClass, into: &json, depth: 0)
@@ -212,6 +234,9 @@ final class ObjectReader {
         case .objectId(let id): return id.stringValue
         case .uuid(let id): return id.uuidString
         case .decimal(let number): return number.canonicalText
+        case .link(let className, let key):
+            let target = Property(name: property.name, type: .object, isOptional: true, objectClassName: className)
+            return try scalarText(.object(key), of: target, linkStyle: linkStyle)
         case .object(let target):
             let targetClass = try self.target(of: property)
             if let primaryKey = targetClass.primaryKeyIndex, !targetClass.objectSchema.isEmbedded {

@@ -56,6 +56,7 @@ final class ObjectWriter {
     /// A column value (a scalar, or a link to a top-level object).
     func columnValue(_ input: Input, for property: Property) throws(ValueError) -> Value {
         if property.type == .object { return try link(json(input, forLink: property), to: property) }
+        if property.type == .mixed { return try mixed(json(input, for: property)) }
         switch input {
         case .json(let value): return try ValueParser.scalar(value, type: property.type, optional: property.isOptional)
         case .text(nil):
@@ -67,6 +68,30 @@ final class ObjectWriter {
         case .text(let text?):
             return try ValueParser.scalar(text: text, type: property.type)
         }
+    }
+
+    /// A mixed value's input, as the export writes it: null, or
+    /// `{"$type": "int", "value": 1}` (any type's name and value; a link is
+    /// `{"$type": "object", "class": "Dog", "value": <the link>}`).
+    func mixed(_ json: JSONValue) throws(ValueError) -> Value {
+        if json == .null { return .null }
+        guard case .object(let members) = json,
+              case .string(let typeName)? = members.first(where: { $0.0 == "$type" })?.1,
+              let value = members.first(where: { $0.0 == "value" })?.1 else {
+            throw ValueError("expected a mixed value ({\"$type\": …, \"value\": …} or null), found \(json.kind)")
+        }
+        if typeName == "object" {
+            guard case .string(let className)? = members.first(where: { $0.0 == "class" })?.1 else {
+                throw ValueError("a mixed link names its \"class\"")
+            }
+            let target = Property(name: "value", type: .object, isOptional: true, objectClassName: className)
+            guard case .object(let key) = try link(value, to: target) else { return .null }
+            return .link(className: className, key: key)
+        }
+        guard let type = PropertyType(rawValue: typeName), type != .object, type != .linkingObjects, type != .mixed else {
+            throw ValueError("unknown mixed type '\(typeName)'")
+        }
+        return try ValueParser.scalar(value, type: type, optional: false)
     }
 
     /// A link's input: text is a primary key (or `{"$key":N}`).
@@ -158,7 +183,8 @@ final class ObjectWriter {
                              in storedClass: StoredClass) throws {
         let collection = ListHandle(owningClass: storedClass.handle, owner: key, property: index)
         func element(_ json: JSONValue) throws -> Value {
-            property.type == .object ? try link(json, to: property)
+            if property.type == .mixed { return try mixed(json) }
+            return property.type == .object ? try link(json, to: property)
                 : try ValueParser.scalar(json, type: property.type, optional: property.isOptional || property.isMap)
         }
         if property.isSet {
@@ -211,6 +237,8 @@ final class ObjectWriter {
                             let target = try file.storedClass(named: property.objectClassName ?? "")
                             let child = try transaction.appendEmbeddedObject(to: list, values: [])
                             try fill(child, of: target, from: element)
+                        } else if property.type == .mixed {
+                            try transaction.append(mixed(element), to: list)
                         } else if property.type == .object {
                             try transaction.append(link(element, to: property), to: list)
                         } else {

@@ -69,7 +69,7 @@ enum ValueParser {
             if let id = UUID(uuidString: text) { return .uuid(id) }
         case .decimal:
             if let number = Decimal128(exactText: text) { return .decimal(number) }
-        case .object, .linkingObjects:
+        case .object, .linkingObjects, .mixed:
             break
         }
         throw ValueError("expected \(describe(type)), found \"\(text.count > 40 ? text.prefix(40) + "…" : Substring(text))\"")
@@ -97,6 +97,7 @@ enum ValueParser {
         case .decimal: "a decimal number"
         case .object: "a link (the target's primary key)"
         case .linkingObjects: "nothing (linking objects are computed)"
+        case .mixed: "a mixed value ({\"$type\": …, \"value\": …})"
         }
     }
 }

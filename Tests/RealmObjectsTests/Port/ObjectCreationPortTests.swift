@@ -146,7 +146,7 @@ func portValidValues(for property: Property, persisted: PortBoolObject) -> [Any]
     // strings): see ObjectCreationPortFixedTests.
     case .decimal: return [Decimal(3)]
     case .uuid: return [UUID(uuidString: "137decc8-b300-4954-a233-f89909f4fd89")!, UUID(uuidString: "00000000-0000-0000-0000-000000000000")!]
-    case .linkingObjects: fatalError("not supported")
+    case .linkingObjects, .mixed: fatalError("not supported")
     }
 }
 
@@ -168,7 +168,7 @@ func portInvalidValues(for property: Property, persisted: PortIntObject) -> [Any
     case .objectId: return ["invalid", 123]
     case .decimal: return ["invalid"]
     case .uuid: return ["invalid"]
-    case .linkingObjects: fatalError("not supported")
+    case .linkingObjects, .mixed: fatalError("not supported")
     }
 }
 

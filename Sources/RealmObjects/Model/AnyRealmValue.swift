@@ -1,0 +1,192 @@
+import Foundation
+import RealmCore
+
+/// A value of any storable type, or nil: Realm 10's mixed type.
+///
+/// ```swift
+/// class Setting: Object {
+///     @Persisted var key = ""
+///     @Persisted var value: AnyRealmValue
+/// }
+/// setting.value = .int(42)
+/// setting.value = .string("dark")
+/// setting.value = .object(someDog)
+/// ```
+///
+/// It is stored in one column without a type, so that numbers and strings
+/// read plainly in `sqlite3` (see `MixedEncoding` in RealmCore). Values of
+/// different types compare and sort in Realm's order: nil, Booleans,
+/// numbers (of any kind, by value), strings, data, dates, object ids,
+/// UUIDs, objects.
+public enum AnyRealmValue: Hashable, @unchecked Sendable {
+    // @unchecked: the `object` case holds a thread-confined object, as in
+    // Realm; every other case is a value.
+
+    /// No value.
+    case none
+    case int(Int)
+    case bool(Bool)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    /// A link to an object of any class.
+    case object(Object)
+    case objectId(ObjectId)
+    case decimal128(Decimal128)
+    case uuid(UUID)
+
+    public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
+    public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    public var floatValue: Float? { if case .float(let value) = self { value } else { nil } }
+    public var doubleValue: Double? { if case .double(let value) = self { value } else { nil } }
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    public var dataValue: Data? { if case .data(let value) = self { value } else { nil } }
+    public var dateValue: Date? { if case .date(let value) = self { value } else { nil } }
+    public var objectIdValue: ObjectId? { if case .objectId(let value) = self { value } else { nil } }
+    public var decimal128Value: Decimal128? { if case .decimal128(let value) = self { value } else { nil } }
+    public var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
+
+    /// The object held, when it is of class `objectType`.
+    public func object<T: Object>(_ objectType: T.Type) -> T? {
+        if case .object(let object) = self { return object as? T }
+        return nil
+    }
+
+    /// The object held, as a dynamic object (of any class).
+    public var dynamicObject: DynamicObject? {
+        guard case .object(let object) = self else { return nil }
+        if let dynamic = object as? DynamicObject { return dynamic }
+        guard let realm = object._realm else { return nil }
+        return realm.makeObject(DynamicObject.self, key: object._key, className: object.objectSchema.name)
+    }
+
+    public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.none, .none): true
+        case (.int(let a), .int(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.float(let a), .float(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.data(let a), .data(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.object(let a), .object(let b)): a === b || a.isSameObject(as: b)
+        case (.objectId(let a), .objectId(let b)): a == b
+        case (.decimal128(let a), .decimal128(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .none: hasher.combine(0)
+        case .int(let value): hasher.combine(value)
+        case .bool(let value): hasher.combine(value)
+        case .float(let value): hasher.combine(value)
+        case .double(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .data(let value): hasher.combine(value)
+        case .date(let value): hasher.combine(value)
+        case .object(let object): hasher.combine(object._realm == nil ? ObjectIdentifier(object).hashValue : Int(object._key.rawValue))
+        case .objectId(let value): hasher.combine(value)
+        case .decimal128(let value): hasher.combine(value)
+        case .uuid(let value): hasher.combine(value)
+        }
+    }
+}
+
+extension AnyRealmValue: _Persistable {
+    public static var _propertyType: PropertyType { .mixed }
+    /// A mixed property holds `.none` where others hold nil.
+    public static var _isOptional: Bool { true }
+    public static var _readsRealm: Bool { true }
+    public static var _defaultValue: AnyRealmValue { .none }
+
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> AnyRealmValue {
+        switch value {
+        case .null: return .none
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(Int(truncatingIfNeeded: number))
+        case .float(let number): return .float(number)
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .objectId(let id): return .objectId(id)
+        case .uuid(let uuid): return .uuid(uuid)
+        case .decimal(let decimal): return .decimal128(decimal)
+        case .link(let className, let key):
+            guard let realm, realm.state.handleIfStored(className) != nil else { return .none }
+            if let type = ClassInfo.registeredType(named: className) {
+                return .object(realm.makeObject(type, key: key, className: className))
+            }
+            return .object(realm.makeObject(DynamicObject.self, key: key, className: className))
+        case .object:
+            return .none
+        }
+    }
+
+    public func _toValue(in realm: Realm?) throws -> Value {
+        switch self {
+        case .none: return .null
+        case .int(let number): return .int(Int64(number))
+        case .bool(let flag): return .bool(flag)
+        case .float(let number): return .float(number)
+        case .double(let number): return .double(number)
+        case .string(let text): return .string(text)
+        case .data(let data): return .data(data)
+        case .date(let date): return .date(date)
+        case .objectId(let id): return .objectId(id)
+        case .decimal128(let decimal): return .decimal(decimal)
+        case .uuid(let uuid): return .uuid(uuid)
+        case .object(let object):
+            guard let realm else {
+                throw Realm.Error(.wrongType, "An object in an AnyRealmValue is stored through its Realm.")
+            }
+            return .link(className: object.objectSchema.name, key: try realm.linkKey(for: object))
+        }
+    }
+
+    /// Untyped input as Realm converts it: nil and `NSNull` to `.none`, the
+    /// Swift value of each case to that case, another `AnyRealmValue` as it
+    /// is.
+    public static func _convert(from any: Any) -> AnyRealmValue? {
+        switch any {
+        case let value as AnyRealmValue: return value
+        case is NSNull: return AnyRealmValue.none
+        case let value as Bool: return .bool(value)
+        case let value as Int: return .int(value)
+        case let value as any BinaryInteger: return Int(exactly: value).map(AnyRealmValue.int)
+        case let value as Float: return .float(value)
+        case let value as Double: return .double(value)
+        case let value as String: return .string(value)
+        case let value as Data: return .data(value)
+        case let value as Date: return .date(value)
+        case let value as ObjectId: return .objectId(value)
+        case let value as Decimal128: return .decimal128(value)
+        case let value as UUID: return .uuid(value)
+        case let value as Object: return .object(value)
+        default: return nil
+        }
+    }
+
+    public var _keyValue: Any {
+        switch self {
+        case .none: return NSNull()
+        case .int(let value): return value
+        case .bool(let value): return value
+        case .float(let value): return value
+        case .double(let value): return value
+        case .string(let value): return value
+        case .data(let value): return value
+        case .date(let value): return value
+        case .object(let value): return value
+        case .objectId(let value): return value
+        case .decimal128(let value): return value
+        case .uuid(let value): return value
+        }
+    }
+}
