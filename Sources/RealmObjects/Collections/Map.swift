@@ -18,6 +18,13 @@ public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue> {
     }
 }
 
+/// Entries compare by key and value, so that `map.contains(entry)` asks
+/// whether the map has that value at that key. (Realm Swift compares the
+/// values alone, while hashing the key: two entries it calls equal can
+/// hash apart.)
+extension SingleMapEntry: Equatable where Value: Equatable {}
+extension SingleMapEntry: Hashable where Value: Hashable {}
+
 /// A dictionary from string keys to values or objects, stored in a
 /// property of its owner: Realm 10's `Map`.
 ///
@@ -172,6 +179,34 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         entries().map { ($0.key, $0.value) }
     }
 
+    /// Whether an entry of the map satisfies `predicate`, which takes the
+    /// key and the value.
+    public func contains(where predicate: (_ key: Key, _ value: Value) throws -> Bool) rethrows -> Bool {
+        try entries().contains { try predicate($0.key, $0.value) }
+    }
+
+    /// The value for `key`, or nil when the map has no such key: Realm
+    /// Swift's key-value coding spelling of the subscript.
+    public func value(forKey key: Key) -> Value? {
+        self[key]
+    }
+
+    /// Sets the value for `key` from a value of the map's value type (or
+    /// one it converts from, as a property setter does); nil or `NSNull`
+    /// removes the key, as key-value coding on Realm's map does.
+    ///
+    /// - Precondition: `value` is nil, `NSNull` or convertible to `Value`.
+    public func setValue(_ value: Any?, forKey key: Key) {
+        guard let value, !(value is NSNull) else {
+            removeObject(for: key)
+            return
+        }
+        guard let converted = value as? Value ?? Value._convert(from: value) else {
+            preconditionFailure("Cannot set a value of type '\(type(of: value))' in a map of '\(Value.self)'.")
+        }
+        updateValue(converted, forKey: key)
+    }
+
     /// Iterates over the entries as they were when iteration began.
     public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
         entries().makeIterator()
@@ -272,5 +307,84 @@ extension Map: CollectionAssignment {
         removeAll()
         for entry in entries { updateValue(entry.value, forKey: entry.key) }
         return true
+    }
+}
+
+extension Map: Equatable {
+    /// Whether the two are the same managed map (of one object's property
+    /// in one Realm), or unmanaged maps with the same keys and, at each
+    /// key, the same value (objects compared as ``Object/isSameObject(as:)``
+    /// does), as Realm compares maps.
+    public static func == (lhs: Map, rhs: Map) -> Bool {
+        if lhs === rhs { return true }
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil):
+            let (left, right) = (lhs.entries(), rhs.entries())
+            // Both are in key order, so equal maps pair up entry by entry.
+            return left.count == right.count
+                && zip(left, right).allSatisfy { $0.key == $1.key && sameValue($0.value, $1.value) }
+        case (let left?, let right?):
+            return left.realm.configuration.identity == right.realm.configuration.identity && left.handle == right.handle
+        default:
+            return false
+        }
+    }
+
+    private static func sameValue(_ lhs: Value, _ rhs: Value) -> Bool {
+        // An optional object that is nil casts to no object: it compares as
+        // a null value below.
+        switch (lhs as? Object, rhs as? Object) {
+        case (let left?, let right?): return left.isSameObject(as: right)
+        case (nil, nil): return (try? lhs._toValue(in: nil)) == (try? rhs._toValue(in: nil))
+        default: return false
+        }
+    }
+}
+
+extension Map: CustomStringConvertible {
+    /// The map and its entries in Realm's format, objects described as
+    /// ``Object/description`` does and indented one level deeper:
+    ///
+    /// ```
+    /// Map<string, Dog> <0x600001b4c0c0> (
+    /// [rex]: Dog {
+    /// 		name = Rex;
+    /// 	}
+    /// )
+    /// ```
+    ///
+    /// The first 100 entries are shown.
+    public var description: String {
+        let maximumEntries = 100
+        let valueName = Value._objectType.map { ClassNames.name(of: $0) } ?? Self.typeName(Value._propertyType)
+        let address = "0x" + String(UInt(bitPattern: ObjectIdentifier(self)), radix: 16)
+        var text = "Map<string, \(valueName)> <\(address)> (\n"
+        let entries = entries()
+        text += entries.prefix(maximumEntries).map { entry in
+            "[\(entry.key)]: \(Self.describe(entry.value))".replacingOccurrences(of: "\n", with: "\n\t")
+        }.joined(separator: ",\n")
+        if entries.count > maximumEntries { text += "\n\t... \(entries.count - maximumEntries) objects skipped." }
+        return text + "\n)"
+    }
+
+    /// Realm's name of a value type, as its descriptions print it.
+    private static func typeName(_ type: PropertyType) -> String {
+        switch type {
+        case .objectId: "object id"
+        case .decimal: "decimal128"
+        default: type.rawValue
+        }
+    }
+
+    private static func describe(_ value: Value) -> String {
+        if let object = value as? Object {
+            return ObjectDescription.describe(object, depth: ObjectDescription.maximumDepth - 1)
+        }
+        // Print an optional's value, not `Optional(…)`.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            return mirror.children.first.map { "\($0.value)" } ?? "<null>"
+        }
+        return "\(value)"
     }
 }

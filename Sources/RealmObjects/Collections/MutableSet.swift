@@ -283,3 +283,25 @@ extension MutableSet: CollectionAssignment {
         return true
     }
 }
+
+extension MutableSet: Equatable {
+    /// Whether the two are the same managed set (of one object's property
+    /// in one Realm), or unmanaged sets of the same elements in any order
+    /// (objects compared as ``Object/isSameObject(as:)`` does), as Realm
+    /// compares sets.
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
+        if lhs === rhs { return true }
+        switch (lhs.managed, rhs.managed) {
+        case (nil, nil):
+            // Each side holds distinct elements, so equal counts and every
+            // element of one in the other is equality of the sets.
+            let right = rhs.elements()
+            let left = lhs.elements()
+            return left.count == right.count && left.allSatisfy { element in right.contains { same($0, element) } }
+        case (let left?, let right?):
+            return left.realm.configuration.identity == right.realm.configuration.identity && left.handle == right.handle
+        default:
+            return false
+        }
+    }
+}

@@ -221,3 +221,92 @@ extension Map where Value: _AggregatedElement, Value._Aggregated: AddableType {
         return values.reduce(0) { $0 + $1._doubleValue } / Double(values.count)
     }
 }
+
+/// Sorting the values of a set or a map. As for lists (see above), Realm
+/// Swift returns `Results` of values; these return an array, a snapshot of
+/// the values when called.
+extension MutableSet where Element: _AggregatedElement, Element: ExpressibleByNilLiteral, Element._Aggregated: Comparable {
+    /// The elements of a set of optional values in ascending or descending
+    /// order, nil first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Element] {
+        sortedNilFirst(elements(), ascending: ascending, \._aggregated, <)
+    }
+}
+
+extension MutableSet where Element == Data {
+    /// The elements in ascending or descending order of their bytes, as
+    /// Realm orders binary values (a prefix first).
+    public func sorted(ascending: Bool = true) -> [Data] {
+        sortedNilFirst(elements(), ascending: ascending, { $0 }) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+extension MutableSet where Element == Data? {
+    /// The elements in ascending or descending order of their bytes, nil
+    /// first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Data?] {
+        sortedNilFirst(elements(), ascending: ascending, { $0 }) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+extension MutableSet where Element == String? {
+    /// The elements in ascending or descending order, nil first when
+    /// ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [String?] {
+        sortedNilFirst(elements(), ascending: ascending, { $0 }, <)
+    }
+}
+
+extension Map where Value: Comparable {
+    /// The values in ascending or descending order.
+    public func sorted(ascending: Bool = true) -> [Value] {
+        values.sorted { ascending ? $0 < $1 : $1 < $0 }
+    }
+}
+
+extension Map where Value: _AggregatedElement, Value: ExpressibleByNilLiteral, Value._Aggregated: Comparable {
+    /// The values of a map of optional values in ascending or descending
+    /// order, nil first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Value] {
+        sortedNilFirst(values, ascending: ascending, \._aggregated, <)
+    }
+}
+
+extension Map where Value == Data {
+    /// The values in ascending or descending order of their bytes, as
+    /// Realm orders binary values (a prefix first).
+    public func sorted(ascending: Bool = true) -> [Data] {
+        sortedNilFirst(values, ascending: ascending, { $0 }) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+extension Map where Value == Data? {
+    /// The values in ascending or descending order of their bytes, nil
+    /// first when ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [Data?] {
+        sortedNilFirst(values, ascending: ascending, { $0 }) { $0.lexicographicallyPrecedes($1) }
+    }
+}
+
+extension Map where Value == String? {
+    /// The values in ascending or descending order, nil first when
+    /// ascending, as Realm sorts.
+    public func sorted(ascending: Bool = true) -> [String?] {
+        sortedNilFirst(values, ascending: ascending, { $0 }, <)
+    }
+}
+
+/// `elements` ordered by `areInIncreasingOrder` on what `unwrap` gives, the
+/// elements it gives nil for first when ascending.
+private func sortedNilFirst<Element, Wrapped>(_ elements: [Element], ascending: Bool, _ unwrap: (Element) -> Wrapped?,
+                                              _ areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> [Element] {
+    elements.sorted { lhs, rhs in
+        let (first, second) = ascending ? (lhs, rhs) : (rhs, lhs)
+        switch (unwrap(first), unwrap(second)) {
+        case (nil, nil): return false
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let a?, let b?): return areInIncreasingOrder(a, b)
+        }
+    }
+}
