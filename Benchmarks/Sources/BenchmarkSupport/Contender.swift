@@ -97,6 +97,34 @@ public protocol Contender: AnyObject {
     /// property of each element. Result: [elements visited, sum].
     func iterateList(count: Int) throws -> Trial
 
+    // MARK: Sets and maps (Realm 10's MutableSet and Map; nil where a
+    // contender has no such workload)
+
+    /// Inserts the integers `0..<count` into one owner's set, in one write,
+    /// in a fresh file. Result: [set size, sum of the elements].
+    func insertIntoSet(count: Int) throws -> Trial?
+
+    /// Asks a `count`-element set (populated once per run) whether it holds
+    /// each of `keys`. Result: [keys found].
+    func lookUpInSet(_ keys: [Int], among count: Int) throws -> Trial?
+
+    /// Iterates a `count`-element set. Result: [elements visited, sum].
+    func iterateSet(count: Int) throws -> Trial?
+
+    /// Maps the keys `Dataset.mapKey(i)` to `i` for `0..<count` in one
+    /// owner's map, in one write, in a fresh file. Result: [map size, sum
+    /// of the values].
+    func insertIntoMap(count: Int) throws -> Trial?
+
+    /// Reads the value of `Dataset.mapKey(k)` for each of `keys` in a
+    /// `count`-entry map (populated once per run). Result: [sum of the
+    /// values found].
+    func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial?
+
+    /// Iterates a `count`-entry map's entries. Result: [entries visited,
+    /// sum of the values].
+    func iterateMap(count: Int) throws -> Trial?
+
     // MARK: Notifications
 
     /// Commits `commits` one-object transactions, each waiting for an
@@ -120,6 +148,13 @@ public protocol Contender: AnyObject {
 extension Contender {
     /// The contender's name in the report.
     public var name: String { Self.name }
+
+    public func insertIntoSet(count: Int) throws -> Trial? { nil }
+    public func lookUpInSet(_ keys: [Int], among count: Int) throws -> Trial? { nil }
+    public func iterateSet(count: Int) throws -> Trial? { nil }
+    public func insertIntoMap(count: Int) throws -> Trial? { nil }
+    public func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial? { nil }
+    public func iterateMap(count: Int) throws -> Trial? { nil }
 }
 
 /// How a contender's connections are set up, for the report's header.

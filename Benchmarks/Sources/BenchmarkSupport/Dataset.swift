@@ -85,6 +85,11 @@ public enum Dataset {
         i
     }
 
+    /// The key of entry `i` of the map workloads.
+    public static func mapKey(_ i: Int) -> String {
+        "key\(i)"
+    }
+
     /// The sum of the values of a list of `count` elements.
     public static func listSum(of count: Int) -> Int {
         count * (count - 1) / 2

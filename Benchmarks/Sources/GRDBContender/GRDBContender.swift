@@ -346,6 +346,119 @@ public final class GRDBContender: Contender {
         }, result: { tally.values })
     }
 
+    // MARK: Sets and maps
+
+    /// The queue holding the populated set and map (owner 1), reused.
+    private var collections: (count: Int, queue: DatabaseQueue)?
+
+    private static func fillCollections(_ count: Int, set: Bool, map: Bool, in db: Database) throws {
+        let insertElement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO setElement (collectionOwnerId, value) VALUES (1, ?)")
+        let insertEntry = try db.cachedStatement(sql: "INSERT OR REPLACE INTO mapEntry (collectionOwnerId, key, value) VALUES (1, ?, ?)")
+        for i in 0..<count {
+            if set {
+                insertElement.setUncheckedArguments([i])
+                try insertElement.execute()
+            }
+            if map {
+                insertEntry.setUncheckedArguments([Dataset.mapKey(i), i])
+                try insertEntry.execute()
+            }
+        }
+    }
+
+    private func populatedCollections(count: Int) throws -> DatabaseQueue {
+        if let collections, collections.count == count { return collections.queue }
+        let queue = try freshQueue("collections").0
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO collectionOwner (id) VALUES (1)")
+            try Self.fillCollections(count, set: true, map: true, in: db)
+        }
+        collections = (count, queue)
+        return queue
+    }
+
+    private static func summary(_ queue: DatabaseQueue, table: String) throws -> [Int] {
+        try queue.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), total(value) FROM \(table) WHERE collectionOwnerId = 1")!
+            return [row[0], Int(row[1] as Double)]
+        }
+    }
+
+    public func insertIntoSet(count: Int) throws -> Trial? {
+        let (queue, directory) = try freshQueue("set-insert")
+        try queue.write { db in try db.execute(sql: "INSERT INTO collectionOwner (id) VALUES (1)") }
+        return Trial(scratchDirectory: directory, measure: {
+            try queue.write { db in try Self.fillCollections(count, set: true, map: false, in: db) }
+        }, result: { try Self.summary(queue, table: "setElement") })
+    }
+
+    public func lookUpInSet(_ keys: [Int], among count: Int) throws -> Trial? {
+        let queue = try populatedCollections(count: count)
+        let tally = Tally(1)
+        return Trial(measure: {
+            tally.values = try queue.read { db in
+                let statement = try db.cachedStatement(sql: "SELECT 1 FROM setElement WHERE collectionOwnerId = 1 AND value = ?")
+                var found = 0
+                for key in keys where try Bool.fetchOne(statement, arguments: [key]) != nil { found += 1 }
+                return [found]
+            }
+        }, result: { tally.values })
+    }
+
+    public func iterateSet(count: Int) throws -> Trial? {
+        let queue = try populatedCollections(count: count)
+        let tally = Tally(2)
+        return Trial(measure: {
+            tally.values = try queue.read { db in
+                var visited = 0, sum = 0
+                let values = try Int.fetchCursor(db.cachedStatement(sql: "SELECT value FROM setElement WHERE collectionOwnerId = 1"))
+                while let value = try values.next() {
+                    visited += 1
+                    sum += value
+                }
+                return [visited, sum]
+            }
+        }, result: { tally.values })
+    }
+
+    public func insertIntoMap(count: Int) throws -> Trial? {
+        let (queue, directory) = try freshQueue("map-insert")
+        try queue.write { db in try db.execute(sql: "INSERT INTO collectionOwner (id) VALUES (1)") }
+        return Trial(scratchDirectory: directory, measure: {
+            try queue.write { db in try Self.fillCollections(count, set: false, map: true, in: db) }
+        }, result: { try Self.summary(queue, table: "mapEntry") })
+    }
+
+    public func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial? {
+        let queue = try populatedCollections(count: count)
+        let tally = Tally(1)
+        return Trial(measure: {
+            tally.values = try queue.read { db in
+                let statement = try db.cachedStatement(sql: "SELECT value FROM mapEntry WHERE collectionOwnerId = 1 AND key = ?")
+                var sum = 0
+                for key in keys { sum += try Int.fetchOne(statement, arguments: [Dataset.mapKey(key)]) ?? 0 }
+                return [sum]
+            }
+        }, result: { tally.values })
+    }
+
+    public func iterateMap(count: Int) throws -> Trial? {
+        let queue = try populatedCollections(count: count)
+        let tally = Tally(2)
+        return Trial(measure: {
+            tally.values = try queue.read { db in
+                var visited = 0, sum = 0
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT key, value FROM mapEntry WHERE collectionOwnerId = 1"))
+                while let row = try rows.next() {
+                    let _: String = row[0]
+                    visited += 1
+                    sum += row[1] as Int
+                }
+                return [visited, sum]
+            }
+        }, result: { tally.values })
+    }
+
     // MARK: Notifications
 
     public func measureCommitLatency(commits: Int) throws -> Trial {

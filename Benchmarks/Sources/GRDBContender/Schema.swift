@@ -34,6 +34,25 @@ let migrator: DatabaseMigrator = {
         }
         try db.create(indexOn: "listItem", columns: ["listOwnerId", "position"])
     }
+    migrator.registerMigration("v2-collections") { db in
+        // A set and a map as GRDB users store them: a join table each, its
+        // primary key the owner and the element (the key), without rowid,
+        // so that membership, lookups and iteration are one b-tree search.
+        try db.create(table: "collectionOwner") { t in
+            t.primaryKey("id", .integer)
+        }
+        try db.create(table: "setElement", options: .withoutRowID) { t in
+            t.belongsTo("collectionOwner", onDelete: .cascade, indexed: false).notNull()
+            t.column("value", .integer).notNull()
+            t.primaryKey(["collectionOwnerId", "value"])
+        }
+        try db.create(table: "mapEntry", options: .withoutRowID) { t in
+            t.belongsTo("collectionOwner", onDelete: .cascade, indexed: false).notNull()
+            t.column("key", .text).notNull()
+            t.column("value", .integer).notNull()
+            t.primaryKey(["collectionOwnerId", "key"])
+        }
+    }
     return migrator
 }()
 

@@ -16,6 +16,7 @@ struct Sizes: Codable {
     var deletes: Int
     var listElements: Int
     var commits: Int
+    var collectionElements: Int
     var uncachedOpens: Int
     var cachedOpens: Int
 
@@ -33,6 +34,7 @@ struct Sizes: Codable {
         deletes = 100_000 / divisor
         listElements = 100_000 / divisor
         commits = 1_000 / divisor
+        collectionElements = 100_000 / divisor
         uncachedOpens = 50 / (quick ? 5 : 1)
         cachedOpens = 250 / (quick ? 5 : 1)
     }
@@ -261,6 +263,54 @@ extension Workload {
                 size: "\(s.cachedOpens) opens", budget: .none
             ) { contender, _ in
                 try contender.openCached(times: s.cachedOpens)?.expecting([s.cachedOpens * openDatasetCount])
+            },
+            Workload(
+                name: "set-insert-100k",
+                summary: "insert the integers 0..<n into one object's MutableSet (GRDB: a join table) in one write",
+                size: "\(abbreviated(s.collectionElements)) elements", budget: .grdb
+            ) { contender, _ in
+                try contender.insertIntoSet(count: s.collectionElements)?
+                    .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
+            },
+            Workload(
+                name: "set-contains-100k",
+                summary: "ask a set of n integers whether it holds each of n keys",
+                size: "\(abbreviated(s.collectionElements)) lookups", budget: .grdb
+            ) { contender, _ in
+                try contender.lookUpInSet(Dataset.lookupKeys(s.collectionElements, among: s.collectionElements), among: s.collectionElements)?
+                    .expecting([s.collectionElements])
+            },
+            Workload(
+                name: "set-iterate-100k",
+                summary: "iterate a set of n integers, summing them",
+                size: "\(abbreviated(s.collectionElements)) elements", budget: .grdb
+            ) { contender, _ in
+                try contender.iterateSet(count: s.collectionElements)?
+                    .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
+            },
+            Workload(
+                name: "map-insert-100k",
+                summary: "map n string keys to integers in one object's Map (GRDB: a join table) in one write",
+                size: "\(abbreviated(s.collectionElements)) entries", budget: .grdb
+            ) { contender, _ in
+                try contender.insertIntoMap(count: s.collectionElements)?
+                    .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
+            },
+            Workload(
+                name: "map-lookup-100k",
+                summary: "read the value of each of n keys of a map of n entries",
+                size: "\(abbreviated(s.collectionElements)) lookups", budget: .grdb
+            ) { contender, _ in
+                try contender.lookUpInMap(Dataset.lookupKeys(s.collectionElements, among: s.collectionElements), among: s.collectionElements)?
+                    .expecting([Dataset.listSum(of: s.collectionElements)])
+            },
+            Workload(
+                name: "map-iterate-100k",
+                summary: "iterate a map of n entries, summing the values",
+                size: "\(abbreviated(s.collectionElements)) entries", budget: .grdb
+            ) { contender, _ in
+                try contender.iterateMap(count: s.collectionElements)?
+                    .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
             },
             Workload(
                 name: "peak-memory-enumerate-1M",

@@ -45,5 +45,13 @@ final class ListItem: Object {
     @Persisted var score = 0
 }
 
+/// The owner of the set and map workloads' collections.
+final class CollectionOwner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var numbers: MutableSet<Int>
+    @Persisted var entries: Map<String, Int>
+}
+
 /// Every class, so that every file has the same schema whatever it holds.
-let allObjectTypes: [Object.Type] = [BenchObject.self, LookupObject.self, TenIntsObject.self, ListOwner.self, ListItem.self]
+let allObjectTypes: [Object.Type] = [BenchObject.self, LookupObject.self, TenIntsObject.self, ListOwner.self, ListItem.self,
+                                     CollectionOwner.self]

@@ -366,6 +366,101 @@ public class RealmContender: Contender {
         }, result: { tally.values })
     }
 
+    // MARK: Sets and maps
+
+    /// The Realm holding the populated set and map (owner 1), reused.
+    private var collections: (count: Int, realm: Realm)?
+
+    private func populatedCollections(count: Int) throws -> Realm {
+        if let collections, collections.count == count { return collections.realm }
+        let realm = try freshRealm("collections").0
+        try realm.write {
+            let owner = realm.create(CollectionOwner.self, value: ["id": 1])
+            for i in 0..<count {
+                owner.numbers.insert(i)
+                owner.entries[Dataset.mapKey(i)] = i
+            }
+        }
+        collections = (count, realm)
+        return realm
+    }
+
+    public func insertIntoSet(count: Int) throws -> Trial? {
+        let (realm, directory) = try freshRealm("set-insert")
+        let owner = try realm.write { realm.create(CollectionOwner.self, value: ["id": 1]) }
+        return Trial(scratchDirectory: directory, measure: {
+            try realm.write {
+                let numbers = owner.numbers
+                for i in 0..<count { numbers.insert(i) }
+            }
+        }, result: {
+            let numbers = realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.numbers
+            return [numbers.count, numbers.sum()]
+        })
+    }
+
+    public func lookUpInSet(_ keys: [Int], among count: Int) throws -> Trial? {
+        let realm = try populatedCollections(count: count)
+        let tally = Tally(1)
+        return Trial(measure: {
+            let numbers = realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.numbers
+            var found = 0
+            for key in keys where numbers.contains(key) { found += 1 }
+            tally.values = [found]
+        }, result: { tally.values })
+    }
+
+    public func iterateSet(count: Int) throws -> Trial? {
+        let realm = try populatedCollections(count: count)
+        let tally = Tally(2)
+        return Trial(measure: {
+            var visited = 0, sum = 0
+            for number in realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.numbers {
+                visited += 1
+                sum += number
+            }
+            tally.values = [visited, sum]
+        }, result: { tally.values })
+    }
+
+    public func insertIntoMap(count: Int) throws -> Trial? {
+        let (realm, directory) = try freshRealm("map-insert")
+        let owner = try realm.write { realm.create(CollectionOwner.self, value: ["id": 1]) }
+        return Trial(scratchDirectory: directory, measure: {
+            try realm.write {
+                let entries = owner.entries
+                for i in 0..<count { entries[Dataset.mapKey(i)] = i }
+            }
+        }, result: {
+            let entries = realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.entries
+            return [entries.count, entries.sum()]
+        })
+    }
+
+    public func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial? {
+        let realm = try populatedCollections(count: count)
+        let tally = Tally(1)
+        return Trial(measure: {
+            let entries = realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.entries
+            var sum = 0
+            for key in keys { sum += entries[Dataset.mapKey(key)] ?? 0 }
+            tally.values = [sum]
+        }, result: { tally.values })
+    }
+
+    public func iterateMap(count: Int) throws -> Trial? {
+        let realm = try populatedCollections(count: count)
+        let tally = Tally(2)
+        return Trial(measure: {
+            var visited = 0, sum = 0
+            for entry in realm.object(ofType: CollectionOwner.self, forPrimaryKey: 1)!.entries {
+                visited += 1
+                sum += entry.value
+            }
+            tally.values = [visited, sum]
+        }, result: { tally.values })
+    }
+
     // MARK: Notifications
 
     public func measureCommitLatency(commits: Int) throws -> Trial {

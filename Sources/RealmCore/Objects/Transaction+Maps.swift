@@ -57,7 +57,7 @@ extension Transaction {
         let definition = layout.property(map.property)
         try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
                          name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
-        try atomically { () throws(RealmError) in
+        try replicatingAtomically { () throws(RealmError) in
             let set = try statement(layout, .mapSet(map.property))
             set.bind(map.owner.rawValue, at: 1)
             set.bind(key, at: 2)
@@ -73,7 +73,7 @@ extension Transaction {
     public func removeValue(forKey key: String, from map: ListHandle) throws(RealmError) -> Bool {
         let layout = try prepareMapWrite(map, "remove from a map")
         guard try value(forKey: key, in: map) != nil else { return false }
-        try atomically { () throws(RealmError) in
+        try replicatingAtomically { () throws(RealmError) in
             let delete = try statement(layout, .mapDelete(map.property))
             delete.bind(map.owner.rawValue, at: 1)
             delete.bind(key, at: 2)
@@ -88,7 +88,7 @@ extension Transaction {
     public func removeAll(fromMap map: ListHandle) throws(RealmError) {
         let layout = try prepareMapWrite(map, "remove from a map")
         guard try mapCount(of: map) > 0 else { return }
-        try atomically { () throws(RealmError) in
+        try replicatingAtomically { () throws(RealmError) in
             let clear = try statement(layout, .listClear(map.property))
             clear.bind(map.owner.rawValue, at: 1)
             try clear.run()
@@ -111,7 +111,7 @@ extension Transaction {
         try requireWrite(action())
         let layout = try layout(map.owningClass)
         try requireMap(layout, map.property)
-        guard try exists(map.owner, in: layout) else { throw objectNotFound(layout, map.owner) }
+        try requireCollectionOwner(map, layout)
         return layout
     }
 

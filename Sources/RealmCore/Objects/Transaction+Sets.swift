@@ -53,16 +53,23 @@ extension Transaction {
         let definition = layout.property(set.property)
         try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
                          name: "\(layout.qualifiedName(set.property)) (set element)", target: layout.linkTargets[set.property])
-        guard try storedMember(equalTo: value, layout, set) == nil else { return false }
-        try atomically { () throws(RealmError) in
+        // UNIQUE lets NULLs by and compares decimal text as text: those are
+        // looked for first; the constraint finds any other value.
+        if value.isNull || definition.type == .decimal || definition.type == .mixed {
+            guard try storedMember(equalTo: value, layout, set) == nil else { return false }
+        }
+        // One statement, atomic on its own: no savepoint (unless a replica
+        // records it).
+        return try replicatingAtomically { () throws(RealmError) -> Bool in
             let insert = try statement(layout, .setInsert(set.property))
             insert.bind(set.owner.rawValue, at: 1)
-            insert.bind(value, at: 2, as: layout.property(set.property).type)
+            insert.bind(value, at: 2, as: definition.type)
             try insert.run()
+            guard connection.changes > 0 else { return false }
             record(.modified(set.owner, property: set.property, classIndex: layout.index))
             try replicate(.setInserted(set, value))
+            return true
         }
-        return true
     }
 
     /// Removes `value` if the set holds it; returns whether it did.
@@ -70,7 +77,7 @@ extension Transaction {
     public func remove(_ value: Value, fromSet set: ListHandle) throws(RealmError) -> Bool {
         let layout = try prepareSetWrite(set, "remove from a set")
         guard let stored = try storedMember(equalTo: value, layout, set) else { return false }
-        try atomically { () throws(RealmError) in
+        try replicatingAtomically { () throws(RealmError) in
             let delete = try statement(layout, .setDelete(set.property))
             delete.bind(set.owner.rawValue, at: 1)
             delete.bind(stored, at: 2, as: layout.property(set.property).type)
@@ -85,7 +92,7 @@ extension Transaction {
     public func removeAll(fromSet set: ListHandle) throws(RealmError) {
         let layout = try prepareSetWrite(set, "remove from a set")
         guard try setCount(of: set) > 0 else { return }
-        try atomically { () throws(RealmError) in
+        try replicatingAtomically { () throws(RealmError) in
             let clear = try statement(layout, .listClear(set.property))
             clear.bind(set.owner.rawValue, at: 1)
             try clear.run()
@@ -115,8 +122,20 @@ extension Transaction {
         try requireWrite(action())
         let layout = try layout(set.owningClass)
         try requireSet(layout, set.property)
-        guard try exists(set.owner, in: layout) else { throw objectNotFound(layout, set.owner) }
+        try requireCollectionOwner(set, layout)
         return layout
+    }
+
+    /// Stops a write to a set or map of an object that does not exist. The
+    /// owner found last is not looked up again while nothing could have
+    /// deleted it (``listEpoch`` stands still).
+    func requireCollectionOwner(_ collection: ListHandle, _ layout: TableLayout) throws(RealmError) {
+        if let last = lastCollectionOwner, last.epoch == listEpoch, last.owner == collection.owner,
+           last.owningClass == collection.owningClass {
+            return
+        }
+        guard try exists(collection.owner, in: layout) else { throw objectNotFound(layout, collection.owner) }
+        lastCollectionOwner = (collection.owner, collection.owningClass, listEpoch)
     }
 
     private func requireSet(_ layout: TableLayout, _ property: Int) throws(RealmError) {

@@ -217,7 +217,9 @@ enum StatementKind {
         case .setContains(let property):
             return "SELECT 1 FROM \(layout.setTables[property]!) WHERE owner = ? AND value IS ?"
         case .setInsert(let property):
-            return "INSERT INTO \(layout.setTables[property]!) (owner, value) VALUES (?, ?)"
+            // The UNIQUE constraint finds a value the set holds (nil and
+            // decimals, which it cannot, are looked for first).
+            return "INSERT OR IGNORE INTO \(layout.setTables[property]!) (owner, value) VALUES (?, ?)"
         case .setDelete(let property):
             return "DELETE FROM \(layout.setTables[property]!) WHERE owner = ? AND value IS ?"
         case .setAll(let property):

@@ -90,6 +90,10 @@ public final class Transaction {
     /// ``listEpoch`` then: a loop of appends to one list (each adding its
     /// element first) then needs neither the owner check nor the length.
     @exclusivity(unchecked) var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
+    /// The owner of the set or map written last, found to exist at
+    /// ``listEpoch`` then: a loop of inserts into one object's set or map
+    /// checks the owner once.
+    @exclusivity(unchecked) var lastCollectionOwner: (owner: ObjectKey, owningClass: ClassHandle, epoch: UInt64)?
     /// The next object key per class, read on first insert in a write.
     @exclusivity(unchecked) var nextKeys: [Int: Int64] = [:]
     /// The file's replication observer, for the write under way.

@@ -220,7 +220,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         case .managed(let realm, let handle):
             verifyValid(realm)
             let stored = realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
-            return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: realm)) }
+            let reader = Value._readsRealm ? realm : nil
+            return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: reader)) }
         }
     }
 

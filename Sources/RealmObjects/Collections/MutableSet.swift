@@ -89,6 +89,12 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         case .managed(let realm, let handle):
             verifyValid(realm)
             let values = realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
+            if dynamicTargetClass == nil {
+                // Values other than objects need no Realm: not passing it
+                // spares a retain and a release per element.
+                let reader = Element._readsRealm ? realm : nil
+                return values.map { Element._fromValue($0, in: reader) }
+            }
             return values.map { element($0, in: realm) }
         }
     }
