@@ -135,3 +135,21 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The 24-bit counter, starting at a random value as the format asks.
     private static let counter = Mutex(UInt32.random(in: 0...0xff_ffff))
 }
+
+extension ObjectId: Codable {
+    /// Decodes the 24-hex-digit string, as Realm does.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = ObjectId(string: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an object id (24 hexadecimal digits)")
+        }
+        self = id
+    }
+
+    /// Encodes the 24-hex-digit string, as Realm does.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(stringValue)
+    }
+}
