@@ -178,6 +178,17 @@ final class SetPerson: Object {
         #expect(people.filter("ANY friends.name == 'Ann'").map(\.id) == [2])
         #expect(people.filter("ANY contacts.name == 'Ann'").map(\.id) == [2])
         #expect(people.filter("scores.@max >= 8").map(\.id) == [1, 2])
+        // A map's values by key, its keys and its values (Realm's syntax).
+        #expect(people.filter("scores['math'] > 5").map(\.id) == [1])
+        #expect(people.filter("scores['art'] == nil").map(\.id) == [1, 3])
+        #expect(people.filter("scores['art'] == %@", 8).map(\.id) == [2])
+        #expect(people.filter("ANY scores.@keys == 'art'").map(\.id) == [2])
+        #expect(people.filter("ANY scores.@allKeys BEGINSWITH 'ma'").map(\.id) == [1, 2])
+        #expect(people.filter("ANY scores.@values == 3").map(\.id) == [2])
+        #expect(people.filter("scores.@size == 2 AND tags.@size == 1").map(\.id) == [2])
+        #expect(people.filter("NOT scores['math'] IN {9, 3}").map(\.id) == [3])
+        #expect(throws: Realm.Error.self) { try people.filter(validating: "scores['math'].x == 1") }
+        #expect(throws: Realm.Error.self) { try people.filter(validating: "scores[1] == 1") }
         let bob = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 2))
         #expect(bob.friends.filter("name BEGINSWITH 'A'").map(\.id) == [1])
         #expect(bob.friends.sorted(byKeyPath: "name").map(\.id) == [1])

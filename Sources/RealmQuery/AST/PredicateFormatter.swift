@@ -106,6 +106,12 @@ struct PredicateFormatter {
             let leading = first && index == 0
             if leading && (name == "SELF" || (name.hasPrefix("$") && Self.isPlainName(String(name.dropFirst())))) {
                 parts.append(name)
+            } else if !leading && (name == "@keys" || name == "@values") {
+                parts.append(name)
+            } else if !leading && name.hasPrefix("['") && name.hasSuffix("']") {
+                // A map subscript follows its map without a dot.
+                parts[parts.count - 1] += name
+                continue
             } else if Self.isPlainName(name) {
                 // A keyword can only be mistaken for one in first position.
                 parts.append(leading && Keyword.named(name) != nil ? "#" + name : name)

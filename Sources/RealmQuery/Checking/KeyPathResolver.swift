@@ -31,6 +31,11 @@ struct KeyPathResolver {
             components.removeFirst()
             componentIndex += 1
         }
+        // `map.@values` is the map's values, as `map` alone is.
+        if let first = components.firstIndex(of: "@values"), first > 0,
+           Self.isMapName(components[first - 1], in: components[..<(first - 1)], from: className, schema: schema) {
+            components.remove(at: first)
+        }
         var current = className
         var steps: [PathStep] = []
         for (offset, name) in components.enumerated() {
@@ -43,6 +48,26 @@ struct KeyPathResolver {
                 throw Failure(message: "\(current) has no property '\(name)'", component: index)
             }
             let property = objectSchema.properties[propertyIndex]
+            if property.isMap, !isLast {
+                // `map.@values` is the map's values, as `map` alone is;
+                // `map.@keys` its keys; `map['key']` one value.
+                let next = components[offset + 1]
+                if next == "@keys" || next.hasPrefix("['") {
+                    guard offset + 2 == components.count else {
+                        throw Failure(message: "'\(next)' of map '\(current).\(name)' ends a key path; nothing can follow it", component: index + 2)
+                    }
+                    guard property.type != .object else {
+                        throw Failure(message: "'\(next)' of a map of objects ('\(current).\(name)') is not supported in queries yet; compare its values with ANY", component: index + 1)
+                    }
+                    let terminal: PathTerminal = next == "@keys"
+                        ? .mapKeys(property, index: propertyIndex)
+                        : .mapValue(property, index: propertyIndex, key: String(next.dropFirst(2).dropLast(2)))
+                    return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
+                }
+            }
+            if name == "@values" {
+                throw Failure(message: "@values follows a map property", component: index)
+            }
             switch property.type {
             case .object:
                 let target = property.objectClassName ?? ""
@@ -72,6 +97,18 @@ struct KeyPathResolver {
         return ResolvedPath(rootClass: className, steps: steps, terminal: .object, text: text)
     }
 
+    /// Whether `name`, reached from `className` through the to-one or
+    /// collection links `before`, is a map property.
+    private static func isMapName(_ name: String, in before: ArraySlice<String>, from className: String, schema: Schema) -> Bool {
+        var current = className
+        for component in before {
+            guard let property = schema[current]?[propertyNamed: component], property.type == .object,
+                  let target = property.objectClassName else { return false }
+            current = target
+        }
+        return schema[current]?[propertyNamed: name]?.isMap == true
+    }
+
     func objectSchema(_ className: String) -> ObjectSchema? {
         schema[className]
     }
@@ -93,7 +130,8 @@ struct KeyPathResolver {
         guard case .column(let property, _) = path.terminal else {
             let reason: String
             switch path.terminal {
-            case .primitiveList(let property, _): reason = "'\(property.name)' is a list"
+            case .primitiveList(let property, _), .mapKeys(let property, _), .mapValue(let property, _, _):
+                reason = "'\(property.name)' is a \(property.isSet ? "set" : property.isMap ? "map" : "list")"
             default: reason = "it ends at an object, not a property value"
             }
             throw QueryError("Cannot \(purpose) key path '\(text)': \(reason)", predicate: text, offset: 0, length: text.count)

@@ -36,8 +36,13 @@ enum PathTerminal: Hashable, Sendable {
     case object
     /// A column property of the object reached.
     case column(Property, index: Int)
-    /// The elements of a list of primitive values.
+    /// The elements of a list of primitive values (a set's, a map's values).
     case primitiveList(Property, index: Int)
+    /// The keys of a map (`scores.@keys`).
+    case mapKeys(Property, index: Int)
+    /// A map's value for one key (`scores['math']`): nil when it has no
+    /// such key.
+    case mapValue(Property, index: Int, key: String)
 }
 
 /// A key path resolved against a schema.
@@ -52,8 +57,10 @@ struct ResolvedPath: Hashable, Sendable {
     /// Whether the path can yield several values: it goes through a list or
     /// linking objects, or ends in a list of primitives.
     var isMultiValued: Bool {
-        if case .primitiveList = terminal { return true }
-        return steps.contains(where: \.isToMany)
+        switch terminal {
+        case .primitiveList, .mapKeys: return true
+        default: return steps.contains(where: \.isToMany)
+        }
     }
 
     /// The class of the object reached.
@@ -63,7 +70,8 @@ struct ResolvedPath: Hashable, Sendable {
     var valueType: PropertyType {
         switch terminal {
         case .object: .object
-        case .column(let property, _), .primitiveList(let property, _): property.type
+        case .column(let property, _), .primitiveList(let property, _), .mapValue(let property, _, _): property.type
+        case .mapKeys: .string
         }
     }
 
@@ -82,6 +90,11 @@ struct ResolvedPath: Hashable, Sendable {
             // The list is the last collection: a nil link before it means no
             // elements, not a nil one.
             return property.isOptional
+        case .mapKeys:
+            return false
+        case .mapValue:
+            // A missing key reads as nil.
+            return true
         }
     }
 
@@ -90,7 +103,7 @@ struct ResolvedPath: Hashable, Sendable {
     /// column): SQL reads it from the root's row without a join.
     var isRootOnly: Bool {
         switch terminal {
-        case .primitiveList:
+        case .primitiveList, .mapKeys, .mapValue:
             return false
         case .column:
             return steps.isEmpty

@@ -315,6 +315,10 @@ struct TypeChecker {
             return property.isOptional ? "optional \(property.type)" : property.type.rawValue
         case .primitiveList(let property, _):
             return "a list of \(property.type)\(property.isOptional ? "?" : "")"
+        case .mapKeys:
+            return "the keys of a map"
+        case .mapValue(let property, _, _):
+            return "a map value of \(property.type)"
         }
     }
 }

@@ -39,6 +39,17 @@ final class ObjectReader {
         try transaction.collectionValues(index, of: key, in: handle(className))
     }
 
+    /// The keys of map property `index` of an object.
+    func mapKeys(_ index: Int, of key: ObjectKey, in className: String) throws -> [String] {
+        try transaction.entries(of: ListHandle(owningClass: handle(className), owner: key, property: index)).map(\.key)
+    }
+
+    /// The value for `mapKey` of map property `index` of an object, `.null`
+    /// when it has no such key.
+    func mapValue(_ index: Int, key mapKey: String, of key: ObjectKey, in className: String) throws -> Value {
+        try transaction.value(forKey: mapKey, in: ListHandle(owningClass: handle(className), owner: key, property: index)) ?? .null
+    }
+
     /// The objects of `originClass` linking to `key` through property
     /// `index`, once per link.
     func linkingObjects(to key: ObjectKey, from originClass: String, property index: Int) throws -> [ObjectKey] {

@@ -152,6 +152,17 @@ struct PostFilter {
                 result += try reader.list(index, of: object, in: endClass)
             }
             return result
+        case .mapKeys(_, let index):
+            var result: [Value] = []
+            for case let object? in current {
+                result += try reader.mapKeys(index, of: object, in: endClass).map(Value.string)
+            }
+            return result
+        case .mapValue(_, let index, let key):
+            return try current.map { object in
+                guard let object else { return .null }
+                return try reader.mapValue(index, key: key, of: object, in: endClass)
+            }
         }
     }
 }

@@ -100,9 +100,17 @@ struct Lexer {
             return try dollar(start: start)
         case "@":
             let name = identifierTail()
+            switch name.lowercased() {
+            // A map's keys and values are key path components.
+            case "keys", "allkeys": return token(.identifier("@keys"), from: start)
+            case "values", "allvalues": return token(.identifier("@values"), from: start)
+            // Realm's other name for @count.
+            case "size": return token(.collectionOperator(.count), from: start)
+            default: break
+            }
             guard let operation = CollectionOperation(rawValue: "@" + name.lowercased()) else {
                 let written = name.isEmpty ? "@" : "@" + name
-                throw error("Unknown collection operator '\(written)'; use @count, @min, @max, @sum or @avg", at: start, position)
+                throw error("Unknown collection operator '\(written)'; use @count, @size, @min, @max, @sum, @avg, or a map's @keys and @values", at: start, position)
             }
             return token(.collectionOperator(operation), from: start)
         case "#":

@@ -190,6 +190,7 @@ extension Parser {
             throw error("Expected a key path but found \(describe(first))", first)
         }
         _ = advance()
+        try parseSubscripts(append)
 
         while current.kind == .dot {
             let dot = advance()
@@ -214,6 +215,7 @@ extension Parser {
                 throw error("Expected a property name after '.' but found \(describe(token))", token.kind == .end ? dot : token)
             }
             _ = advance()
+            if operation == nil { try parseSubscripts(append) }
             if let (op, offset) = operation, op == .count, current.kind == .dot {
                 throw error("@count ends a key path; nothing can follow it", from: offset, to: current.end)
             }
@@ -225,6 +227,26 @@ extension Parser {
         }
         return Parsed(expression: .collectionOperation(op, collection: path, property: property.isEmpty ? nil : property.joined(separator: ".")),
                       start: first.start, end: end, components: offsets)
+    }
+
+    /// A map's value by key after a key path component: `scores['math']`,
+    /// kept in the path as the component `['math']`.
+    private mutating func parseSubscripts(_ append: ([String], Int) -> Void) throws(QueryError) {
+        while current.kind == .leftBracket {
+            let open = advance()
+            guard case .string(let key) = current.kind else {
+                throw error("Expected a quoted key after '[' but found \(describe(current))", current.kind == .end ? open : current)
+            }
+            _ = advance()
+            guard current.kind == .rightBracket else {
+                throw error("Expected ']' after the key but found \(describe(current))", current.kind == .end ? open : current)
+            }
+            _ = advance()
+            guard !key.contains(".") && !key.contains("'") else {
+                throw error("A map key in a query cannot contain '.' or a quote", open)
+            }
+            append(["['" + key + "']"], open.start)
+        }
     }
 
     // MARK: Arguments

@@ -101,4 +101,11 @@ enum SQLNames {
     static func list(_ className: String, _ property: String) -> String {
         quote(FileLayout.listTableName(forClass: className, property: property))
     }
+
+    /// `text` as a SQL string literal, its quotes doubled: a map key named
+    /// in a key path (which the parser keeps free of quotes; doubling them
+    /// keeps any other caller safe too).
+    static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
 }

@@ -43,14 +43,20 @@ extension SQLCompiler {
         }
 
         guard let firstCollection else {
-            // Only to-one links, then a list of primitive values.
-            guard case .primitiveList(let property, _) = path.terminal else {
+            // Only to-one links, then a list of primitive values (or a
+            // map's keys).
+            let list = names.next("l")
+            switch path.terminal {
+            case .primitiveList(let property, _):
+                let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
+                return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)",
+                                     element: .value("\(list).value", isNullable: property.isOptional))
+            case .mapKeys(let property, _):
+                let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
+                return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)", element: .value("\(list).key", isNullable: false))
+            default:
                 preconditionFailure("collection(_:from:) needs a multi-valued path")
             }
-            let list = names.next("l")
-            let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
-            return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)",
-                                 element: .value("\(list).value", isNullable: property.isOptional))
         }
 
         let step = path.steps[firstCollection]
@@ -107,6 +113,13 @@ extension SQLCompiler {
             let list = names.next("l")
             from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
             return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).value", isNullable: property.isOptional))
+        case .mapKeys(let property, _):
+            let list = names.next("l")
+            from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
+            return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).key", isNullable: false))
+        case .mapValue(let property, _, let key):
+            let value = "(SELECT value FROM \(SQLNames.list(current.className, property.name)) WHERE owner = \(current.key) AND key = \(SQLNames.literal(key)))"
+            return CollectionSQL(from: from, correlation: correlation, element: .value(value, isNullable: true))
         }
     }
 }
