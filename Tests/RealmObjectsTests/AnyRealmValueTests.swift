@@ -23,12 +23,12 @@ final class MixedTarget: Object {
         try Realm(configuration: inMemoryConfiguration(types: [MixedHolder.self, MixedTarget.self]))
     }
 
-    private static let samples: [AnyRealmValue] = [
+    private static var samples: [AnyRealmValue] { [
         .none, .int(42), .int(-1), .bool(true), .bool(false), .float(1.5), .double(2.25), .double(.nan), .string("text"),
         .string(""), .data(Data([0, 1, 2])), .data(Data()), .date(Date(timeIntervalSinceReferenceDate: 123.5)),
         .objectId(ObjectId(string: "0123456789abcdef01234567")!), .decimal128("1.50"), .decimal128(.infinity),
         .uuid(UUID(uuidString: "137decc8-b300-4954-a233-f89909f4fd89")!),
-    ]
+    ] }
 
     private static func same(_ a: AnyRealmValue, _ b: AnyRealmValue) -> Bool {
         switch (a, b) {

@@ -18,9 +18,9 @@ import RealmCore
 /// different types compare and sort in Realm's order: nil, Booleans,
 /// numbers (of any kind, by value), strings, data, dates, object ids,
 /// UUIDs, objects.
-public enum AnyRealmValue: Hashable, @unchecked Sendable {
-    // @unchecked: the `object` case holds a thread-confined object, as in
-    // Realm; every other case is a value.
+///
+/// It is not `Sendable`: its `object` case holds a thread-confined object.
+public enum AnyRealmValue: Hashable {
 
     /// No value.
     case none
