@@ -106,7 +106,7 @@ struct PredicateFormatter {
             let leading = first && index == 0
             if leading && (name == "SELF" || (name.hasPrefix("$") && Self.isPlainName(String(name.dropFirst())))) {
                 parts.append(name)
-            } else if !leading && (name == "@keys" || name == "@values") {
+            } else if !leading && (name == "@keys" || name == "@values" || name == "@type") {
                 parts.append(name)
             } else if !leading && name.hasPrefix("['") && name.hasSuffix("']") {
                 // A map subscript follows its map without a dot.

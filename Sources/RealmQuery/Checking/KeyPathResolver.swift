@@ -65,6 +65,12 @@ struct KeyPathResolver {
                     return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
                 }
             }
+            if property.type == .mixed, !isLast, components[offset + 1] == "@type" {
+                guard offset + 2 == components.count else {
+                    throw Failure(message: "@type ends a key path; nothing can follow it", component: index + 2)
+                }
+                return ResolvedPath(rootClass: className, steps: steps, terminal: .mixedType(property, index: propertyIndex), text: text)
+            }
             if name == "@values" {
                 throw Failure(message: "@values follows a map property", component: index)
             }
@@ -130,7 +136,7 @@ struct KeyPathResolver {
         guard case .column(let property, _) = path.terminal else {
             let reason: String
             switch path.terminal {
-            case .primitiveList(let property, _), .mapKeys(let property, _), .mapValue(let property, _, _):
+            case .primitiveList(let property, _), .mapKeys(let property, _), .mapValue(let property, _, _), .mixedType(let property, _):
                 reason = "'\(property.name)' is a \(property.isSet ? "set" : property.isMap ? "map" : "list")"
             default: reason = "it ends at an object, not a property value"
             }

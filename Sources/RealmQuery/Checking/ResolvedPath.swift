@@ -43,6 +43,8 @@ enum PathTerminal: Hashable, Sendable {
     /// A map's value for one key (`scores['math']`): nil when it has no
     /// such key.
     case mapValue(Property, index: Int, key: String)
+    /// The type of a mixed value (`value.@type`), by Realm's type names.
+    case mixedType(Property, index: Int)
 }
 
 /// A key path resolved against a schema.
@@ -59,6 +61,7 @@ struct ResolvedPath: Hashable, Sendable {
     var isMultiValued: Bool {
         switch terminal {
         case .primitiveList, .mapKeys: return true
+        case .mixedType(let property, _) where property.isCollection: return true
         default: return steps.contains(where: \.isToMany)
         }
     }
@@ -72,6 +75,8 @@ struct ResolvedPath: Hashable, Sendable {
         case .object: .object
         case .column(let property, _), .primitiveList(let property, _), .mapValue(let property, _, _): property.type
         case .mapKeys: .string
+        // Compared as mixed: SQL leaves the comparison to the post-filter.
+        case .mixedType: .mixed
         }
     }
 
@@ -95,6 +100,9 @@ struct ResolvedPath: Hashable, Sendable {
         case .mapValue:
             // A missing key reads as nil.
             return true
+        case .mixedType:
+            // nil has a type name: "null".
+            return false
         }
     }
 
@@ -103,7 +111,7 @@ struct ResolvedPath: Hashable, Sendable {
     /// column): SQL reads it from the root's row without a join.
     var isRootOnly: Bool {
         switch terminal {
-        case .primitiveList, .mapKeys, .mapValue:
+        case .primitiveList, .mapKeys, .mapValue, .mixedType:
             return false
         case .column:
             return steps.isEmpty

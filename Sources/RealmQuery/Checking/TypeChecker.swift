@@ -110,6 +110,9 @@ struct TypeChecker {
         }
 
         let subject = left.isConstant ? right : left
+        if case .path(let path)? = Optional(subject.operand), case .mixedType = path.terminal {
+            return try typeComparison(left: left, op: op, right: right, quantifier: quantifier, report: report)
+        }
         let type = subject.type!
         if !left.isConstant && !right.isConstant {
             try checkCompatible(left, right, report: report)
@@ -250,6 +253,41 @@ struct TypeChecker {
         }
     }
 
+    /// `value.@type == 'string'`, `!=`, `IN {…}`: the names, Realm's (any
+    /// case, with its groups such as `numeric`), become the type names the
+    /// post-filter gives each value, compared with IN.
+    private func typeComparison(left: Side, op: ComparisonOperator, right: Side, quantifier: Quantifier,
+                                report: Reporter) throws(QueryError) -> Condition {
+        guard !left.isConstant, right.isConstant else {
+            throw report.error("@type is compared with type names: write value.@type == 'string'", at: .whole)
+        }
+        guard op == .equal || op == .notEqual || op == .in else {
+            throw report.error("@type supports ==, != and IN", at: .op)
+        }
+        if op == .notEqual && quantifier != .single {
+            throw report.error("!= on the types of a collection's values is not supported; write NONE … == or ALL … !=", at: .op)
+        }
+        let names: [Value]
+        switch right.operand {
+        case .constant(let value): names = [value]
+        case .constants(let values): names = values
+        default: names = []
+        }
+        var canonical: [Value] = []
+        for name in names {
+            guard case .string(let text) = name else {
+                throw report.error("@type is compared with type names (strings), but got \(ValueCoercion.describe(name))", at: .right)
+            }
+            guard let group = MixedTypeNames.group(named: text) else {
+                throw report.error("'\(text)' is not a type name; use one of \(MixedTypeNames.all.joined(separator: ", "))", at: .right)
+            }
+            canonical += group.map(Value.string)
+        }
+        let comparison = ResolvedComparison(left: left.operand, op: .in, right: .constants(canonical), quantifier: quantifier,
+                                            options: [], type: .mixed, multiValuedRight: false)
+        return op == .notEqual ? .not(.comparison(comparison)) : .comparison(comparison)
+    }
+
     /// Converts a constant side to the type of the other side.
     private func coerce(_ operand: Operand, to subject: Side, op: ComparisonOperator, at place: Reporter.Place, report: Reporter) throws(QueryError) -> Operand {
         let type = subject.type!
@@ -319,6 +357,8 @@ struct TypeChecker {
             return "the keys of a map"
         case .mapValue(let property, _, _):
             return "a map value of \(property.type)"
+        case .mixedType:
+            return "the type of a mixed value"
         }
     }
 }

@@ -163,6 +163,19 @@ struct PostFilter {
                 guard let object else { return .null }
                 return try reader.mapValue(index, key: key, of: object, in: endClass)
             }
+        case .mixedType(let property, let index):
+            // The values' type names (see `MixedTypeNames`).
+            var result: [Value] = []
+            for object in current {
+                guard let object else {
+                    result.append(.string("null"))
+                    continue
+                }
+                let values = property.isCollection ? try reader.list(index, of: object, in: endClass)
+                    : [try reader.column(index, of: object, in: endClass)]
+                result += values.map { .string(MixedTypeNames.name(of: $0)) }
+            }
+            return result
         }
     }
 }

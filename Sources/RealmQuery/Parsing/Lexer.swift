@@ -104,6 +104,8 @@ struct Lexer {
             // A map's keys and values are key path components.
             case "keys", "allkeys": return token(.identifier("@keys"), from: start)
             case "values", "allvalues": return token(.identifier("@values"), from: start)
+            // The type of a mixed value.
+            case "type": return token(.identifier("@type"), from: start)
             // Realm's other name for @count.
             case "size": return token(.collectionOperator(.count), from: start)
             default: break

@@ -54,6 +54,10 @@ extension SQLCompiler {
             case .mapKeys(let property, _):
                 let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
                 return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)", element: .value("\(list).key", isNullable: false))
+            case .mixedType(let property, _) where property.isCollection:
+                // Never compared in SQL; the elements stand in.
+                let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
+                return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)", element: .value("\(list).value", isNullable: true))
             default:
                 preconditionFailure("collection(_:from:) needs a multi-valued path")
             }
@@ -117,6 +121,14 @@ extension SQLCompiler {
             let list = names.next("l")
             from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
             return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).key", isNullable: false))
+        case .mixedType(let property, _) where !property.isCollection:
+            // Never compared in SQL (the comparison is a mixed one); the
+            // value stands in.
+            return CollectionSQL(from: from, correlation: correlation, element: .value(current.column(property.name), isNullable: true))
+        case .mixedType(let property, _):
+            let list = names.next("l")
+            from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
+            return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).value", isNullable: true))
         case .mapValue(let property, _, let key):
             let value = "(SELECT value FROM \(SQLNames.list(current.className, property.name)) WHERE owner = \(current.key) AND key = \(SQLNames.literal(key)))"
             return CollectionSQL(from: from, correlation: correlation, element: .value(value, isNullable: true))

@@ -171,8 +171,10 @@ struct SQLCompiler {
         case .column(let property, _), .primitiveList(let property, _):
             return .expression(object.column(property.name), mayBeNaNBlob: property.type == .float || property.type == .double,
                                isNullable: path.mayBeNull)
-        case .mapKeys(let property, _):
-            return .expression(object.column(property.name), isNullable: false)
+        case .mapKeys(let property, _), .mixedType(let property, _):
+            // Never compared in SQL (a map's keys are a collection; a
+            // type comparison is a mixed one).
+            return .expression(object.column(property.name), isNullable: true)
         case .mapValue(let property, _, let key):
             // One value, or NULL for a key the map does not have.
             return .expression("(SELECT value FROM \(SQLNames.list(object.className, property.name)) WHERE owner = \(object.key) AND key = \(SQLNames.literal(key)))",
