@@ -106,8 +106,44 @@ final class MixedTarget: Object {
         #expect(holders.filter("value == '5'").map(\.id) == [5])
         #expect(holders.filter("value == nil").map(\.id) == [7])
         #expect(holders.filter("value != nil").count == 7)
+        // @type, by Realm's type names and groups.
+        #expect(holders.filter("value.@type == 'int'").map(\.id) == [0, 4])
+        #expect(holders.filter("value.@type == 'numeric'").map(\.id) == [0, 1, 2, 4, 6])
+        #expect(holders.filter("value.@type IN {'bool', 'string'}").map(\.id) == [3, 5])
+        #expect(holders.filter("value.@type != 'null' AND value.@type == 'Decimal'").map(\.id) == [6])
+        #expect(holders.filter("value.@type == 'null'").map(\.id) == [7])
+        #expect(throws: Realm.Error.self) { try holders.filter(validating: "value.@type == 'integr'") }
+        #expect(throws: Realm.Error.self) { try holders.filter(validating: "value.@type > 'int'") }
         // Realm's order of kinds: nil, Booleans, numbers, strings.
         #expect(holders.sorted(byKeyPath: "value").map(\.id) == [7, 3, 4, 0, 1, 6, 2, 5])
+    }
+
+    @Test func typeQueriesOnCollectionsOfMixedValues() throws {
+        let realm = try makeRealm()
+        try realm.write {
+            realm.create(MixedHolder.self, value: ["id": 1, "values": [1, "two"]])
+            realm.create(MixedHolder.self, value: ["id": 2, "values": [true]])
+        }
+        let holders = realm.objects(MixedHolder.self)
+        #expect(holders.filter("ANY values.@type == 'string'").map(\.id) == [1])
+        #expect(holders.filter("ALL values.@type IN {'int', 'string'}").map(\.id) == [1])
+        #expect(holders.filter("NONE values.@type == 'bool'").map(\.id) == [1])
+    }
+
+    @Test func aggregatesAndOrderOfMixedCollections() throws {
+        let realm = try makeRealm()
+        let holder = try realm.write { realm.create(MixedHolder.self, value: ["id": 1]) }
+        #expect(holder.values.min() == nil && holder.values.sum() == .int(0))
+        try realm.write {
+            holder.values.append(objectsIn: [.int(3), .double(1.5), .decimal128("2.5"), .string("z"), .none, .bool(true)])
+        }
+        // Realm's order of kinds: Booleans before numbers, strings after.
+        #expect(holder.values.min() == .bool(true))
+        #expect(holder.values.max() == .string("z"))
+        // Numbers add in the widest kind; other values add nothing.
+        #expect(holder.values.sum() == .decimal128(7))
+        let sorted = [AnyRealmValue.string("a"), .int(2), .none, .double(1.5), .bool(false)].sorted()
+        #expect(sorted == [.none, .bool(false), .double(1.5), .int(2), .string("a")])
     }
 
     @Test func untypedInputConverts() throws {

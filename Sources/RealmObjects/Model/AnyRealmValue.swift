@@ -190,3 +190,88 @@ extension AnyRealmValue: _Persistable {
         }
     }
 }
+
+// MARK: Order and aggregates
+
+extension AnyRealmValue: Comparable {
+    /// Realm's order of mixed values: `.none`, Booleans, numbers of any
+    /// kind by value, strings, data, dates, object ids, UUIDs, objects.
+    public static func < (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
+        let (left, right) = (lhs.rank, rhs.rank)
+        if left != right { return left < right }
+        switch (lhs, rhs) {
+        case (.bool(let a), .bool(let b)): return !a && b
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.data(let a), .data(let b)): return a.lexicographicallyPrecedes(b)
+        case (.date(let a), .date(let b)): return a < b
+        case (.objectId(let a), .objectId(let b)): return a < b
+        case (.uuid(let a), .uuid(let b)): return withUnsafeBytes(of: a.uuid) { x in withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) } }
+        case (.object(let a), .object(let b)): return a._key.rawValue < b._key.rawValue
+        default:
+            guard let a = lhs.decimalNumber, let b = rhs.decimalNumber else { return false }
+            return a < b
+        }
+    }
+
+    /// The kind's place in Realm's order (realm-core's `sorting_rank`).
+    private var rank: Int {
+        switch self {
+        case .none: -1
+        case .bool: 0
+        case .int, .float, .double, .decimal128: 1
+        case .string: 2
+        case .data: 3
+        case .date: 4
+        case .objectId: 5
+        case .uuid: 6
+        case .object: 7
+        }
+    }
+
+    /// A number as a decimal, to compare and add numbers of any kind.
+    fileprivate var decimalNumber: Decimal128? {
+        switch self {
+        case .int(let value): Decimal128(value)
+        case .float(let value): Decimal128(exactText: "\(value)") ?? Decimal128(value)
+        case .double(let value): Decimal128(exactText: "\(value)") ?? Decimal128(value)
+        case .decimal128(let value): value
+        default: nil
+        }
+    }
+}
+
+extension AnyRealmValue: MinMaxType, _AggregatedElement {
+    /// nil for `.none`, which aggregates leave out.
+    public var _aggregated: AnyRealmValue? { self == .none ? nil : self }
+}
+
+extension AnyRealmValue: AddableType {
+    public static var _zero: AnyRealmValue { .int(0) }
+
+    /// The sum of two numbers, in the widest kind of the two (int, then
+    /// double, then decimal); a value that is no number adds nothing.
+    public static func + (lhs: AnyRealmValue, rhs: AnyRealmValue) -> AnyRealmValue {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)): return .int(a &+ b)
+        case (.decimal128, _), (_, .decimal128):
+            guard let a = lhs.decimalNumber else { return rhs }
+            guard let b = rhs.decimalNumber else { return lhs }
+            return .decimal128(a + b)
+        default:
+            guard lhs.decimalNumber != nil else { return rhs }
+            guard rhs.decimalNumber != nil else { return lhs }
+            return .double(lhs._doubleValue + rhs._doubleValue)
+        }
+    }
+
+    /// The number as a double (0 for a value that is no number).
+    public var _doubleValue: Double {
+        switch self {
+        case .int(let value): Double(value)
+        case .float(let value): Double(value)
+        case .double(let value): value
+        case .decimal128(let value): value.doubleValue
+        default: 0
+        }
+    }
+}
