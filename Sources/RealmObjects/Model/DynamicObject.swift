@@ -11,10 +11,18 @@ import RealmCore
 ///
 /// Links read as `DynamicObject`s, lists as arrays (`[DynamicObject]` for
 /// lists of objects, `[Any?]` for lists of values).
+@dynamicMemberLookup
 public final class DynamicObject: Object {
     var dynamicClassName = ""
 
     public required init() {}
+
+    /// A property by name, as `object["name"]` reads and writes it:
+    /// Realm 10's `dynamicObject.name`.
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
+    }
 
     override public class func className() -> String { "DynamicObject" }
 
