@@ -74,7 +74,11 @@ final class FaultProxy: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listening, 64) == 0 else {
+        // A deep backlog: under load the accepting thread may lag behind
+        // the clients, and a full backlog drops their SYNs, which TCP
+        // retries after 1, 3, 7 … seconds (a reset-heavy test then saw an
+        // exchange wait past its 10 s timeout).
+        guard bound == 0, listen(listening, SOMAXCONN) == 0 else {
             close(listening)
             throw POSIXError(.EADDRINUSE)
         }
