@@ -440,6 +440,9 @@ final class RealmState {
     /// throwing call, which throws it: damage (see `Realm+Damage.swift`),
     /// a model class the file's schema refuses (`RealmState+Schema.swift`).
     var pendingError: Realm.Error?
+    /// The asynchronous writes waiting, running, or waiting for their
+    /// completion callback (see `Realm+AsyncWrites.swift`).
+    @exclusivity(unchecked) var asyncWrites = AsyncWriteQueue()
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     @exclusivity(unchecked) var keptAliveByWrite: RealmState?
