@@ -131,6 +131,12 @@ final class SetPerson: Object {
         person.scores["a.b"] = 1
         #expect(throws: Realm.Error.self) { try realm.commitWrite() }
         #expect(person.scores.count == 2)
+        // Untyped input of another type fails the write too, naming the map.
+        realm.beginWrite()
+        person.scores.setValue("not a number", forKey: "a")
+        #expect { try realm.commitWrite() } throws: { error in
+            "\(error)".contains("SetPerson.scores") && "\(error)".contains("key 'a'")
+        }
         try realm.write { person.scores.removeAll() }
         #expect(person.scores.isEmpty)
     }

@@ -7,9 +7,12 @@
 /// checkable. Additions of small coefficients, the case of sums of prices,
 /// take an integer path.
 extension Decimal128: SignedNumeric, Strideable {
+    /// A decimal's magnitude is a decimal.
     public typealias Magnitude = Decimal128
+    /// Decimals step by decimals.
     public typealias Stride = Decimal128
 
+    /// Zero, with exponent 0.
     public static var zero: Decimal128 { Decimal128() }
 
     /// The integer, exactly; nil when it has more than 34 digits.
@@ -40,28 +43,41 @@ extension Decimal128: SignedNumeric, Strideable {
         self = -self
     }
 
+    /// The sum, exact when it fits 34 digits, else rounded half to even;
+    /// NaN when either is NaN or for ∞ + −∞.
     public static func + (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         sum(lhs, rhs)
     }
 
+    /// The difference, rounded as ``+(_:_:)`` rounds.
     public static func - (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         sum(lhs, -rhs)
     }
 
+    /// The product, rounded half to even at 34 digits; NaN for 0 × ∞.
     public static func * (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         product(lhs, rhs)
     }
 
+    /// The quotient, exact (at the preferred exponent) when it terminates
+    /// within 34 digits, else rounded half to even; ±∞ for a finite number
+    /// divided by zero, NaN for 0 / 0 and ∞ / ∞.
     public static func / (lhs: Decimal128, rhs: Decimal128) -> Decimal128 {
         quotient(lhs, rhs)
     }
 
+    /// Adds in place.
     public static func += (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs + rhs }
+    /// Subtracts in place.
     public static func -= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs - rhs }
+    /// Multiplies in place.
     public static func *= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs * rhs }
+    /// Divides in place.
     public static func /= (lhs: inout Decimal128, rhs: Decimal128) { lhs = lhs / rhs }
 
+    /// `other - self`.
     public func distance(to other: Decimal128) -> Decimal128 { other - self }
+    /// `self + n`.
     public func advanced(by n: Decimal128) -> Decimal128 { self + n }
 }
 

@@ -431,6 +431,7 @@ extension Decimal128: Hashable, Comparable {
 // MARK: Literals and coding
 
 extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral {
+    /// The integer literal, exactly.
     public init(integerLiteral value: Int64) {
         self.init(value)
     }

@@ -9,9 +9,12 @@ extension String: _MapKey {}
 
 /// One key and its value, as a ``Map`` iterates them.
 public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue> {
+    /// The entry's key.
     public let key: Key
+    /// The value at ``key``.
     public let value: Value
 
+    /// An entry of `key` and `value`.
     public init(key: Key, value: Value) {
         self.key = key
         self.value = value
@@ -43,6 +46,7 @@ extension SingleMapEntry: Hashable where Value: Hashable {}
 /// empty, contain `.` or begin with `$`. Objects are held as optionals
 /// (`Map<String, Person?>`): deleting an object leaves nil at its keys.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, MapFactory {
+    /// What iteration yields: a key and its value.
     public typealias Element = SingleMapEntry<Key, Value>
 
     private enum Storage {
@@ -195,14 +199,24 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// one it converts from, as a property setter does); nil or `NSNull`
     /// removes the key, as key-value coding on Realm's map does.
     ///
-    /// - Precondition: `value` is nil, `NSNull` or convertible to `Value`.
+    /// A value of another type changes nothing: on a managed map the write
+    /// transaction's commit then throws a `wrongType` error naming the map
+    /// and the key, as a property setter's does.
+    ///
+    /// - Precondition: on an unmanaged map, `value` is nil, `NSNull` or
+    ///   convertible to `Value` (there is no commit to report it to).
     public func setValue(_ value: Any?, forKey key: Key) {
         guard let value, !(value is NSNull) else {
             removeObject(for: key)
             return
         }
         guard let converted = value as? Value ?? Value._convert(from: value) else {
-            preconditionFailure("Cannot set a value of type '\(type(of: value))' in a map of '\(Value.self)'.")
+            let message = "Cannot set a value of type '\(type(of: value))' for key '\(key)' in a map of '\(Value.self)'"
+            guard case .managed(let realm, let handle) = storage else { preconditionFailure(message + ".") }
+            realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
+                throw Realm.Error(.wrongType, message + " (\(name(handle, in: realm))).")
+            }
+            return
         }
         updateValue(converted, forKey: key)
     }

@@ -37,16 +37,20 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     // MARK: RealmCollection
 
+    /// The Realm managing the set, or nil when unmanaged.
     public var realm: Realm? {
         if case .managed(let realm, _) = storage { return realm }
         return nil
     }
 
+    /// Whether the owner was deleted, or its Realm invalidated since the set
+    /// was read.
     public var isInvalidated: Bool {
         guard case .managed(let realm, let handle) = storage else { return false }
         return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
     }
 
+    /// The query of a managed set of objects (its elements); nil otherwise.
     public var _query: Query? {
         guard case .managed(let realm, let handle) = storage, let objectType = Element._objectType else { return nil }
         verifyValid(realm)
@@ -55,6 +59,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         return Query(className: dynamicTargetClass ?? objectType.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner))
     }
 
+    /// The number of elements.
     public var count: Int {
         switch storage {
         case .unmanaged(let elements):
@@ -72,7 +77,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         return elements[position]
     }
 
+    /// The first element in the set's order, or nil when empty.
     public var first: Element? { elements().first }
+    /// The last element in the set's order, or nil when empty.
     public var last: Element? { elements().last }
 
     /// Iterates over the elements as they were when iteration began: the

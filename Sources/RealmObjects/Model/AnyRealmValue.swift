@@ -24,28 +24,48 @@ public enum AnyRealmValue: Hashable {
 
     /// No value.
     case none
+    /// An integer.
     case int(Int)
+    /// A Boolean.
     case bool(Bool)
+    /// A float.
     case float(Float)
+    /// A double.
     case double(Double)
+    /// A string.
     case string(String)
+    /// Bytes.
     case data(Data)
+    /// A date.
     case date(Date)
     /// A link to an object of any class.
     case object(Object)
+    /// An object id.
     case objectId(ObjectId)
+    /// A decimal.
     case decimal128(Decimal128)
+    /// A UUID.
     case uuid(UUID)
 
+    /// The integer held, or nil for another case.
     public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
+    /// The Boolean held, or nil for another case.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The float held, or nil for another case.
     public var floatValue: Float? { if case .float(let value) = self { value } else { nil } }
+    /// The double held, or nil for another case.
     public var doubleValue: Double? { if case .double(let value) = self { value } else { nil } }
+    /// The string held, or nil for another case.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The data held, or nil for another case.
     public var dataValue: Data? { if case .data(let value) = self { value } else { nil } }
+    /// The date held, or nil for another case.
     public var dateValue: Date? { if case .date(let value) = self { value } else { nil } }
+    /// The object id held, or nil for another case.
     public var objectIdValue: ObjectId? { if case .objectId(let value) = self { value } else { nil } }
+    /// The decimal held, or nil for another case.
     public var decimal128Value: Decimal128? { if case .decimal128(let value) = self { value } else { nil } }
+    /// The UUID held, or nil for another case.
     public var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
 
     /// The object held, when it is of class `objectType`.
@@ -62,6 +82,7 @@ public enum AnyRealmValue: Hashable {
         return realm.makeObject(DynamicObject.self, key: object._key, className: object.objectSchema.name)
     }
 
+    /// The same case and value; objects compare as the same stored object.
     public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         switch (lhs, rhs) {
         case (.none, .none): true
@@ -80,6 +101,7 @@ public enum AnyRealmValue: Hashable {
         }
     }
 
+    /// Hashes the value (a managed object by its key).
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .none: hasher.combine(0)
