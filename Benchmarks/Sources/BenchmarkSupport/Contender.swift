@@ -125,6 +125,14 @@ public protocol Contender: AnyObject {
     /// sum of the values].
     func iterateMap(count: Int) throws -> Trial?
 
+    // MARK: Frozen snapshots
+
+    /// Freezes the results of every object of the large dataset (`count`
+    /// objects): a snapshot any thread may read; nil when the library has
+    /// no such notion. Result: [the frozen results' count, read after the
+    /// measurement].
+    func freezeResults(among count: Int) throws -> Trial?
+
     // MARK: Notifications
 
     /// Commits `commits` one-object transactions, each waiting for an
@@ -155,6 +163,7 @@ extension Contender {
     public func insertIntoMap(count: Int) throws -> Trial? { nil }
     public func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial? { nil }
     public func iterateMap(count: Int) throws -> Trial? { nil }
+    public func freezeResults(among count: Int) throws -> Trial? { nil }
 }
 
 /// How a contender's connections are set up, for the report's header.

@@ -313,6 +313,13 @@ extension Workload {
                     .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
             },
             Workload(
+                name: "freeze-results-1M",
+                summary: "freeze the Results of every object (a frozen Realm at that version, first freeze) (realm only: n/a elsewhere)",
+                size: "\(abbreviated(s.large)) objects", budget: .none
+            ) { contender, _ in
+                try contender.freezeResults(among: s.large)?.expecting([s.large])
+            },
+            Workload(
                 name: "peak-memory-enumerate-1M",
                 summary: "peak resident memory above the baseline while enumerating every object reading intCol, in a child process",
                 size: "\(abbreviated(s.large)) objects", budget: .none, unit: .bytes, warmsUp: false,

@@ -144,6 +144,22 @@ public class RealmContender: Contender {
         }, result: { tally.values })
     }
 
+    public func freezeResults(among count: Int) throws -> Trial? {
+        let realm = try largeRealm(count)
+        let results = realm.objects(BenchObject.self)
+        // Holds the frozen results until the count is read; the next
+        // trial's freeze is then a first one again (a frozen Realm is
+        // cached only while in use).
+        final class Holder { var frozen: Results<BenchObject>? }
+        let holder = Holder()
+        return Trial(measure: {
+            holder.frozen = results.freeze()
+        }, result: {
+            defer { holder.frozen = nil }
+            return [holder.frozen?.count ?? -1]
+        })
+    }
+
     public func readMatchesByIndex(among count: Int) throws -> Trial {
         let realm = try largeRealm(count)
         let tally = Tally(2)

@@ -37,15 +37,23 @@ public final class Transaction {
 
     /// The coordinator of the file.
     public let coordinator: Coordinator
-    let connection: Connection
+    /// The connection whose SQLite transaction holds the version read. A
+    /// transaction that freezes while behind the newest version hands its
+    /// connection to the frozen one and takes another
+    /// (`Transaction+Freezing.swift`).
+    @exclusivity(unchecked) internal(set) var connection: Connection
+    /// For a frozen transaction, the lock every use of it takes: it reads
+    /// one version for its whole life, from any thread (see
+    /// ``freeze()``); nil for the others, which belong to one thread.
+    public let frozenLock: NSRecursiveLock?
     // A transaction belongs to one thread, and what an operation on an
     // object reads or records in it (the catalog, the state, the change
     // records, the cursors) is reached several times per object: access
     // tracking, a runtime call per access, is left off for those fields,
     // as for `counter` below.
-    @exclusivity(unchecked) private(set) var catalog: Catalog
+    @exclusivity(unchecked) internal(set) var catalog: Catalog
     /// Where the transaction stands.
-    @exclusivity(unchecked) public private(set) var state: State = .idle {
+    @exclusivity(unchecked) public internal(set) var state: State = .idle {
         didSet {
             // Keep the coordinator's list of live versions current.
             if let old = oldValue.version, old != state.version { coordinator.unpin(old) }
@@ -59,7 +67,7 @@ public final class Transaction {
     /// (``isCurrent(_:)``); a transaction belongs to one thread, so access
     /// tracking is left off. (The attribute only applies to accesses
     /// compiled in this module, hence the accessors.)
-    @exclusivity(unchecked) private var counter: UInt64 = 0
+    @exclusivity(unchecked) var counter: UInt64 = 0
     /// Whether the write under way was begun by
     /// ``beginWriteWithoutSyncingTheDisk()``.
     private var syncIsRelaxed = false
@@ -113,15 +121,16 @@ public final class Transaction {
     /// the new primary key's values, which start equal.
     @exclusivity(unchecked) var pendingPrimaryKeyIndexes: [PropertyName] = []
     // Asked for once per row a write touches, on the transaction's thread.
-    @exclusivity(unchecked) private var statements = StatementCache()
+    @exclusivity(unchecked) var statements = StatementCache()
     /// Statements of finished cursors, for the next cursor to reuse.
     @exclusivity(unchecked) var idleCursorStatements = IdleStatements()
     /// The cursors still reading from a statement, to detach before a change.
     @exclusivity(unchecked) var streamingCursors: [WeakCursor] = []
 
-    init(coordinator: Coordinator, connection: Connection) {
+    init(coordinator: Coordinator, connection: Connection, frozenLock: NSRecursiveLock? = nil) {
         self.coordinator = coordinator
         self.connection = connection
+        self.frozenLock = frozenLock
         // The first read compares the stored catalog generation with this one
         // and reloads when they differ.
         self.catalog = coordinator.currentCatalog
@@ -176,6 +185,9 @@ public final class Transaction {
     /// - Throws: `invalidTransactionState` inside a write transaction.
     @discardableResult
     public func refresh() throws(RealmError) -> Bool {
+        // A frozen transaction stays at its version (as a frozen Realm's
+        // `refresh()` answers false).
+        guard frozenLock == nil else { return false }
         switch state {
         case .idle:
             try beginRead()
@@ -195,6 +207,9 @@ public final class Transaction {
     /// access reads the newest version. Inside a write transaction, cancels
     /// it first.
     public func invalidate() {
+        // A frozen transaction's version is all it is: the Realm above
+        // refuses reads after invalidating it instead.
+        guard frozenLock == nil else { return }
         detachCursors()
         switch state {
         case .idle:
@@ -214,7 +229,7 @@ public final class Transaction {
         if case .idle = state { try beginRead() }
     }
 
-    private func beginRead() throws(RealmError) {
+    func beginRead() throws(RealmError) {
         try connection.cachedStatement("BEGIN").run()
         do {
             let version = try readMetadata()
@@ -282,6 +297,9 @@ public final class Transaction {
     ///   (which SQLite lets change only outside a transaction), and put
     ///   `FULL` back when the write ends.
     private func beginWrite(relaxingTheSync: Bool) throws(RealmError) {
+        guard frozenLock == nil else {
+            throw RealmError(.invalidTransactionState, "Can't perform transactions on a frozen Realm (at '\(coordinator.path)').")
+        }
         if case .writing = state {
             throw RealmError(.invalidTransactionState, "The Realm at '\(coordinator.path)' is already in a write transaction; write transactions cannot be nested.")
         }

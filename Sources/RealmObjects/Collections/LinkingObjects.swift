@@ -45,14 +45,16 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
     func keys() -> [ObjectKey] {
         guard let owner else { return [] }
         let realm = owner.realm
-        if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
-        cachedKeys = realm.perform("read linking objects", ifDamaged: []) { transaction in
-            let source = try transaction.classHandle(named: Element.className())
-            let property = try transaction.propertyIndex(named: propertyName, in: source)
-            return try transaction.linkingObjects(to: owner.key, from: source, property: property)
+        return realm.withAccess {
+            if cachedStamp == realm.transaction.changeCounter { return cachedKeys }
+            cachedKeys = realm.perform("read linking objects", ifDamaged: []) { transaction in
+                let source = try transaction.classHandle(named: Element.className())
+                let property = try transaction.propertyIndex(named: propertyName, in: source)
+                return try transaction.linkingObjects(to: owner.key, from: source, property: property)
+            }
+            cachedStamp = realm.transaction.changeCounter
+            return cachedKeys
         }
-        cachedStamp = realm.transaction.changeCounter
-        return cachedKeys
     }
 
     public var count: Int { keys().count }
@@ -60,7 +62,8 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
     public subscript(position: Int) -> Element {
         let keys = keys()
         precondition(position >= 0 && position < keys.count, "Index \(position) is out of bounds (must be less than \(keys.count)).")
-        return owner!.realm.makeObject(Element.self, key: keys[position])
+        let realm = owner!.realm
+        return realm.withAccess { realm.makeObject(Element.self, key: keys[position]) }
     }
 
     public var first: Element? { isEmpty ? nil : self[0] }
@@ -71,7 +74,8 @@ public final class LinkingObjects<Element: Object>: RealmCollection, LinkingObje
     public func makeIterator() -> IndexingIterator<[Element]> {
         guard let owner else { return [].makeIterator() }
         let realm = owner.realm
-        return keys().map { realm.makeObject(Element.self, key: $0) }.makeIterator()
+        let keys = keys()
+        return realm.withAccess { keys.map { realm.makeObject(Element.self, key: $0) } }.makeIterator()
     }
 
     static var originType: Object.Type { Element.self }

@@ -89,10 +89,12 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .unmanaged(let elements):
             return elements.count
         case .managed(let realm, let handle):
-            verifyValid(realm)
-            let count = realm.perform("count a list", ifDamaged: 0) { try $0.count(of: handle) }
-            reportedCount.note(count, at: realm.transaction.changeCounter)
-            return count
+            return realm.withAccess {
+                verifyValid(realm)
+                let count = realm.perform("count a list", ifDamaged: 0) { try $0.count(of: handle) }
+                reportedCount.note(count, at: realm.transaction.changeCounter)
+                return count
+            }
         }
     }
 
@@ -103,9 +105,11 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
                 return elements[position]
             case .managed(let realm, let handle):
-                verifyValid(realm)
-                let value = realm.perform("read a list element", ifDamaged: .null) { try $0.value(at: position, in: handle) }
-                return element(value, in: realm)
+                return realm.withAccess {
+                    verifyValid(realm)
+                    let value = realm.perform("read a list element", ifDamaged: .null) { try $0.value(at: position, in: handle) }
+                    return element(value, in: realm)
+                }
             }
         }
         set {
@@ -122,6 +126,11 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     /// at a time, as a `Results` loop does: a loop that lets each object go
     /// keeps one row in memory, not the whole list.
     public func makeIterator() -> Iterator {
+        guard let realm else { return Iterator(elements: elements()) }
+        return realm.withAccess(makeManagedIterator)
+    }
+
+    private func makeManagedIterator() -> Iterator {
         if case .managed(let realm, _) = storage, Element.self is AnyObject.Type,
            let objectType = Element._objectType, let query = _query {
             verifyValid(realm)
@@ -190,16 +199,20 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
-            verifyValid(realm)
-            var values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
-            if let counted = reportedCount.count(at: realm.transaction.changeCounter), counted != values.count {
-                // See `ReportedCount`: a damaged file's rows disagree with
-                // its count.
-                realm.noteCountMismatch(counted: counted, read: values.count, while: "read a list")
-                values = Array(values.prefix(counted)) + repeatElement(.null, count: Swift.max(0, counted - values.count))
-            }
-            return values.map { element($0, in: realm) }
+            return realm.withAccess { managedElements(realm, handle) }
         }
+    }
+
+    private func managedElements(_ realm: Realm, _ handle: ListHandle) -> [Element] {
+        verifyValid(realm)
+        var values = realm.perform("read a list", ifDamaged: []) { try $0.values(of: handle) }
+        if let counted = reportedCount.count(at: realm.transaction.changeCounter), counted != values.count {
+            // See `ReportedCount`: a damaged file's rows disagree with
+            // its count.
+            realm.noteCountMismatch(counted: counted, read: values.count, while: "read a list")
+            values = Array(values.prefix(counted)) + repeatElement(.null, count: Swift.max(0, counted - values.count))
+        }
+        return values.map { element($0, in: realm) }
     }
 
     // MARK: Mutation

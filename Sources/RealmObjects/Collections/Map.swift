@@ -101,9 +101,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
             case .unmanaged(let entries):
                 return entries[key]
             case .managed(let realm, let handle):
-                verifyValid(realm)
-                let stored = realm.perform("read a map value", ifDamaged: nil) { try $0.value(forKey: Self.text(key), in: handle) }
-                return stored.map { Value._fromValue($0, in: realm) }
+                return realm.withAccess {
+                    verifyValid(realm)
+                    let stored = realm.perform("read a map value", ifDamaged: nil) { try $0.value(forKey: Self.text(key), in: handle) }
+                    return stored.map { Value._fromValue($0, in: realm) }
+                }
             }
         }
         set {
@@ -232,10 +234,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         case .unmanaged(let entries):
             return entries.keys.sorted().map { SingleMapEntry(key: $0, value: entries[$0]!) }
         case .managed(let realm, let handle):
-            verifyValid(realm)
-            let stored = realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
-            let reader = Value._readsRealm ? realm : nil
-            return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: reader)) }
+            return realm.withAccess {
+                verifyValid(realm)
+                let stored = realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
+                let reader = Value._readsRealm ? realm : nil
+                return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: reader)) }
+            }
         }
     }
 

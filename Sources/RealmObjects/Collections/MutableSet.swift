@@ -94,15 +94,17 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
-            verifyValid(realm)
-            let values = realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
-            if dynamicTargetClass == nil {
-                // Values other than objects need no Realm: not passing it
-                // spares a retain and a release per element.
-                let reader = Element._readsRealm ? realm : nil
-                return values.map { Element._fromValue($0, in: reader) }
+            return realm.withAccess {
+                verifyValid(realm)
+                let values = realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
+                if dynamicTargetClass == nil {
+                    // Values other than objects need no Realm: not passing
+                    // it spares a retain and a release per element.
+                    let reader = Element._readsRealm ? realm : nil
+                    return values.map { Element._fromValue($0, in: reader) }
+                }
+                return values.map { element($0, in: realm) }
             }
-            return values.map { element($0, in: realm) }
         }
     }
 
@@ -113,9 +115,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         case .unmanaged(let elements):
             return elements.contains { Self.same($0, element) }
         case .managed(let realm, let handle):
-            verifyValid(realm)
-            guard let value = storedValue(of: element, in: realm) else { return false }
-            return realm.perform("read a set", ifDamaged: false) { try $0.setContains(value, in: handle) }
+            return realm.withAccess {
+                verifyValid(realm)
+                guard let value = storedValue(of: element, in: realm) else { return false }
+                return realm.perform("read a set", ifDamaged: false) { try $0.setContains(value, in: handle) }
+            }
         }
     }
 

@@ -40,14 +40,22 @@ final class ObjectWalk {
     }
 
     deinit {
-        // A loop that stopped early may have kept its last object.
-        if isLastHeldElsewhere() { keepRowOfLast() }
+        // A loop that stopped early may have kept its last object. (A
+        // frozen Realm's walk may end on any thread.)
+        if let lock = factory.realm.state.frozenLock {
+            lock.withLock { if isLastHeldElsewhere() { keepRowOfLast() } }
+        } else if isLastHeldElsewhere() {
+            keepRowOfLast()
+        }
     }
 
     /// The next object, or nil at the end (or when the file turns out to be
     /// damaged, which is noted for the next throwing call).
     func next() -> Object? {
-        factory.realm.verifyThread()
+        factory.realm.withAccess(nextOnThread)
+    }
+
+    private func nextOnThread() -> Object? {
         var reusable: Object?
         if last != nil {
             if isLastHeldElsewhere() {

@@ -15,7 +15,7 @@ public typealias RealmCollectionValue = _Persistable
 ///     print("operating on collection containing \(collection.count) objects")
 /// }
 /// ```
-public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, RealmCollectionBase
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, RealmCollectionBase, ThreadConfined
 where Index == Int, Element: RealmCollectionValue {
     /// Realm Swift's name for the element type, which generic code over
     /// Realm collections constrains (`where C.ElementType == Dog`).

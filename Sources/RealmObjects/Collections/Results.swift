@@ -70,7 +70,10 @@ public final class Results<Element: Object>: RealmCollection {
     /// The keys of the matching objects at the Realm's current version.
     func keys() -> [ObjectKey] {
         guard let realm else { return [] }
-        realm.verifyThread()
+        return realm.withAccess { keys(in: realm) }
+    }
+
+    private func keys(in realm: Realm) -> [ObjectKey] {
         // A class the file does not have yet has no objects.
         guard objectFactory(realm) != nil else { return [] }
         let stamp = realm.transaction.changeCounter
@@ -111,7 +114,10 @@ public final class Results<Element: Object>: RealmCollection {
 
     public var count: Int {
         guard let realm else { return 0 }
-        realm.verifyThread()
+        return realm.withAccess { count(in: realm) }
+    }
+
+    private func count(in realm: Realm) -> Int {
         guard objectFactory(realm) != nil else { return 0 }
         let stamp = realm.transaction.changeCounter
         if cachedStamp == stamp { return cachedKeys.count }
@@ -123,10 +129,14 @@ public final class Results<Element: Object>: RealmCollection {
     }
 
     public subscript(position: Int) -> Element {
-        guard let realm, let factory = objectFactory(realm) else {
+        guard let realm else { preconditionFailure("Index \(position) is out of bounds (must be less than 0).") }
+        return realm.withAccess { element(at: position, in: realm) }
+    }
+
+    private func element(at position: Int, in realm: Realm) -> Element {
+        guard let factory = objectFactory(realm) else {
             preconditionFailure("Index \(position) is out of bounds (must be less than 0).")
         }
-        realm.verifyThread()
         // Keys already evaluated at this version serve as they are (the
         // object then reads its row by key); otherwise the first index
         // access reads the rows with the keys.
@@ -147,8 +157,12 @@ public final class Results<Element: Object>: RealmCollection {
     }
 
     public var first: Element? {
-        guard let realm, let factory = objectFactory(realm) else { return nil }
-        realm.verifyThread()
+        guard let realm else { return nil }
+        return realm.withAccess { first(in: realm) }
+    }
+
+    private func first(in realm: Realm) -> Element? {
+        guard let factory = objectFactory(realm) else { return nil }
         if cachedStamp == realm.transaction.changeCounter {
             return cachedKeys.first.map { unsafeDowncast(factory.make($0), to: Element.self) }
         }
@@ -166,14 +180,20 @@ public final class Results<Element: Object>: RealmCollection {
     }
 
     public var last: Element? {
-        let keys = keys()
-        return keys.last.map { unsafeDowncast(factory!.make($0), to: Element.self) }
+        guard let realm else { return nil }
+        return realm.withAccess {
+            keys(in: realm).last.map { unsafeDowncast(factory!.make($0), to: Element.self) }
+        }
     }
 
     /// Iterates over a snapshot of the matches taken now.
     public func makeIterator() -> Iterator {
-        guard let realm, let factory = objectFactory(realm) else { return Iterator(walk: nil, factory: nil, counted: nil) }
-        realm.verifyThread()
+        guard let realm else { return Iterator(walk: nil, factory: nil, counted: nil) }
+        return realm.withAccess { makeIterator(in: realm) }
+    }
+
+    private func makeIterator(in realm: Realm) -> Iterator {
+        guard let factory = objectFactory(realm) else { return Iterator(walk: nil, factory: nil, counted: nil) }
         let stamp = realm.transaction.changeCounter
         let counted = cachedStamp == stamp ? cachedKeys.count : reportedCount.count(at: stamp)
         let cursor = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in

@@ -19,7 +19,13 @@ enum DynamicAccess {
             // Unmanaged reads are rare: the cast finds an enum's raw value.
             return unmanagedValue(of: object, info: info, index: index).map { ($0 as? _Persistable)?._keyValue ?? $0 }
         }
-        realm.verifyThread()
+        return realm.withAccess { managedValue(of: object, forKey: key, info: info, index: index, in: realm) }
+    }
+
+    /// ``value(of:forKey:)`` of a managed object, on its Realm's thread or
+    /// under its frozen Realm's lock.
+    private static func managedValue(of object: Object, forKey key: String, info: ClassInfo, index: Int, in realm: Realm) -> Any? {
+        let property = info.objectSchema.properties[index]
         realm.verifyNotInvalidated(object)
         switch info.kinds[index] {
         case .persisted(let type), .optional(let type):
@@ -88,6 +94,7 @@ enum DynamicAccess {
             let error = Realm.Error(.fail, "Invalid property name '\(key)' for class '\(info.className)'.")
             guard let realm = object._realm else { return object._recordImportFailure(error) }
             realm.verifyThread()
+            realm.verifyObjectWritable()
             precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting '\(info.className).\(key)').")
             realm.recordWriteFailure(error)
             return
@@ -105,6 +112,7 @@ enum DynamicAccess {
             return
         }
         realm.verifyThread()
+        realm.verifyObjectWritable()
         realm.verifyNotInvalidated(object)
         precondition(realm.isInWriteTransaction, "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first (setting \(name)).")
         if case .linkingObjects = info.kinds[index] {

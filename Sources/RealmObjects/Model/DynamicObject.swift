@@ -36,18 +36,20 @@ extension Realm {
     ///
     /// - Precondition: the Realm has such a class.
     public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
-        verifyThread()
-        precondition(state.handleIfStored(className) != nil, "The Realm at '\(configuration.identity)' has no class named '\(className)'.")
-        return Results(realm: self, query: Query(className: className))
+        withAccess {
+            precondition(state.handleIfStored(className) != nil, "The Realm at '\(configuration.identity)' has no class named '\(className)'.")
+            return Results(realm: self, query: Query(className: className))
+        }
     }
 
     /// The object of the class named `className` with a primary key, or nil.
     public func dynamicObject(ofType className: String, forPrimaryKey key: Any) -> DynamicObject? {
-        verifyThread()
-        guard let handle = state.handleIfStored(className) else { return nil }
-        let value = ValueImporter.primaryKeyValue(key, className: className)
-        let found = perform("find '\(className)' by primary key", ifDamaged: nil) { try $0.object(withPrimaryKey: value, in: handle) }
-        return found.map { makeObject(DynamicObject.self, key: $0, className: className) }
+        withAccess {
+            guard let handle = state.handleIfStored(className) else { return nil }
+            let value = ValueImporter.primaryKeyValue(key, className: className)
+            let found = perform("find '\(className)' by primary key", ifDamaged: nil) { try $0.object(withPrimaryKey: value, in: handle) }
+            return found.map { makeObject(DynamicObject.self, key: $0, className: className) }
+        }
     }
 }
 
@@ -67,14 +69,36 @@ extension Object {
         guard let realm = _realm, let handle = _handle else {
             preconditionFailure("dynamicList(\"\(propertyName)\") needs a managed object; '\(objectSchema.name)' is not managed by a Realm.")
         }
-        realm.verifyThread()
-        realm.verifyNotInvalidated(self)
-        guard let index = _classInfo.propertyIndex(named: propertyName),
-              objectSchema.properties[index].isList, objectSchema.properties[index].type == .object else {
-            preconditionFailure("'\(objectSchema.name).\(propertyName)' is not a list of objects.")
+        return realm.withAccess {
+            realm.verifyNotInvalidated(self)
+            guard let index = _classInfo.propertyIndex(named: propertyName),
+                  objectSchema.properties[index].isList, objectSchema.properties[index].type == .object else {
+                preconditionFailure("'\(objectSchema.name).\(propertyName)' is not a list of objects.")
+            }
+            let list = List<DynamicObject>()
+            list.bind(to: realm, owner: _key, ownerHandle: handle, property: index)
+            return list
         }
-        let list = List<DynamicObject>()
-        list.bind(to: realm, owner: _key, ownerHandle: handle, property: index)
-        return list
+    }
+
+    /// The set property named `propertyName` of a managed object, as a
+    /// live `MutableSet` of `DynamicObject`s whatever its model class.
+    ///
+    /// - Precondition: the object is managed, and `propertyName` names a
+    ///   set of objects.
+    public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
+        guard let realm = _realm, let handle = _handle else {
+            preconditionFailure("dynamicMutableSet(\"\(propertyName)\") needs a managed object; '\(objectSchema.name)' is not managed by a Realm.")
+        }
+        return realm.withAccess {
+            realm.verifyNotInvalidated(self)
+            guard let index = _classInfo.propertyIndex(named: propertyName),
+                  objectSchema.properties[index].isSet, objectSchema.properties[index].type == .object else {
+                preconditionFailure("'\(objectSchema.name).\(propertyName)' is not a set of objects.")
+            }
+            let set = MutableSet<DynamicObject>()
+            set.bind(to: realm, owner: _key, ownerHandle: handle, property: index)
+            return set
+        }
     }
 }

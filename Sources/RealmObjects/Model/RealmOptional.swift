@@ -46,6 +46,7 @@ public final class RealmOptional<Wrapped: _Persistable>: RealmOptionalBase, Mana
                 storage = .unmanaged(newValue)
             case .managed(let realm, let key, let handle, let property):
                 verifyValid(realm)
+                realm.verifyObjectWritable()
                 realm.recordingFailure(of: "set '\(handle.className).\(realm.propertyName(property, of: handle))'") {
                     try realm.transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
                 }

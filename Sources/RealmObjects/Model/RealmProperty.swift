@@ -47,6 +47,7 @@ public final class RealmProperty<Value: _Persistable>: RealmOptionalBase {
                 storage = .unmanaged(newValue)
             case .managed(let realm, let key, let handle, let property):
                 verifyValid(realm, handle)
+                realm.verifyObjectWritable()
                 realm.recordingFailure(of: "set '\(handle.className).\(realm.propertyName(property, of: handle))'") {
                     try realm.transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
                 }

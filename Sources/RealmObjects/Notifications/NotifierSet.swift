@@ -124,6 +124,8 @@ final class NotifierSet {
             scheduler = Thread.isMainThread
                 ? DeliveryScheduler(queue: .main, target: UncheckedWeak(self))
                 : DeliveryScheduler(runLoop: RunLoop.current, target: UncheckedWeak(self))
+        case .frozen:
+            preconditionFailure("Frozen Realms do not change and do not have change notifications.")
         }
         self.scheduler = scheduler
         let worker = self.worker

@@ -8,6 +8,14 @@ extension Realm {
     /// properties (lists, optionals, linking objects) are bound to the Realm.
     /// `handle`, when the caller has it, spares looking the class up again.
     func makeObject<T: Object>(_ type: T.Type, key: ObjectKey, className: String? = nil, handle: ClassHandle? = nil) -> T {
+        // A frozen Realm's schema cache is shared by every thread.
+        guard !state.isFrozen else {
+            return withAccess { makeObjectOnThread(type, key: key, className: className, handle: handle) }
+        }
+        return makeObjectOnThread(type, key: key, className: className, handle: handle)
+    }
+
+    private func makeObjectOnThread<T: Object>(_ type: T.Type, key: ObjectKey, className: String?, handle: ClassHandle?) -> T {
         let object = type.init()
         let name = className ?? ClassNames.name(of: type)
         guard let handle = handle ?? state.handleIfStored(name) else {
@@ -39,6 +47,13 @@ extension Realm {
     @usableFromInline
     func readValue(of object: Object, property: Int) -> Value {
         verifyThread(accessing: property, of: object)
+        guard state.isFrozen else { return readValueOnThread(of: object, property: property) }
+        return withAccess { readValueOnThread(of: object, property: property) }
+    }
+
+    /// ``readValue(of:property:)`` on the Realm's thread, or under a frozen
+    /// Realm's lock.
+    private func readValueOnThread(of object: Object, property: Int) -> Value {
         verifyNotInvalidated(object)
         if let row = object._cursorRow {
             if let value = row.value(of: property, at: object._row, in: transaction) { return value }
@@ -77,6 +92,7 @@ extension Realm {
     @usableFromInline
     func writeValue<V: _Persistable>(_ value: V, of object: Object, property: Int) {
         verifyThread(accessing: property, of: object)
+        verifyObjectWritable()
         verifyNotInvalidated(object)
         var name: String { "'\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'" }
         if !isInWriteTransaction {
@@ -105,13 +121,20 @@ extension Realm {
         return objectExists(key: object._key, handle: handle)
     }
 
+    /// Whether the object of `key` exists at the version being read.
+    ///
+    /// Any thread may ask (`isInvalidated` is usable from any thread, as in
+    /// Realm); a frozen Realm's lock is taken.
     func objectExists(key: ObjectKey, handle: ClassHandle) -> Bool {
-        (try? transaction.objectExists(key, in: handle)) ?? false
+        guard let lock = state.frozenLock else { return (try? transaction.objectExists(key, in: handle)) ?? false }
+        return lock.withLock { (try? transaction.objectExists(key, in: handle)) ?? false }
     }
 
     func objectExists(key: ObjectKey, className: String) -> Bool {
-        guard let handle = state.handleIfStored(className) else { return false }
-        return objectExists(key: key, handle: handle)
+        withAccess {
+            guard let handle = state.handleIfStored(className) else { return false }
+            return objectExists(key: key, handle: handle)
+        }
     }
 
     func className(of handle: ClassHandle) -> String {
@@ -199,7 +222,10 @@ extension Realm {
     /// `invalidPredicate` that quotes the predicate and points at the
     /// offending token.
     func checkedFilter(_ query: Query, by format: String, arguments: [Any]) throws(Realm.Error) -> Query {
-        verifyThread()
+        try withAccess { () throws(Realm.Error) -> Query in try checkedFilterOnThread(query, by: format, arguments: arguments) }
+    }
+
+    private func checkedFilterOnThread(_ query: Query, by format: String, arguments: [Any]) throws(Realm.Error) -> Query {
         do {
             let converted = try QueryArguments.convert(arguments, format: format, realm: self)
             guard transaction.schema[query.className] != nil else {
@@ -219,11 +245,13 @@ extension Realm {
 
     /// `query` type-checked against the Realm's schema.
     func validated(_ query: Query) -> Query {
-        guard transaction.schema[query.className] != nil else { return query }
-        do {
-            return try query.validated(in: transaction)
-        } catch {
-            preconditionFailure("\(error)")
+        withAccess {
+            guard transaction.schema[query.className] != nil else { return query }
+            do {
+                return try query.validated(in: transaction)
+            } catch {
+                preconditionFailure("\(error)")
+            }
         }
     }
 }

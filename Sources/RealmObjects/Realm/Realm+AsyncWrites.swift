@@ -43,6 +43,7 @@ extension Realm {
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
         verifyThread()
+        verifyNotFrozen()
         let id = state.asyncWrites.enqueue(asyncWriteBlock)
         scheduleAsyncWork()
         return id
@@ -92,6 +93,8 @@ extension Realm {
             DispatchQueue.main.async(execute: step)
         case .thread:
             RunLoop.current.add(Timer(timeInterval: 0, repeats: false) { _ in step() }, forMode: .default)
+        case .frozen:
+            preconditionFailure("Can't perform transactions on a frozen Realm (at '\(configuration.identity)').")
         }
     }
 

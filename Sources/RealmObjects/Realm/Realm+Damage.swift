@@ -22,14 +22,15 @@ extension Realm {
     /// message, as in Realm.
     func perform<Result>(_ action: @autoclosure () -> String, ifDamaged fallback: @autoclosure () -> Result,
                          _ body: (Transaction) throws -> Result) -> Result {
-        verifyThread()
-        do {
-            return try body(transaction)
-        } catch let error as RealmError {
-            failedToRead(error, while: action())
-            return fallback()
-        } catch {
-            preconditionFailure("Failed to \(action()): \(error)")
+        withAccess {
+            do {
+                return try body(transaction)
+            } catch let error as RealmError {
+                failedToRead(error, while: action())
+                return fallback()
+            } catch {
+                preconditionFailure("Failed to \(action()): \(error)")
+            }
         }
     }
 

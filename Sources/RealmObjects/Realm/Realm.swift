@@ -88,19 +88,26 @@ public struct Realm: Equatable {
     /// ``Configuration/objectTypes``, of those classes (and the classes
     /// they link to) only, whatever else the file holds.
     public var schema: Schema {
-        verifyThread()
-        let stored = transaction.schema
-        guard configuration.objectTypes != nil else { return stored }
-        let names = state.subsetClassNames
-        return Schema(stored.objectSchemas.filter { names.contains($0.name) })
+        withAccess {
+            let stored = transaction.schema
+            guard configuration.objectTypes != nil else { return stored }
+            let names = state.subsetClassNames
+            return Schema(stored.objectSchemas.filter { names.contains($0.name) })
+        }
     }
 
     /// Whether the Realm moves to the newest version on its own, at the
     /// start of each run-loop iteration of its thread. Without a run loop,
-    /// call ``refresh()``.
+    /// call ``refresh()``. Always false for a frozen Realm.
+    ///
+    /// - Precondition: not set to true on a frozen Realm.
     public var autorefresh: Bool {
         get { state.autorefresh }
-        nonmutating set { state.autorefresh = newValue }
+        nonmutating set {
+            precondition(!(newValue && isFrozen), "Auto-refresh cannot be enabled for frozen Realms.")
+            guard !isFrozen else { return }
+            state.autorefresh = newValue
+        }
     }
 
     /// Whether the Realm is read-only.
@@ -117,11 +124,12 @@ public struct Realm: Equatable {
 
     // MARK: Versions
 
-    /// Moves to the newest version. Returns whether there was anything new.
+    /// Moves to the newest version. Returns whether there was anything new
+    /// (never, for a frozen Realm).
     @discardableResult
     public func refresh() -> Bool {
         verifyThread()
-        guard !isInWriteTransaction else { return false }
+        guard !isInWriteTransaction, !isFrozen else { return false }
         let changed = perform("refresh", ifDamaged: false) { try $0.refresh() }
         // Pending notifications arrive now, on this thread.
         state.deliverNotifications(versionChanged: changed)
@@ -131,8 +139,14 @@ public struct Realm: Equatable {
     /// Releases the version being read: every object and collection of
     /// this Realm reads the newest version on next access. Inside a write
     /// transaction, cancels it.
+    ///
+    /// A frozen Realm may not be read after this.
     public func invalidate() {
         verifyThread()
+        if let lock = state.frozenLock {
+            lock.withLock { state.frozenRealmInvalidated = true }
+            return
+        }
         state.invalidations &+= 1
         state.writeNeverBegan = false
         state.writeFailure = nil
@@ -229,6 +243,7 @@ public struct Realm: Equatable {
     /// a read-only Realm) stops, one of the file is thrown.
     private func beginTransaction() throws(RealmError) {
         verifyThread()
+        verifyNotFrozen()
         precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
         precondition(!(state.notifiersIfAny?.isDelivering ?? false),
@@ -296,18 +311,22 @@ public struct Realm: Equatable {
 
     /// Every object of a class, as a live ``Results``.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
-        verifyThread()
-        precondition(type != Object.self && type != EmbeddedObject.self && type != DynamicObject.self,
-                     "Object type '\(type.className())' is not managed by the Realm: query a model class (a subclass of Object), or a class by name with dynamicObjects(_:).")
-        precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
-        return Results(realm: self, query: state.allObjectsQuery(of: type))
+        withAccess {
+            precondition(type != Object.self && type != EmbeddedObject.self && type != DynamicObject.self,
+                         "Object type '\(type.className())' is not managed by the Realm: query a model class (a subclass of Object), or a class by name with dynamicObjects(_:).")
+            precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")
+            return Results(realm: self, query: state.allObjectsQuery(of: type))
+        }
     }
 
     /// The object of a class with the given primary key, or nil.
     ///
     /// - Precondition: the class has a primary key of the key's type.
     public func object<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
-        verifyThread()
+        withAccess { findObject(ofType: type, forPrimaryKey: key) }
+    }
+
+    private func findObject<Element: Object, Key>(ofType type: Element.Type, forPrimaryKey key: Key) -> Element? {
         guard let className = state.registeredName(of: type), let handle = state.handleIfStored(className) else { return nil }
         let value = ValueImporter.primaryKeyValue(key, className: className)
         // One statement finds the object and reads its row, from which its
@@ -323,17 +342,19 @@ public struct Realm: Equatable {
 
     // MARK: Thread confinement
 
-    /// Stops unless called on the Realm's thread.
+    /// Stops unless called on the Realm's thread; a frozen Realm may be
+    /// used on any thread.
     @inline(__always)
     func verifyThread() {
-        if !state.isOnOwningThread() { wrongThread() }
+        if !state.isOnOwningThread() && !state.isFrozen { wrongThread() }
     }
 
     /// Stops unless called on the Realm's thread, naming the property of
-    /// `object` that was being read or written.
+    /// `object` that was being read or written; a frozen Realm may be used
+    /// on any thread.
     @inline(__always)
     func verifyThread(accessing property: Int, of object: Object) {
-        if !state.isOnOwningThread() {
+        if !state.isOnOwningThread() && !state.isFrozen {
             wrongThread("accessing '\(Swift.type(of: object).className()).\(object.objectSchema.properties[property].name)'")
         }
     }
@@ -348,11 +369,12 @@ public struct Realm: Equatable {
     /// broken files, which stop with the error's message, as in Realm.
     @discardableResult
     func perform<Result>(_ action: @autoclosure () -> String, _ body: (Transaction) throws -> Result) -> Result {
-        verifyThread()
-        do {
-            return try body(transaction)
-        } catch {
-            preconditionFailure("Failed to \(action()): \(error)")
+        withAccess {
+            do {
+                return try body(transaction)
+            } catch {
+                preconditionFailure("Failed to \(action()): \(error)")
+            }
         }
     }
 }
@@ -375,12 +397,17 @@ final class RealmState {
     enum Confinement: CustomStringConvertible {
         case thread(pthread_t)
         case queue(QueueMarker, DispatchQueue)
+        /// No thread: a frozen Realm, which any thread reads under its
+        /// lock (``Realm/withAccess(_:)``).
+        case frozen
 
-        /// Whether the calling code runs on this thread or queue.
+        /// Whether the calling code runs on this thread or queue, and so
+        /// may read without a lock; never for a frozen Realm.
         var isCurrent: Bool {
             switch self {
             case .thread(let thread): pthread_equal(thread, pthread_self()) != 0
             case .queue(let marker, _): DispatchQueue.getSpecific(key: QueueMarker.key) === marker
+            case .frozen: false
             }
         }
 
@@ -388,6 +415,7 @@ final class RealmState {
             switch self {
             case .thread(let thread): "thread \(thread)"
             case .queue(_, let queue): "the queue '\(queue.label)'"
+            case .frozen: "no thread (it is frozen)"
             }
         }
 
@@ -474,20 +502,56 @@ final class RealmState {
         self.coordinator = coordinator
         self.transaction = transaction
         self.confinement = confinement
+        frozenLock = nil
         schemaCache = SchemaCache(registered: Set(types.map(ObjectIdentifier.init)))
         subsetClassNames = Set(types.map { ClassNames.name(of: $0) })
     }
 
+    /// The state of a frozen Realm reading `transaction`, a frozen
+    /// transaction made from `live`'s, with what `live` learned of the
+    /// schema.
+    init(frozenFrom live: RealmState, transaction: Transaction) {
+        precondition(transaction.isFrozen, "A frozen Realm reads a frozen transaction.")
+        configuration = live.configuration
+        coordinator = live.coordinator
+        self.transaction = transaction
+        confinement = .frozen
+        frozenLock = transaction.frozenLock
+        autorefresh = false
+        schemaCache = live.schemaCache
+        subsetClassNames = live.subsetClassNames
+    }
+
+    /// Whether the calling code may read the Realm without a lock: it is
+    /// live and this is its thread (or queue).
     @inline(__always)
     func isOnOwningThread() -> Bool {
         confinement.isCurrent
     }
+
+    /// For a frozen Realm, the lock of its transaction, which every read
+    /// takes; nil for a live one.
+    let frozenLock: NSRecursiveLock?
+
+    /// Whether the Realm is frozen.
+    @inline(__always)
+    var isFrozen: Bool { frozenLock != nil }
+
+    /// For a frozen Realm, whether ``Realm/invalidate()`` was called: it
+    /// may not be read any more. Read and written under `frozenLock`.
+    @exclusivity(unchecked) var frozenRealmInvalidated = false
+
+    /// For a live Realm, the frozen Realm last made from it, while alive:
+    /// freezing again at its version returns it.
+    weak var lastFrozen: RealmState?
 
     /// Notification registrations, made on first use.
     @exclusivity(unchecked) private(set) var notifiersIfAny: NotifierSet?
 
     var notifiers: NotifierSet {
         if let notifiers = notifiersIfAny { return notifiers }
+        // Every registration makes the set: the one place to refuse them.
+        precondition(!isFrozen, "Frozen Realms do not change and do not have change notifications.")
         let notifiers = NotifierSet(state: self)
         notifiersIfAny = notifiers
         return notifiers

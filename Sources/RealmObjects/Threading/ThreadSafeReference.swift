@@ -3,8 +3,8 @@ import RealmCore
 import RealmQuery
 import Synchronization
 
-/// Carries a managed object, `Results`, `List`, `LinkingObjects` or
-/// `AnyRealmCollection` to another thread, where
+/// Carries a managed object, `Results`, `List`, `MutableSet`, `Map`,
+/// `LinkingObjects` or `AnyRealmCollection` to another thread, where
 /// ``Realm/resolve(_:)`` turns it back into a live one.
 ///
 /// ```swift
@@ -53,8 +53,8 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: Sendable {
     }
 }
 
-/// What a ``ThreadSafeReference`` can carry: managed objects, `Results`
-/// and `List`s.
+/// What a ``ThreadSafeReference`` can carry, and what can be frozen and
+/// thawed (see `Freezing.swift`): managed objects and collections.
 public protocol ThreadConfined {
     /// The Realm managing the value.
     var realm: Realm? { get }
@@ -67,6 +67,8 @@ public enum ThreadConfinedPayload: Sendable {
     case object(className: String, key: ObjectKey)
     case results(Query)
     case list(className: String, owner: ObjectKey, property: String)
+    case set(className: String, owner: ObjectKey, property: String)
+    case map(className: String, owner: ObjectKey, property: String)
     case linkingObjects(ownerClass: String, owner: ObjectKey, property: String)
     /// The collection an `AnyRealmCollection` wraps.
     indirect case wrapped(ThreadConfinedPayload)
@@ -105,12 +107,58 @@ extension List: ThreadConfined {
 
     public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> List<Element>? {
         guard case .list(let className, let owner, let property) = payload,
-              let handle = realm.state.handleIfStored(className),
-              realm.objectExists(key: owner, handle: handle) else { return nil }
+              let (handle, index) = realm.collectionProperty(property, of: owner, className: className) else { return nil }
         let list = List<Element>()
-        let index = realm.perform("resolve a list") { try $0.propertyIndex(named: property, in: handle) }
         list.bind(to: realm, owner: owner, ownerHandle: handle, property: index)
         return list
+    }
+}
+
+extension MutableSet: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard let (realm, handle) = managed else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged MutableSet.")
+        }
+        return .set(className: handle.owningClass.className, owner: handle.owner,
+                    property: realm.propertyName(handle.property, of: handle.owningClass))
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> MutableSet<Element>? {
+        guard case .set(let className, let owner, let property) = payload,
+              let (handle, index) = realm.collectionProperty(property, of: owner, className: className) else { return nil }
+        let set = MutableSet<Element>()
+        set.bind(to: realm, owner: owner, ownerHandle: handle, property: index)
+        return set
+    }
+}
+
+extension Map: ThreadConfined {
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard let (realm, handle) = managed else {
+            preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged Map.")
+        }
+        return .map(className: handle.owningClass.className, owner: handle.owner,
+                    property: realm.propertyName(handle.property, of: handle.owningClass))
+    }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Map<Key, Value>? {
+        guard case .map(let className, let owner, let property) = payload,
+              let (handle, index) = realm.collectionProperty(property, of: owner, className: className) else { return nil }
+        let map = Map<Key, Value>()
+        map.bind(to: realm, owner: owner, ownerHandle: handle, property: index)
+        return map
+    }
+}
+
+extension Realm {
+    /// The class handle and property index of a collection property of an
+    /// object that exists at the version read; nil when the object does
+    /// not.
+    fileprivate func collectionProperty(_ property: String, of owner: ObjectKey, className: String) -> (ClassHandle, Int)? {
+        withAccess {
+            guard let handle = state.handleIfStored(className), objectExists(key: owner, handle: handle) else { return nil }
+            return (handle, perform("resolve '\(className).\(property)'") { try $0.propertyIndex(named: property, in: handle) })
+        }
     }
 }
 
@@ -137,7 +185,11 @@ extension AnyRealmCollection: ThreadConfined {
         guard let base = base as? any ThreadConfined else {
             preconditionFailure("Cannot construct a ThreadSafeReference to an AnyRealmCollection of \(type(of: base)).")
         }
-        return .wrapped(base.threadConfinedPayload)
+        // An AnyRealmCollection of an AnyRealmCollection wraps the same
+        // collection once.
+        let payload = base.threadConfinedPayload
+        if case .wrapped = payload { return payload }
+        return .wrapped(payload)
     }
 
     public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> AnyRealmCollection<Element>? {
@@ -147,9 +199,11 @@ extension AnyRealmCollection: ThreadConfined {
             return AnyRealmCollection.wrapping(results: query, in: realm)
         case .list:
             return List<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
+        case .set:
+            return MutableSet<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
         case .linkingObjects:
             return AnyRealmCollection.wrapping(linkingObjects: wrapped, in: realm)
-        case .object, .wrapped:
+        case .object, .map, .wrapped:
             return nil
         }
     }

@@ -16,11 +16,13 @@ import Testing
 // notifications that Realm delivers on the run loop (`waitForExpectations`)
 // are delivered by `refresh()`; `value(forKey:)` gives `[Any?]`.
 //
+// The freeze and thaw tests are in FreezePortTests.
+//
 // Not ported (Realm 10 API this package does not have): MutableSet and
 // AnyRealmValue/StringWrapper arguments, Swift key-path variants
 // (`sorted(by: \.x)`, `min(of:)`, `SortDescriptor(keyPath: \X.y)`,
 // `distinct(by: [\X.y])`, `observe(keyPaths: [\.x])`), `index(matching: { … })`,
-// `objects(at:)`, `containsAny(in:)`, freeze/thaw/isFrozen, actors
+// `objects(at:)`, `containsAny(in:)`, actors
 // (`observe(on: actor)`, testObserveInsideActor, testCancelTaskForObservationInit),
 // and LinkingObjectsEquatabilityTests / AnyRealmCollectionEquatabilityTests
 // (Realm 10 makes both types Equatable by identity; neither is Equatable here).
