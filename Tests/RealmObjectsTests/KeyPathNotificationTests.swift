@@ -163,7 +163,7 @@ import Testing
             exit(0)
         }
         // Known key paths of a class not in the file yet are accepted.
-        let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "known-key-path-new-class-\(UUID())"))
+        let realm = try! realmOnThisThread(Realm.Configuration(inMemoryIdentifier: "known-key-path-new-class-\(UUID())"))
         let token = realm.objects(Dog.self).observe(keyPaths: ["name", "owner.name", "owners"]) { _ in }
         token.invalidate()
     }

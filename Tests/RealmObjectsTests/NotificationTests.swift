@@ -610,10 +610,10 @@ import Testing
             }
             _ = writerDone.wait(timeout: .now() + 150)
         }.start()
-        while (try Realm(configuration: configuration).objects(Dog.self).count) == 0 {
+        while (try realmOnThisThread(configuration).objects(Dog.self).count) == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let changes = try Realm(configuration: configuration).objects(Dog.self).changes
+        let changes = try realmOnThisThread(configuration).objects(Dog.self).changes
         // Bounded: a missing notification fails the test instead of hanging.
         let collector = Task {
             var seen: [CollectionChangeSummary] = []
@@ -678,7 +678,7 @@ import Testing
     }
 
     @Test func listsObservedOnAQueueAndAsASequence() async throws {
-        let realm = try Realm(configuration: inMemoryConfiguration())
+        let realm = try realmOnThisThread(inMemoryConfiguration())
         let owner = Person(value: ["name": "Tim"])
         try realm.write { realm.add(owner) }
         let queue = DispatchQueue(label: "list-observer")

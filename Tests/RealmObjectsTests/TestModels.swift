@@ -133,3 +133,10 @@ final class TemporaryDirectory {
         url.appendingPathComponent(name)
     }
 }
+
+/// This thread's Realm for `configuration`. (Named `Realm(configuration:)`
+/// in an asynchronous function, Swift picks the main actor's asynchronous
+/// initializer, as Realm Swift's does.)
+func realmOnThisThread(_ configuration: Realm.Configuration) throws -> Realm {
+    try Realm(configuration: configuration)
+}

@@ -278,6 +278,14 @@ public final class Transaction {
         try beginWrite(relaxingTheSync: false)
     }
 
+    /// Begins a write transaction with the write lock `reservation` took
+    /// (see ``Coordinator/reserveWriteLock()``), as ``beginWrite()`` does
+    /// otherwise. When it throws, the lock is released.
+    public func beginWrite(using reservation: WriteLockReservation) throws(RealmError) {
+        reservation.handOver()
+        try beginWrite(relaxingTheSync: false, lockHeld: true)
+    }
+
     /// Begins a write like ``beginWrite()`` whose commit does not wait for
     /// the disk, for content that can be had again (a download, which its
     /// server keeps): a loss of power before the next commit that syncs
@@ -296,18 +304,24 @@ public final class Transaction {
     /// - Parameter relaxingTheSync: write with `synchronous = NORMAL`
     ///   (which SQLite lets change only outside a transaction), and put
     ///   `FULL` back when the write ends.
-    private func beginWrite(relaxingTheSync: Bool) throws(RealmError) {
-        guard frozenLock == nil else {
-            throw RealmError(.invalidTransactionState, "Can't perform transactions on a frozen Realm (at '\(coordinator.path)').")
+    /// - Parameter lockHeld: the caller holds this process's write lock
+    ///   (a reservation), which the write takes over, and releases on
+    ///   failure.
+    private func beginWrite(relaxingTheSync: Bool, lockHeld: Bool = false) throws(RealmError) {
+        var refusal: RealmError?
+        if frozenLock != nil {
+            refusal = RealmError(.invalidTransactionState, "Can't perform transactions on a frozen Realm (at '\(coordinator.path)').")
+        } else if case .writing = state {
+            refusal = RealmError(.invalidTransactionState, "The Realm at '\(coordinator.path)' is already in a write transaction; write transactions cannot be nested.")
+        } else if coordinator.configuration.isReadOnly {
+            refusal = RealmError(.invalidTransactionState, "Cannot write to the Realm at '\(coordinator.path)': it was opened read-only.")
         }
-        if case .writing = state {
-            throw RealmError(.invalidTransactionState, "The Realm at '\(coordinator.path)' is already in a write transaction; write transactions cannot be nested.")
-        }
-        guard !coordinator.configuration.isReadOnly else {
-            throw RealmError(.invalidTransactionState, "Cannot write to the Realm at '\(coordinator.path)': it was opened read-only.")
+        if let refusal {
+            if lockHeld { coordinator.writeLock.unlock() }
+            throw refusal
         }
         detachCursors()
-        try coordinator.writeLock.lock(path: coordinator.path)
+        if !lockHeld { try coordinator.writeLock.lock(path: coordinator.path) }
         do {
             if case .reading = state {
                 try connection.cachedStatement("COMMIT").run()

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -32,8 +33,67 @@ final class WriteLock: Sendable {
         owner.withLock { $0 = current }
     }
 
+    /// Waits for the lock without blocking the caller's thread: at once
+    /// when it is free, otherwise on a thread of its own while the calling
+    /// task is suspended. The lock is then held for no thread in particular
+    /// (an actor's write may hop threads), until ``unlock()``.
+    func lockSuspending() async {
+        if semaphore.wait(timeout: .now()) == .success { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let semaphore = semaphore
+            Thread {
+                semaphore.wait()
+                continuation.resume()
+            }.start()
+        }
+    }
+
     func unlock() {
         owner.withLock { $0 = nil }
         semaphore.signal()
+    }
+}
+
+/// The write lock of a file, taken by ``Coordinator/reserveWriteLock()``
+/// for a write that ``Transaction/beginWrite(using:)`` then begins: its
+/// wait happened without blocking a thread. Released unused when dropped.
+public final class WriteLockReservation: @unchecked Sendable {
+    // @unchecked: `lock` is Sendable; `isHeld` changes on the thread that
+    // uses the reservation, which hands it on, not shares it.
+    private let lock: WriteLock
+    private var isHeld = true
+
+    init(_ lock: WriteLock) {
+        self.lock = lock
+    }
+
+    /// Gives the lock to a write transaction, which releases it when the
+    /// write ends.
+    func handOver() {
+        precondition(isHeld, "A write lock reservation begins one write.")
+        isHeld = false
+    }
+
+    /// Releases the lock without writing (the task waiting for it was
+    /// cancelled, say).
+    public func release() {
+        guard isHeld else { return }
+        isHeld = false
+        lock.unlock()
+    }
+
+    deinit {
+        release()
+    }
+}
+
+extension Coordinator {
+    /// Takes this process's write lock on the file for a write to come,
+    /// suspending the calling task (not blocking its thread) while another
+    /// transaction of this process writes. Writers of other processes are
+    /// waited for when the write begins, as SQLite's busy timeout waits.
+    public func reserveWriteLock() async -> WriteLockReservation {
+        await writeLock.lockSuspending()
+        return WriteLockReservation(writeLock)
     }
 }

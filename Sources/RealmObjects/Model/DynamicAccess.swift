@@ -14,7 +14,6 @@ enum DynamicAccess {
         guard let index = info.propertyIndex(named: key) else {
             preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'.")
         }
-        let property = info.objectSchema.properties[index]
         guard let realm = object._realm else {
             // Unmanaged reads are rare: the cast finds an enum's raw value.
             return unmanagedValue(of: object, info: info, index: index).map { ($0 as? _Persistable)?._keyValue ?? $0 }

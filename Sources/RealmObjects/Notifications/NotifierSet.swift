@@ -48,9 +48,10 @@ final class NotifierSet {
         self.liveState = state
         self.confinement = state.confinement
         self.coordinator = state.coordinator
-        if case .queue = state.confinement {
+        switch state.confinement {
+        case .queue, .actor:
             worker = nil
-        } else {
+        case .thread, .frozen:
             worker = NotificationWorker(coordinator: state.coordinator)
         }
     }
@@ -124,6 +125,8 @@ final class NotifierSet {
             scheduler = Thread.isMainThread
                 ? DeliveryScheduler(queue: .main, target: UncheckedWeak(self))
                 : DeliveryScheduler(runLoop: RunLoop.current, target: UncheckedWeak(self))
+        case .actor(let confinement):
+            scheduler = DeliveryScheduler(actor: confinement, target: UncheckedWeak(self))
         case .frozen:
             preconditionFailure("Frozen Realms do not change and do not have change notifications.")
         }
@@ -223,18 +226,28 @@ final class DeliveryScheduler: Sendable {
     // the main queue's block, on the registering thread.
     private let runLoop: UncheckedSendable<RunLoop>?
     private let queue: DispatchQueue?
+    private let actor: ActorConfinement?
     private let target: UncheckedWeak<NotifierSet>
     private let pending = Mutex(false)
 
     init(runLoop: RunLoop, target: UncheckedWeak<NotifierSet>) {
         self.runLoop = UncheckedSendable(runLoop)
         self.queue = nil
+        self.actor = nil
         self.target = target
     }
 
     init(queue: DispatchQueue, target: UncheckedWeak<NotifierSet>) {
         self.runLoop = nil
         self.queue = queue
+        self.actor = nil
+        self.target = target
+    }
+
+    init(actor: ActorConfinement, target: UncheckedWeak<NotifierSet>) {
+        self.runLoop = nil
+        self.queue = nil
+        self.actor = actor
         self.target = target
     }
 
@@ -253,6 +266,8 @@ final class DeliveryScheduler: Sendable {
             runLoop.value.add(Timer(timeInterval: 0, repeats: false) { _ in deliver() }, forMode: .default)
         } else if let queue {
             queue.async(execute: deliver)
+        } else if let actor {
+            actor.enqueue(deliver)
         }
     }
 }

@@ -93,6 +93,8 @@ extension Realm {
             DispatchQueue.main.async(execute: step)
         case .thread:
             RunLoop.current.add(Timer(timeInterval: 0, repeats: false) { _ in step() }, forMode: .default)
+        case .actor(let confinement):
+            confinement.enqueue(step)
         case .frozen:
             preconditionFailure("Can't perform transactions on a frozen Realm (at '\(configuration.identity)').")
         }

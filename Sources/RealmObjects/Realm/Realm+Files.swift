@@ -41,6 +41,13 @@ extension Realm {
         }
     }
 
+    /// Whether the Realm file of `configuration` exists (never for an
+    /// in-memory Realm).
+    public static func fileExists(for configuration: Configuration) -> Bool {
+        guard configuration.inMemoryIdentifier == nil else { return false }
+        return FileManager.default.fileExists(atPath: (configuration.fileURL ?? Configuration.defaultFileURL).path)
+    }
+
     /// Opens a Realm (running any migration) on a background queue, then
     /// calls `callback` on `callbackQueue` with a Realm for that queue's
     /// thread, or the error.
@@ -74,15 +81,17 @@ extension Realm {
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }
-        return try Realm(configuration: configuration)
+        return Realm(state: try threadRealm(configuration))
     }
 
     /// Does the slow work of opening on a background queue (schema,
-    /// migration, a synced Realm's download), then calls `completion`.
-    private static func prepare(_ configuration: Configuration, completion: @escaping @Sendable ((any Swift.Error)?) -> Void) {
+    /// migration, and, when `download` says so, a synced Realm's
+    /// download), then calls `completion`.
+    static func prepare(_ configuration: Configuration, download: Bool = true,
+                        completion: @escaping @Sendable ((any Swift.Error)?) -> Void) {
         DispatchQueue.global().async {
             do {
-                guard let synchronizer = configuration.synchronizer else {
+                guard let synchronizer = configuration.synchronizer, download else {
                     // Opening once does the slow work; the caller's open
                     // then finds the file ready.
                     _ = try RealmOpener.open(configuration)

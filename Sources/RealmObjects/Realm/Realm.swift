@@ -231,9 +231,12 @@ public struct Realm: Equatable {
     ///
     /// - Throws: ``Realm/Error`` when another process held the write lock
     ///   past the busy timeout, or the file cannot be read or written.
-    func beginWriteOrThrow() throws(Realm.Error) {
+    ///
+    /// - Parameter reservation: the write lock, taken already without
+    ///   blocking (`asyncWrite`).
+    func beginWriteOrThrow(using reservation: WriteLockReservation? = nil) throws(Realm.Error) {
         do {
-            try beginTransaction()
+            try beginTransaction(using: reservation)
         } catch {
             throw Realm.Error(error, fileURL: configuration.fileURL)
         }
@@ -241,7 +244,7 @@ public struct Realm: Equatable {
 
     /// Begins the write; a failure that is the caller's (a nested write,
     /// a read-only Realm) stops, one of the file is thrown.
-    private func beginTransaction() throws(RealmError) {
+    private func beginTransaction(using reservation: WriteLockReservation? = nil) throws(RealmError) {
         verifyThread()
         verifyNotFrozen()
         precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
@@ -255,7 +258,11 @@ public struct Realm: Equatable {
             state.deliverNotifications(versionChanged: changed)
         }
         do {
-            try transaction.beginWrite()
+            if let reservation {
+                try transaction.beginWrite(using: reservation)
+            } else {
+                try transaction.beginWrite()
+            }
         } catch {
             // This thread writing to the file through another Realm.
             guard error.kind != .invalidTransactionState else { preconditionFailure("Failed to begin a write transaction: \(error)") }
@@ -397,6 +404,8 @@ final class RealmState {
     enum Confinement: CustomStringConvertible {
         case thread(pthread_t)
         case queue(QueueMarker, DispatchQueue)
+        /// An actor: code isolated to it, on whatever thread.
+        case actor(ActorConfinement)
         /// No thread: a frozen Realm, which any thread reads under its
         /// lock (``Realm/withAccess(_:)``).
         case frozen
@@ -407,6 +416,7 @@ final class RealmState {
             switch self {
             case .thread(let thread): pthread_equal(thread, pthread_self()) != 0
             case .queue(let marker, _): DispatchQueue.getSpecific(key: QueueMarker.key) === marker
+            case .actor(let confinement): confinement.isCurrent
             case .frozen: false
             }
         }
@@ -415,6 +425,7 @@ final class RealmState {
             switch self {
             case .thread(let thread): "thread \(thread)"
             case .queue(_, let queue): "the queue '\(queue.label)'"
+            case .actor(let confinement): confinement.description
             case .frozen: "no thread (it is frozen)"
             }
         }

@@ -182,9 +182,6 @@ extension LinkingObjects: ThreadConfined {
 
 extension AnyRealmCollection: ThreadConfined {
     public var threadConfinedPayload: ThreadConfinedPayload {
-        guard let base = base as? any ThreadConfined else {
-            preconditionFailure("Cannot construct a ThreadSafeReference to an AnyRealmCollection of \(type(of: base)).")
-        }
         // An AnyRealmCollection of an AnyRealmCollection wraps the same
         // collection once.
         let payload = base.threadConfinedPayload

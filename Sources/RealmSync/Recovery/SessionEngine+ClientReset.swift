@@ -66,7 +66,7 @@ extension SessionEngine {
             try FileManager.default.createDirectory(atPath: (backupPath as NSString).deletingLastPathComponent,
                                                     withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let backedUpThrough = try withFile { file throws(RealmError) in try file.writeCopy(toPath: backupPath) }
-            let before = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: backupPath), encryptionKey: key, readOnly: true))
+            let before = try Self.openRealm(Realm.Configuration(fileURL: URL(fileURLWithPath: backupPath), encryptionKey: key, readOnly: true))
             callbacks.before?(before)
 
             let outcome = try resetFile(to: fresh, mode: mode, backup: (backupPath, backedUpThrough))
@@ -75,7 +75,7 @@ extension SessionEngine {
             retargetUploadWaiters()
             logger.info("reset \(path) to the server's copy, \(outcome.recovered) unsynced changesets replayed; the file as it was is in \(backupPath)")
             if let after = callbacks.after {
-                after(before, try Realm(configuration: Realm.Configuration(syncConfiguration: configuration, encryptionKey: key)))
+                after(before, try Self.openRealm(Realm.Configuration(syncConfiguration: configuration, encryptionKey: key)))
             }
             return .done
         } catch {
@@ -156,5 +156,12 @@ extension SessionEngine {
         } catch {
             return .failure(SyncError(.clientSessionError, "The fresh copy of \(path) could not be downloaded: \(error)"))
         }
+    }
+
+    /// The Realm of the calling thread for `configuration`. (Named
+    /// `Realm(configuration:)` in an asynchronous function, Swift picks
+    /// the main actor's asynchronous initializer, as Realm's does.)
+    private static func openRealm(_ configuration: Realm.Configuration) throws -> Realm {
+        try Realm(configuration: configuration)
     }
 }
