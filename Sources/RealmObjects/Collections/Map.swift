@@ -234,11 +234,17 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         case .unmanaged(let entries):
             return entries.keys.sorted().map { SingleMapEntry(key: $0, value: entries[$0]!) }
         case .managed(let realm, let handle):
-            return realm.withAccess {
+            let stored = realm.withAccess {
                 verifyValid(realm)
-                let stored = realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
-                let reader = Value._readsRealm ? realm : nil
-                return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: reader)) }
+                return realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
+            }
+            // Values other than objects need no Realm (and no lock of a
+            // frozen one).
+            guard Value._readsRealm else {
+                return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: nil)) }
+            }
+            return realm.withAccess {
+                stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: realm)) }
             }
         }
     }

@@ -94,18 +94,24 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
-            return realm.withAccess {
+            let values = realm.withAccess {
                 verifyValid(realm)
-                let values = realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
-                if dynamicTargetClass == nil {
-                    // Values other than objects need no Realm: not passing
-                    // it spares a retain and a release per element.
-                    let reader = Element._readsRealm ? realm : nil
-                    return values.map { Element._fromValue($0, in: reader) }
-                }
-                return values.map { element($0, in: realm) }
+                return realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
             }
+            // Values other than objects need no Realm (and no lock of a
+            // frozen one): not passing it spares a retain and a release
+            // per element.
+            guard Element._readsRealm else { return values.map { Element._fromValue($0, in: nil) } }
+            return realm.withAccess { objects(of: values, in: realm) }
         }
+    }
+
+    /// The objects (or mixed values) of a managed set's stored values.
+    private func objects(of values: [Value], in realm: Realm) -> [Element] {
+        if dynamicTargetClass == nil {
+            return values.map { Element._fromValue($0, in: realm) }
+        }
+        return values.map { element($0, in: realm) }
     }
 
     /// Whether the set holds `element` (for objects: the same stored

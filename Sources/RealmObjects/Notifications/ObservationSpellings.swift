@@ -62,6 +62,18 @@ extension LinkingObjects: ObservableRealmCollection {
     }
 }
 
+extension MutableSet: ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths) { block($0.erased) }
+    }
+}
+
+extension AnyRealmCollection: ObservableRealmCollection {
+    func observeErased(keyPaths: [String]?, _ block: @escaping (RealmCollectionChange<Void>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths) { block($0.erased) }
+    }
+}
+
 extension AnyRealmCollection {
     /// Calls `block` with `.initial`, then after each commit that changed
     /// the wrapped collection, as the wrapped collection's `observe` does;
