@@ -132,7 +132,7 @@ extension RealmCollection {
     }
 }
 
-extension RealmCollection where Element: Object {
+extension RealmCollection where Element: RealmFetchable {
     /// The objects of this collection matching a predicate in the query
     /// language (see Docs/Queries.md), as a live ``Results``.
     ///
@@ -190,10 +190,11 @@ extension RealmCollection where Element: Object {
     /// unmanaged list too, as Realm's standalone lists allow.
     public func index(matching predicateFormat: String, _ arguments: Any...) -> Int? {
         guard realm != nil else {
-            return UnmanagedEvaluation.firstIndex(of: Array(self), matching: predicateFormat, arguments: arguments)
+            return UnmanagedEvaluation.firstIndex(of: map(\._fetchedObject), ofClass: Element._fetchedClass,
+                                                  matching: predicateFormat, arguments: arguments)
         }
         let matching = Set(results().filter(predicateFormat, arguments: arguments).keys())
-        return indices.first { matching.contains(self[$0]._key) }
+        return indices.first { matching.contains(self[$0]._fetchedObject._key) }
     }
 
     /// The smallest value of a property among the objects, or nil when empty.
@@ -221,9 +222,9 @@ extension RealmCollection where Element: Object {
     /// allow.
     private func aggregate<T: _Persistable>(_ kind: AggregateKind, _ property: String) -> T? {
         guard realm == nil else { return results().aggregate(kind, property) }
-        let type = first?.objectSchema[propertyNamed: property]?.type ?? T._propertyType
+        let type = first?._fetchedObject.objectSchema[propertyNamed: property]?.type ?? T._propertyType
         let values = map { element -> Value in
-            guard let value = element[property] as? _Persistable else { return .null }
+            guard let value = element._fetchedObject[property] as? _Persistable else { return .null }
             return (try? value._toValue(in: nil)) ?? .null
         }
         let result = Aggregation.compute(kind, of: values, type: type)

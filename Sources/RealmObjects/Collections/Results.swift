@@ -18,7 +18,7 @@ import RealmQuery
 /// on (a kept object's row is copied first), and index access reads the
 /// rows of all matches when it first needs them (up to ``rowCacheLimit``
 /// values), so that neither costs a query per object.
-public final class Results<Element: Object>: RealmCollection {
+public final class Results<Element: RealmFetchable>: RealmCollection {
     public let realm: Realm?
     package let query: Query
     private var cachedKeys: [ObjectKey] = []
@@ -63,7 +63,7 @@ public final class Results<Element: Object>: RealmCollection {
     /// (so there are no objects).
     private func objectFactory(_ realm: Realm) -> ObjectFactory? {
         if let factory, !factory.isDynamic { return factory }
-        factory = ObjectFactory(realm: realm, type: Element.self, className: query.className)
+        factory = ObjectFactory(realm: realm, type: Element._fetchedClass, className: query.className)
         return factory
     }
 
@@ -144,7 +144,7 @@ public final class Results<Element: Object>: RealmCollection {
             evaluateWithRows(realm)
         }
         precondition(position >= 0 && position < cachedKeys.count, "Index \(position) is out of bounds (must be less than \(cachedKeys.count)).")
-        let object = unsafeDowncast(factory.make(cachedKeys[position]), to: Element.self)
+        let object = factory.make(cachedKeys[position])
         let batch = position / ObjectCursor.rowsPerBatch
         let row = position % ObjectCursor.rowsPerBatch
         // A batch holds fewer rows when the reading stopped in it: the last
@@ -153,7 +153,7 @@ public final class Results<Element: Object>: RealmCollection {
             object._rowBatch = cachedRows[batch]
             object._row = row
         }
-        return object
+        return Element._element(for: object)
     }
 
     public var first: Element? {
@@ -164,25 +164,25 @@ public final class Results<Element: Object>: RealmCollection {
     private func first(in realm: Realm) -> Element? {
         guard let factory = objectFactory(realm) else { return nil }
         if cachedStamp == realm.transaction.changeCounter {
-            return cachedKeys.first.map { unsafeDowncast(factory.make($0), to: Element.self) }
+            return cachedKeys.first.map { Element._element(for: factory.make($0)) }
         }
         // Sorting reads every match anyway: keep their keys for what
         // follows (`count`, `last`, index access).
         if !query.sort.isEmpty {
-            return keys().first.map { unsafeDowncast(factory.make($0), to: Element.self) }
+            return keys().first.map { Element._element(for: factory.make($0)) }
         }
         // Reads one row rather than evaluating every match.
         let match = realm.perform("evaluate a query on '\(query.className)'", ifDamaged: nil) { transaction in
             try query.firstMatch(in: transaction)
         }
         guard let match else { return nil }
-        return unsafeDowncast(factory.make(match, cursorRow: nil), to: Element.self)
+        return Element._element(for: factory.make(match, cursorRow: nil))
     }
 
     public var last: Element? {
         guard let realm else { return nil }
         return realm.withAccess {
-            keys(in: realm).last.map { unsafeDowncast(factory!.make($0), to: Element.self) }
+            keys(in: realm).last.map { Element._element(for: factory!.make($0)) }
         }
     }
 
@@ -219,14 +219,14 @@ public final class Results<Element: Object>: RealmCollection {
         public mutating func next() -> Element? {
             guard var loop, let factory else {
                 guard let object = walk?.next() else { return nil }
-                return unsafeDowncast(object, to: Element.self)
+                return Element._element(for: object)
             }
             defer { self.loop = loop }
             let walk = walk
             let object = loop.next({ walk?.next() }, placeholder: { factory.make(.unreadable) }) { [expected = loop.expected] rows in
                 factory.realm.noteCountMismatch(counted: expected, read: rows, while: "read the next object of a collection")
             }
-            return object.map { unsafeDowncast($0, to: Element.self) }
+            return object.map { Element._element(for: $0) }
         }
     }
 

@@ -296,7 +296,7 @@ enum KeyPathNames {
         let info = ClassInfo.of(root)
         let probe = root.init()
         var recorded: Int?
-        probe._accessRecorder = { recorded = $0 }
+        probe._accessRecorder = AccessRecorder(record: { recorded = $0 })
         let value = probe[keyPath: keyPath]
         probe._accessRecorder = nil
         if recorded == nil, let reference = value as AnyObject?,
@@ -307,5 +307,24 @@ enum KeyPathNames {
             preconditionFailure("Key path \(keyPath) does not name a stored property of '\(info.className)'.")
         }
         return info.objectSchema.properties[index].name
+    }
+
+    /// The stored properties a key path of a model class reads, through
+    /// links (`\Person.address?.city` reads `address`, then `city`); what
+    /// it reads after the last stored property (`\Person.name.count`) is
+    /// left out. Empty when it reads no stored property.
+    static func path(of keyPath: AnyKeyPath, in root: Object.Type) -> [String] {
+        final class Names { var values: [String] = [] }
+        let names = Names()
+        func makeProbe(_ type: Object.Type) -> Object {
+            let info = ClassInfo.of(type)
+            let probe = type.init()
+            probe._accessRecorder = AccessRecorder(record: { names.values.append(info.objectSchema.properties[$0].name) },
+                                                   probe: { makeProbe($0) })
+            return probe
+        }
+        let probe = makeProbe(root)
+        _ = probe[keyPath: keyPath]
+        return names.values
     }
 }

@@ -13,7 +13,13 @@ enum UnmanagedEvaluation {
     ///
     /// - Precondition: the predicate is valid for the class, as for
     ///   `filter(_:_:)`.
-    static func firstIndex<Element: Object>(of objects: [Element], matching predicateFormat: String, arguments: [Any]) -> Int? {
+    static func firstIndex(of objects: [Object], ofClass type: Object.Type, matching predicateFormat: String, arguments: [Any]) -> Int? {
+        // The model class itself, not Object: a class method's `Self`.
+        type._unmanagedFirstIndex(of: objects, matching: predicateFormat, arguments: arguments)
+    }
+
+    static func firstIndex<Element: Object>(of objects: [Object], as type: Element.Type, matching predicateFormat: String,
+                                            arguments: [Any]) -> Int? {
         guard !objects.isEmpty else { return nil }
         let configuration = Realm.Configuration(
             inMemoryIdentifier: "unmanaged-evaluation-\(UUID().uuidString)",
@@ -36,5 +42,13 @@ enum UnmanagedEvaluation {
             if !matches.isEmpty { return index }
         }
         return nil
+    }
+}
+
+extension Object {
+    /// ``UnmanagedEvaluation/firstIndex(of:ofClass:matching:arguments:)``
+    /// for this model class.
+    static func _unmanagedFirstIndex(of objects: [Object], matching predicateFormat: String, arguments: [Any]) -> Int? {
+        UnmanagedEvaluation.firstIndex(of: objects, as: Self.self, matching: predicateFormat, arguments: arguments)
     }
 }

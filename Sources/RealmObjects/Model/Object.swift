@@ -120,11 +120,12 @@ open class Object: CustomStringConvertible {
     /// The properties `init(value:)` was given, for partial updates with
     /// `create(_:value:update:)`.
     final var _providedProperties: Set<Int>?
-    /// On a probe object of the typed query builder: told the index of each
-    /// `@Persisted` property read, to turn key paths into property names.
+    /// On a probe object (the typed query builder's, a projection's): told
+    /// the index of each `@Persisted` property read, to turn key paths into
+    /// property names.
     @usableFromInline
     @exclusivity(unchecked)
-    final var _accessRecorder: ((Int) -> Void)? {
+    final var _accessRecorder: AccessRecorder? {
         didSet { if _accessRecorder != nil { _bindPersistedProperties() } }
     }
 

@@ -108,7 +108,12 @@ public struct Persisted<Value: _Persistable> {
     @usableFromInline
     static func unmanagedValue(of object: Object, property index: Int, stored: Value) -> Value {
         if let recorder = object._accessRecorder {
-            recorder(index)
+            recorder.record(index)
+            // A link read goes on to a probe of the linked class, when the
+            // recorder follows links.
+            if let linked = Value._objectType, let probe = recorder.probe?(linked), let value = probe as? Value {
+                return value
+            }
             return Value._defaultValue
         }
         if object._unmanagedOverrides != nil, let entry = object._override(index) {
@@ -130,6 +135,24 @@ public struct Persisted<Value: _Persistable> {
             object._unmanagedOverrides![index] = nil
         }
         return false
+    }
+}
+
+/// What a probe object reports its property reads to (see
+/// ``Object/_accessRecorder``).
+@usableFromInline
+final class AccessRecorder {
+    /// Told the index of each `@Persisted` property read.
+    @usableFromInline
+    let record: (Int) -> Void
+    /// Gives the probe a link read returns, of the linked class; nil to
+    /// stop at the link.
+    @usableFromInline
+    let probe: ((Object.Type) -> Object?)?
+
+    init(record: @escaping (Int) -> Void, probe: ((Object.Type) -> Object?)? = nil) {
+        self.record = record
+        self.probe = probe
     }
 }
 

@@ -1,7 +1,7 @@
 import RealmCore
 
 /// What an object notification reports.
-public enum ObjectChange<T: Object> {
+public enum ObjectChange<T> {
     /// Properties of the object changed; each with its old and new value.
     /// The seeds' `case .change(let properties)` iterates them; the object
     /// itself is `properties.object`.
@@ -21,7 +21,7 @@ public enum ObjectChange<T: Object> {
 /// case .change(let properties):
 ///     for property in properties { print(property.name, property.newValue!) }
 /// ```
-public struct PropertyChanges<T: Object>: RandomAccessCollection {
+public struct PropertyChanges<T>: RandomAccessCollection {
     /// The object that changed.
     public let object: T
     /// The changed properties.

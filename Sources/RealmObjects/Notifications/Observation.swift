@@ -43,7 +43,7 @@ extension Results {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
         let query = self.query
-        return realm.state.notifiers.observe(self, className: query.className, model: Element.self, keyPaths: keyPaths, query: query,
+        return realm.state.notifiers.observe(self, className: query.className, model: Element._fetchedClass, keyPaths: keyPaths, query: query,
                                              elements: { transaction in
             // A class the file does not have yet has no objects.
             guard transaction.schema[query.className] != nil else { return [] }

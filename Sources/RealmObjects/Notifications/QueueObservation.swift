@@ -161,7 +161,7 @@ public struct CollectionChangeSummary: Sendable, Equatable {
 /// `@unchecked Sendable`: the block is only ever called on the target
 /// queue, serially, after this value was handed over; the configuration's
 /// closures are not called there.
-private struct QueueContext<Element: Object>: @unchecked Sendable {
+private struct QueueContext<Element: RealmFetchable>: @unchecked Sendable {
     let configuration: Realm.Configuration
     let query: Query
     let block: (RealmCollectionChange<Results<Element>>) -> Void

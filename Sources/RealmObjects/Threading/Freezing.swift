@@ -24,13 +24,13 @@ extension ThreadConfined {
         guard let realm else { preconditionFailure(Self.unmanagedMessage(thawing: false)) }
         if realm.isFrozen { return self }
         realm.verifyThread()
-        if let object = self as? Object, object.isInvalidated {
+        if let object = (self as? any RealmFetchable)?._fetchedObject, object.isInvalidated {
             preconditionFailure("Object of class '\(type(of: object).className())' has been deleted or invalidated.")
         }
         let payload = threadConfinedPayload
         let frozenRealm = realm.freeze()
         guard let frozen = frozenRealm.withAccess({ Self.resolve(payload, in: frozenRealm) }) else {
-            preconditionFailure(self is Object
+            preconditionFailure(self is any RealmFetchable
                 ? "Cannot freeze an object in the same write transaction as it was created in."
                 : "Cannot freeze a collection of an object created in the same write transaction.")
         }
@@ -51,7 +51,7 @@ extension ThreadConfined {
 
     /// Realm's message for freezing or thawing an unmanaged value.
     private static func unmanagedMessage(thawing: Bool) -> String {
-        if self is Object.Type { return "Unmanaged objects cannot be \(thawing ? "thawed" : "frozen")." }
+        if self is any RealmFetchable.Type { return "Unmanaged objects cannot be \(thawing ? "thawed" : "frozen")." }
         let name = String(describing: self).prefix { $0 != "<" }
         return "This method may only be called on \(name) instances retrieved from a Realm."
     }

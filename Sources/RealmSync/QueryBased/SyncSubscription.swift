@@ -112,7 +112,7 @@ public final class SyncSubscription<T: Object>: Equatable {
     }
 }
 
-extension Results {
+extension Results where Element: Object {
     /// Subscribes to this query in a query-based synced Realm: the server
     /// syncs the objects it selects to the Realm, with every object they
     /// link to, and keeps them in step (Realm 3's `subscribe(named:limit:)`).

@@ -1,0 +1,227 @@
+import Foundation
+import RealmCore
+import Synchronization
+
+/// A light-weight view of a model class: chosen properties of a root
+/// object, renamed, reached through links, or transformed, as Realm
+/// Swift's `Projection`.
+///
+/// ```swift
+/// class PersonProjection: Projection<Person> {
+///     @Projected(\Person.firstName) var firstName
+///     @Projected(\Person.lastName.localizedUppercase) var lastNameCaps
+///     @Projected(\Person.address?.city) var homeCity
+/// }
+/// let people: Results<PersonProjection> = realm.objects(PersonProjection.self)
+/// ```
+///
+/// A projection reads (and, through writable key paths, writes) its root
+/// object; `Results` of a projection type query, sort and observe the root
+/// class, and hand out a projection per object.
+open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, CustomStringConvertible {
+    /// The object projected.
+    public let rootObject: Root
+
+    /// A projection of `object`.
+    public required init(projecting object: Root) {
+        rootObject = object
+    }
+
+    // MARK: RealmFetchable
+
+    public static var _fetchedClass: Object.Type { Root.self }
+
+    public static func _element(for object: Object) -> Self {
+        Self(projecting: unsafeDowncast(object, to: Root.self))
+    }
+
+    public var _fetchedObject: Object { rootObject }
+
+    // MARK: Equality
+
+    /// Projections are equal when their root objects are (see
+    /// `Object`'s `==`).
+    public static func == (lhs: Projection, rhs: Projection) -> Bool {
+        lhs.rootObject == rhs.rootObject
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rootObject)
+    }
+
+    // MARK: Description
+
+    /// The projection's class and root class, and each projected property
+    /// with the root key path it reads and its value, as Realm Swift prints
+    /// them.
+    open var description: String {
+        let properties = ProjectionSchema.of(self).map { property in
+            "\t\(property.label)(\\.\(property.rootPath)) = \(rootObject[keyPath: property.keyPath] ?? "nil");"
+        }
+        return "\(type(of: self))<\(Root.self)> <\(Unmanaged.passUnretained(rootObject).toOpaque())> {\n\t"
+            + properties.joined(separator: "\n") + "\n}"
+    }
+
+    // MARK: ThreadConfined
+
+    public var realm: Realm? { rootObject.realm }
+
+    /// Whether the root object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { rootObject.isInvalidated }
+
+    public var threadConfinedPayload: ThreadConfinedPayload { rootObject.threadConfinedPayload }
+
+    public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Self? {
+        Root.resolve(payload, in: realm).map { Self(projecting: $0) }
+    }
+
+    // MARK: Observing
+
+    /// Calls `block` after each commit that changed the root object's
+    /// properties that the projection reads (narrowed to `keyPaths`: root
+    /// key paths such as `"address.city"`, or projected names), with the
+    /// projected properties' old and new values; and once with `.deleted`.
+    /// On the registering thread, or on `queue` (a serial queue), where the
+    /// projection passed projects an object confined to the queue.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Projection<Root>>) -> Void) -> NotificationToken {
+        var schema = ProjectionSchema.of(self)
+        if let keyPaths, !keyPaths.isEmpty {
+            schema = schema.filter { keyPaths.contains($0.rootPath) || keyPaths.contains($0.label) }
+        }
+        let rootKeyPaths = Array(Set(schema.map(\.rootPath).filter { !$0.isEmpty })).sorted()
+        let type = Swift.type(of: self)
+        return rootObject.observe(keyPaths: rootKeyPaths, on: queue) { (change: ObjectChange<Root>) in
+            switch change {
+            case .change(let properties):
+                let object = properties.object
+                // The old values read through the projected key paths: set
+                // on an unmanaged root, as Realm Swift does.
+                let oldRoot = properties.contains { $0.oldValue != nil } ? Root() : nil
+                for property in properties {
+                    if let oldRoot, let old = property.oldValue { oldRoot.setValue(old, forKey: property.name) }
+                }
+                let changed = Set(properties.map(\.name))
+                let projected = schema.filter { changed.contains($0.rootPath.components(separatedBy: ".")[0]) }.map { property in
+                    PropertyChange(name: property.label,
+                                   oldValue: oldRoot.flatMap { $0[keyPath: property.keyPath] },
+                                   newValue: object[keyPath: property.keyPath])
+                }
+                guard !projected.isEmpty else { return }
+                block(.change(PropertyChanges(object: type.init(projecting: object), properties: projected)))
+            case .deleted:
+                block(.deleted)
+            case .error(let error):
+                block(.error(error))
+            }
+        }
+    }
+
+    // MARK: _Persistable
+
+    public static var _propertyType: PropertyType { .object }
+    public static var _readsRealm: Bool { true }
+
+    /// A projection has no default value: it needs a root object.
+    public static var _defaultValue: Self {
+        preconditionFailure("A projection of '\(Root.className())' is made from an object: use init(projecting:).")
+    }
+
+    public static func _fromValue(_ value: Value, in realm: Realm?) -> Self {
+        Self(projecting: Root._fromValue(value, in: realm))
+    }
+
+    public func _toValue(in realm: Realm?) throws -> Value {
+        try rootObject._toValue(in: realm)
+    }
+
+    public static func _convert(from any: Any) -> Self? {
+        (any as? Root).map { Self(projecting: $0) }
+    }
+}
+
+/// Declares a property of a ``Projection``: the value at a key path of the
+/// root object.
+///
+/// ```swift
+/// @Projected(\Person.address?.city) var homeCity
+/// ```
+///
+/// Setting it sets the root object's property, inside a write transaction
+/// when managed, when the key path is writable.
+@propertyWrapper
+public struct Projected<T: Object, Value>: AnyProjected {
+    let keyPath: KeyPath<T, Value>
+
+    /// A property projecting `projectedKeyPath` of the root object.
+    public init(_ projectedKeyPath: KeyPath<T, Value>) {
+        keyPath = projectedKeyPath
+    }
+
+    var projectedKeyPath: AnyKeyPath { keyPath }
+
+    @available(*, unavailable, message: "@Projected can only be used as a property of a Projection")
+    public var wrappedValue: Value {
+        get { fatalError("@Projected is read through its projection") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Projected is written through its projection") }
+    }
+
+    public static subscript<EnclosingSelf: Projection<T>>(
+        _enclosingInstance projection: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            projection.rootObject[keyPath: projection[keyPath: storageKeyPath].keyPath]
+        }
+        set {
+            guard let writable = projection[keyPath: storageKeyPath].keyPath as? ReferenceWritableKeyPath<T, Value> else {
+                preconditionFailure("The key path \(projection[keyPath: storageKeyPath].keyPath) of a projection of '\(T.className())' is not writable.")
+            }
+            projection.rootObject[keyPath: writable] = newValue
+        }
+    }
+}
+
+/// A `@Projected` property, whatever its types.
+protocol AnyProjected {
+    var projectedKeyPath: AnyKeyPath { get }
+}
+
+/// The projected properties of a projection class, found once by
+/// reflection.
+enum ProjectionSchema {
+    struct Property {
+        /// The projection's property name.
+        let label: String
+        let keyPath: AnyKeyPath
+        /// The root's stored properties the key path reads, joined by dots.
+        let rootPath: String
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: [Property]]>([:])
+
+    static func of<Root: Object>(_ projection: Projection<Root>) -> [Property] {
+        let key = ObjectIdentifier(type(of: projection))
+        if let known = cache.withLock({ $0[key] }) { return known }
+        var properties: [Property] = []
+        var mirror: Mirror? = Mirror(reflecting: projection)
+        var levels: [[Property]] = []
+        while let current = mirror {
+            levels.append(current.children.compactMap { child in
+                guard let projected = child.value as? AnyProjected, let label = child.label else { return nil }
+                let path = KeyPathNames.path(of: projected.projectedKeyPath, in: Root.self).joined(separator: ".")
+                return Property(label: label.hasPrefix("_") ? String(label.dropFirst()) : label,
+                                keyPath: projected.projectedKeyPath, rootPath: path)
+            })
+            mirror = current.superclassMirror
+        }
+        // Superclasses' properties first, in declaration order.
+        for level in levels.reversed() { properties += level }
+        cache.withLock { $0[key] = properties }
+        return properties
+    }
+}
+
+extension ProjectionSchema.Property: @unchecked Sendable {}
