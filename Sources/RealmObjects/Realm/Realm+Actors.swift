@@ -92,7 +92,9 @@ extension Realm {
         verifyNotFrozen()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
         try throwPendingError()
+        state.asyncWritesWaitingForTheLock += 1
         let reservation = await state.coordinator.reserveWriteLock()
+        state.asyncWritesWaitingForTheLock -= 1
         if Task.isCancelled {
             reservation.release()
             throw CancellationError()

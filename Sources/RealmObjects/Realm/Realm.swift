@@ -249,6 +249,10 @@ public struct Realm: Equatable {
         verifyNotFrozen()
         precondition(!isReadOnly, "Can't perform transactions on read-only Realms (at '\(configuration.identity)').")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
+        // The lock such a write may already hold waits for this actor,
+        // which would wait for the lock: a deadlock, refused instead.
+        precondition(reservation != nil || state.asyncWritesWaitingForTheLock == 0,
+                     "Cannot begin a synchronous write on the Realm at '\(configuration.identity)' while one of its asyncWrite calls waits for the write lock: await it first.")
         precondition(!(state.notifiersIfAny?.isDelivering ?? false),
                      "Cannot begin a write transaction from inside a notification handler that refresh() or beginWrite() is delivering; write after it returns, or deliver on a run loop.")
         if let notifiers = state.notifiersIfAny, !notifiers.isEmpty {
@@ -484,6 +488,8 @@ final class RealmState {
     /// The asynchronous writes waiting, running, or waiting for their
     /// completion callback (see `Realm+AsyncWrites.swift`).
     @exclusivity(unchecked) var asyncWrites = AsyncWriteQueue()
+    /// How many `asyncWrite` calls wait for the write lock, off the actor.
+    @exclusivity(unchecked) var asyncWritesWaitingForTheLock = 0
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     @exclusivity(unchecked) var keptAliveByWrite: RealmState?
