@@ -144,6 +144,31 @@ actor DogSource {
     }
 }
 
+/// An actor that begins a synchronous write while its asyncWrite waits
+/// for the lock another thread holds.
+actor WriteMixer {
+    func run() async {
+        let configuration = Realm.Configuration(inMemoryIdentifier: "mixer")
+        let realm = try! await Realm(configuration: configuration, actor: self)
+        let writing = DispatchSemaphore(value: 0)
+        Thread {
+            let other = try! Realm(configuration: configuration)
+            other.beginWrite()
+            writing.signal()
+            Thread.sleep(forTimeInterval: 30)
+            other.cancelWrite()
+        }.start()
+        writing.wait()
+        Task { await self.writeAsynchronously(realm) }
+        for _ in 0..<20 { await Task.yield() }
+        try? realm.write { }
+    }
+
+    private func writeAsynchronously(_ realm: Realm) async {
+        try? await realm.asyncWrite { }
+    }
+}
+
 /// Realms isolated to actors: opened without blocking, written with
 /// `asyncWrite`, refreshed with `asyncRefresh`, notified on the actor.
 @Suite struct ActorRealmTests {
@@ -291,6 +316,13 @@ actor DogSource {
             await Bystander().writeToAThreadsRealm()
         }
         #expect(seedStandardError(result).contains("can only be called on main thread or actor-isolated Realms"))
+    }
+
+    @Test func aSynchronousWriteWhileAnAsyncWriteWaitsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            await WriteMixer().run()
+        }
+        #expect(seedStandardError(result).contains("while one of its asyncWrite calls waits for the write lock"))
     }
 
     @Test func openBehaviorOnceOnALocalRealm() async throws {
