@@ -7,7 +7,7 @@ import Testing
 // MPort…).
 //
 // Adaptations: `assertThrows(object.pk = v2, reasonMatching:)` becomes a
-// write whose commit throws, naming the primary key: here a managed
+// write whose commit throws: here a managed
 // object's primary key change is bad input that fails its write (see
 // ObjectPortTests.cannotUpdatePrimaryKey), not a stop.
 //
