@@ -100,15 +100,7 @@ extension Realm {
             throw CancellationError()
         }
         try beginWriteOrThrow(using: reservation)
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
-        }
-        if isInWriteTransaction { try commitWrite() }
-        return result
+        return try finishWrite(block)
     }
 
     /// Moves to the newest version and delivers what it brings, as

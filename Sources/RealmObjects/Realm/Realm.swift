@@ -187,6 +187,12 @@ public struct Realm: Equatable {
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
         try throwPendingError()
         try beginWriteOrThrow()
+        return try finishWrite(block)
+    }
+
+    /// Runs `block` in the write transaction just begun and commits it
+    /// (unless the block ended it); cancels it when `block` throws.
+    func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try block()
