@@ -183,7 +183,7 @@ extension RealmCollection where Element: Object {
     }
 
     /// The collection sorted by `sortDescriptors`, in sections of equal
-    /// keys that `block` computes; the first descriptor must decide the
+    /// keys that `block` computes; the first descriptor should decide the
     /// key.
     public func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key,
                                                         sortDescriptors: [RealmQuery.SortDescriptor]) -> SectionedResults<Key, Element> {
@@ -204,7 +204,7 @@ extension RealmCollection where Element: Object {
 
 extension RealmCollection where Element: Comparable {
     /// The values in ascending or descending order, in sections of equal
-    /// keys that `block` computes, which must follow the values' order.
+    /// keys that `block` computes (each holding every value of its key).
     public func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key,
                                                         ascending: Bool = true) -> SectionedResults<Key, Element> {
         guard realm != nil else {
