@@ -64,6 +64,7 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
 
     // MARK: ThreadConfined
 
+    /// The Realm of the root object; nil when it is unmanaged.
     public var realm: Realm? { rootObject.realm }
 
     /// Whether the root object was deleted or its Realm invalidated.
@@ -167,6 +168,8 @@ public struct Projected<T: Object, Value>: AnyProjected {
         set { fatalError("@Projected is written through its projection") }
     }
 
+    /// The property of a projection: the root object's value at the key
+    /// path, read (and written) through the root object.
     public static subscript<EnclosingSelf: Projection<T>>(
         _enclosingInstance projection: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
