@@ -190,7 +190,7 @@ extension RealmCollection where Element: RealmFetchable {
     /// unmanaged list too, as Realm's standalone lists allow.
     public func index(matching predicateFormat: String, _ arguments: Any...) -> Int? {
         guard realm != nil else {
-            return UnmanagedEvaluation.firstIndex(of: map(\._fetchedObject), ofClass: Element._fetchedClass,
+            return UnmanagedEvaluation.firstIndex(of: map(\._fetchedObject), ofClass: Element.modelClass,
                                                   matching: predicateFormat, arguments: arguments)
         }
         let matching = Set(results().filter(predicateFormat, arguments: arguments).keys())

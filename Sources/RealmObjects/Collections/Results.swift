@@ -2,7 +2,8 @@ import Foundation
 import RealmCore
 import RealmQuery
 
-/// The objects of one class that match a query, in a live, lazily evaluated
+/// The objects of one class that match a query, or the values of a list,
+/// set or map sorted or made distinct, in a live, lazily evaluated
 /// collection.
 ///
 /// A `Results` runs its query on first use and again only after its Realm
@@ -18,9 +19,14 @@ import RealmQuery
 /// on (a kept object's row is copied first), and index access reads the
 /// rows of all matches when it first needs them (up to ``rowCacheLimit``
 /// values), so that neither costs a query per object.
-public final class Results<Element: RealmFetchable>: RealmCollection {
+///
+/// `Results` of values (`Results<Int>`, `Results<String?>` …) come from
+/// ``RealmCollection/sorted(ascending:)`` and ``RealmCollection/distinct()``
+/// of a managed list or set of values, and from ``Map/sorted(ascending:)``:
+/// they read the collection's values once per version.
+public final class Results<Element: RealmCollectionValue>: RealmCollection {
     public let realm: Realm?
-    package let query: Query
+    private let source: Source
     private var cachedKeys: [ObjectKey] = []
     private var cachedStamp: UInt64?
     /// The rows of `cachedKeys`, in batches of `ObjectCursor.rowsPerBatch`,
@@ -30,6 +36,16 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     private var factory: ObjectFactory?
     /// The count answered in SQL, which the elements then agree with.
     private var reportedCount = ReportedCount()
+    /// For results of values: the values at `cachedStamp`.
+    private var cachedValues: [Element] = []
+
+    /// What the results hold.
+    private enum Source {
+        /// The objects a query matches (``RealmFetchable`` elements).
+        case objects(Query)
+        /// Values of a collection.
+        case values(ValueSelection)
+    }
 
     /// The most values (rows times properties) index access keeps in
     /// memory; the rows of matches past it are read by key.
@@ -41,21 +57,54 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
 
     init(realm: Realm, query: Query) {
         self.realm = realm
-        self.query = query
+        source = .objects(query)
         invalidations = realm.state.invalidations
     }
 
-    public var _query: Query? { query }
-
-    /// Whether the Realm was invalidated (``Realm/invalidate()``) since
-    /// these results were made.
-    public var isInvalidated: Bool {
-        guard let realm else { return true }
-        return invalidations != realm.state.invalidations
+    init(realm: Realm, values: ValueSelection) {
+        self.realm = realm
+        source = .values(values)
+        invalidations = realm.state.invalidations
     }
 
-    /// The name of the class of the objects.
-    public var objectClassName: String { query.className }
+    /// The query of results of objects.
+    ///
+    /// - Precondition: these are results of objects.
+    package var query: Query {
+        guard case .objects(let query) = source else {
+            preconditionFailure("Results of values have no query: querying is only implemented for collections of Realm objects.")
+        }
+        return query
+    }
+
+    public var _query: Query? {
+        guard case .objects(let query) = source else { return nil }
+        return query
+    }
+
+    /// How the values of results of values are selected; nil for results
+    /// of objects.
+    var valueSelection: ValueSelection? {
+        guard case .values(let selection) = source else { return nil }
+        return selection
+    }
+
+    /// Whether the Realm was invalidated (``Realm/invalidate()``) since
+    /// these results were made, or, for results of values, the object
+    /// owning their collection was deleted.
+    public var isInvalidated: Bool {
+        guard let realm else { return true }
+        if invalidations != realm.state.invalidations { return true }
+        guard case .values(let selection) = source else { return false }
+        return realm.withAccess { !selection.exists(in: realm) }
+    }
+
+    /// The name of the class of the objects; for results of values, the
+    /// name of the type of the values.
+    public var objectClassName: String {
+        guard case .objects(let query) = source else { return "\(Element.self)" }
+        return query.className
+    }
 
     // MARK: Evaluation
 
@@ -63,7 +112,7 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     /// (so there are no objects).
     private func objectFactory(_ realm: Realm) -> ObjectFactory? {
         if let factory, !factory.isDynamic { return factory }
-        factory = ObjectFactory(realm: realm, type: Element._fetchedClass, className: query.className)
+        factory = ObjectFactory(realm: realm, type: Element._fetchedClass!, className: query.className)
         return factory
     }
 
@@ -85,6 +134,19 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
         cachedRows = []
         cachedStamp = stamp
         return cachedKeys
+    }
+
+    /// The values of results of values at the Realm's current version.
+    private func values(_ selection: ValueSelection, in realm: Realm) -> [Element] {
+        let stamp = realm.transaction.changeCounter
+        if cachedStamp == stamp { return cachedValues }
+        let stored = realm.perform("read the values of \(selection.source)", ifDamaged: []) { transaction in
+            try selection.values(in: transaction)
+        }
+        let converting = Element._readsRealm ? realm : nil
+        cachedValues = stored.map { Element._fromValue($0, in: converting) }
+        cachedStamp = stamp
+        return cachedValues
     }
 
     /// Evaluates the query reading the matches' rows too, for index access.
@@ -118,6 +180,7 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     }
 
     private func count(in realm: Realm) -> Int {
+        if case .values(let selection) = source { return values(selection, in: realm).count }
         guard objectFactory(realm) != nil else { return 0 }
         let stamp = realm.transaction.changeCounter
         if cachedStamp == stamp { return cachedKeys.count }
@@ -134,6 +197,11 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     }
 
     private func element(at position: Int, in realm: Realm) -> Element {
+        if case .values(let selection) = source {
+            let values = values(selection, in: realm)
+            precondition(position >= 0 && position < values.count, "Index \(position) is out of bounds (must be less than \(values.count)).")
+            return values[position]
+        }
         guard let factory = objectFactory(realm) else {
             preconditionFailure("Index \(position) is out of bounds (must be less than 0).")
         }
@@ -162,6 +230,7 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     }
 
     private func first(in realm: Realm) -> Element? {
+        if case .values(let selection) = source { return values(selection, in: realm).first }
         guard let factory = objectFactory(realm) else { return nil }
         if cachedStamp == realm.transaction.changeCounter {
             return cachedKeys.first.map { Element._element(for: factory.make($0)) }
@@ -182,7 +251,8 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     public var last: Element? {
         guard let realm else { return nil }
         return realm.withAccess {
-            keys(in: realm).last.map { Element._element(for: factory!.make($0)) }
+            if case .values(let selection) = source { return values(selection, in: realm).last }
+            return keys(in: realm).last.map { Element._element(for: factory!.make($0)) }
         }
     }
 
@@ -193,6 +263,7 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     }
 
     private func makeIterator(in realm: Realm) -> Iterator {
+        if case .values(let selection) = source { return Iterator(values: values(selection, in: realm)) }
         guard let factory = objectFactory(realm) else { return Iterator(walk: nil, factory: nil, counted: nil) }
         let stamp = realm.transaction.changeCounter
         let counted = cachedStamp == stamp ? cachedKeys.count : reportedCount.count(at: stamp)
@@ -208,6 +279,8 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
         let factory: ObjectFactory?
         /// Held to the count answered at this version, if one was.
         private var loop: CountedLoop?
+        /// For results of values: the values left.
+        private var values: IndexingIterator<[Element]>?
 
         init(walk: ObjectWalk?, factory: ObjectFactory?, counted: Int?) {
             self.walk = walk
@@ -215,8 +288,15 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
             loop = counted.map(CountedLoop.init(expected:))
         }
 
+        init(values: [Element]) {
+            walk = nil
+            factory = nil
+            self.values = values.makeIterator()
+        }
+
         /// The next element, or nil after the last.
         public mutating func next() -> Element? {
+            if values != nil { return values!.next() }
             guard var loop, let factory else {
                 guard let object = walk?.next() else { return nil }
                 return Element._element(for: object)
@@ -239,7 +319,7 @@ public final class Results<Element: RealmFetchable>: RealmCollection {
     /// collection to a `Results`, a dynamic cast and a generic metadata
     /// lookup that a filter per lookup (`realm.objects(Dog.self).filter(
     /// "name == %@", name).first`) would pay every time.
-    public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> {
+    public func filter(_ predicateFormat: String, _ arguments: Any...) -> Results<Element> where Element: RealmFetchable {
         filter(predicateFormat, arguments: arguments)
     }
 

@@ -202,17 +202,16 @@ extension RealmCollection where Element: Object {
     }
 }
 
-extension RealmCollection where Element: Comparable {
-    /// The values in ascending or descending order, in sections of equal
-    /// keys that `block` computes (each holding every value of its key).
+extension RealmCollection where Element: SortableType {
+    /// The values in ascending or descending order (Realm's order of
+    /// values, see ``sorted(ascending:)``), in sections of equal keys that
+    /// `block` computes (each holding every value of its key).
     public func sectioned<Key: _Persistable & Hashable>(by block: @escaping (Element) -> Key,
                                                         ascending: Bool = true) -> SectionedResults<Key, Element> {
         guard realm != nil else {
             preconditionFailure("This method may only be called on \(Swift.type(of: self)) instances retrieved from a Realm.")
         }
-        return SectionedResults(source: SectionedSource(base: self, order: { base in
-            base.sorted { ascending ? $0 < $1 : $1 < $0 }
-        }, key: block))
+        return SectionedResults(source: SectionedSource(base: sorted(ascending: ascending), order: { Array($0) }, key: block))
     }
 }
 

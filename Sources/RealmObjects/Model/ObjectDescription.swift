@@ -48,7 +48,7 @@ enum ObjectDescription {
         var text = "\(name)<\(elementName)> <\(address(of: collection as AnyObject))> (\n"
         var described: [String] = []
         for element in collection.prefix(maximumElements) {
-            let sub = (element as? Object).map { describe($0, depth: depth - 1) } ?? plain(element)
+            let sub = describeElement(element, depth: depth)
             described.append("\t[\(described.count)] \(sub.replacingOccurrences(of: "\n", with: "\n\t"))")
         }
         text += described.joined(separator: ",\n")
@@ -56,9 +56,37 @@ enum ObjectDescription {
         return text + "\n)"
     }
 
+    /// An element of a collection: an object (or a mixed value holding
+    /// one) one level deeper, as the collection's own properties are.
+    private static func describeElement(_ element: Any, depth: Int) -> String {
+        if let object = element as? Object { return describe(object, depth: depth - 1) }
+        if let mixed = element as? AnyRealmValue { return describe(mixed, depth: depth) }
+        return plain(element)
+    }
+
+    /// A mixed value as its payload; an object it holds is described one
+    /// level deeper, so that an object holding itself ends.
+    private static func describe(_ mixed: AnyRealmValue, depth: Int) -> String {
+        switch mixed {
+        case .none: "(null)"
+        case .int(let value): plain(value)
+        case .bool(let value): plain(value)
+        case .float(let value): plain(value)
+        case .double(let value): plain(value)
+        case .string(let value): plain(value)
+        case .data(let value): plain(value)
+        case .date(let value): plain(value)
+        case .object(let object): describe(object, depth: depth - 1)
+        case .objectId(let value): plain(value)
+        case .decimal128(let value): plain(value)
+        case .uuid(let value): plain(value)
+        }
+    }
+
     private static func describe(_ value: Any?, depth: Int) -> String {
         guard let value else { return "(null)" }
         if let object = value as? Object { return describe(object, depth: depth - 1) }
+        if let mixed = value as? AnyRealmValue { return describe(mixed, depth: depth) }
         if let collection = value as? any RealmCollection {
             return describe(collection, depth: depth - 1)
         }

@@ -41,6 +41,14 @@ public protocol _Persistable {
     /// collection object, which the Realm binds as it binds a `let`
     /// property's.
     static var _isCollection: Bool { get }
+    /// For the elements of ``Results`` of objects (model objects and
+    /// projections, see ``RealmFetchable``): the model class whose stored
+    /// objects they stand for. Nil for values, whose ``Results`` hold the
+    /// values of a list, set or map.
+    static var _fetchedClass: Object.Type? { get }
+    /// The element standing for `object`, a managed object of
+    /// ``_fetchedClass``. Only types with a ``_fetchedClass`` are asked.
+    static func _element(for object: Object) -> Self
 }
 
 extension _Persistable {
@@ -49,6 +57,11 @@ extension _Persistable {
     public static var _objectType: Object.Type? { nil }
     public static var _readsRealm: Bool { false }
     public static var _isCollection: Bool { false }
+    public static var _fetchedClass: Object.Type? { nil }
+
+    public static func _element(for object: Object) -> Self {
+        preconditionFailure("\(Self.self) is a value type: Results of values hold no objects.")
+    }
 
     /// The property read as a `Value` and converted (``_fromValue(_:in:)``).
     @inlinable

@@ -29,7 +29,7 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
 
     // MARK: RealmFetchable
 
-    public static var _fetchedClass: Object.Type { Root.self }
+    public static var _fetchedClass: Object.Type? { Root.self }
 
     public static func _element(for object: Object) -> Self {
         Self(projecting: unsafeDowncast(object, to: Root.self))

@@ -42,6 +42,11 @@ extension Results {
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
+        if let selection = valueSelection {
+            // Values change only by the collection's own changes.
+            return realm.state.notifiers.observe(self, className: nil, model: nil, keyPaths: keyPaths,
+                                                 elements: { try selection.values(in: $0) }, block)
+        }
         let query = self.query
         return realm.state.notifiers.observe(self, className: query.className, model: Element._fetchedClass, keyPaths: keyPaths, query: query,
                                              elements: { transaction in

@@ -9,17 +9,21 @@ extension Results {
     /// Delivers this collection's changes on `queue` (a serial queue),
     /// where the collection passed to `block` is confined to the queue: a
     /// Realm for the same file is opened on it, and the query is resolved
-    /// there. Use this where the registering thread runs no run loop.
+    /// there (for results of values, their collection is found there by
+    /// its owner). Use this where the registering thread runs no run loop.
     public func observe(on queue: DispatchQueue, keyPaths: [String]? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
-        let context = QueueContext(configuration: realm.configuration, query: query, block: block)
+        let context = QueueContext(configuration: realm.configuration, payload: threadConfinedPayload, block: block)
         let registration = QueueRegistration()
         queue.async {
             do {
                 let queueRealm = try Realm(configuration: context.configuration, queue: queue)
-                let results = Results<Element>(realm: queueRealm, query: context.query)
+                guard let results = Results<Element>.resolve(context.payload, in: queueRealm) else {
+                    context.block(.error(Realm.Error(.fail, "The object owning the collection of the observed results was deleted before observing began.")))
+                    return
+                }
                 registration.set(results.observe(keyPaths: keyPaths, context.block))
             } catch {
                 context.block(.error(error))
@@ -161,9 +165,9 @@ public struct CollectionChangeSummary: Sendable, Equatable {
 /// `@unchecked Sendable`: the block is only ever called on the target
 /// queue, serially, after this value was handed over; the configuration's
 /// closures are not called there.
-private struct QueueContext<Element: RealmFetchable>: @unchecked Sendable {
+private struct QueueContext<Element: RealmCollectionValue>: @unchecked Sendable {
     let configuration: Realm.Configuration
-    let query: Query
+    let payload: ThreadConfinedPayload
     let block: (RealmCollectionChange<Results<Element>>) -> Void
 }
 

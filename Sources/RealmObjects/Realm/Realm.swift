@@ -330,7 +330,7 @@ public struct Realm: Equatable {
     /// type, a projection of every object of its root class.
     public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
         withAccess {
-            let type = Element._fetchedClass
+            let type = Element.modelClass
             precondition(type != Object.self && type != EmbeddedObject.self && type != DynamicObject.self,
                          "Object type '\(type.className())' is not managed by the Realm: query a model class (a subclass of Object), or a class by name with dynamicObjects(_:).")
             precondition(!type.isEmbedded, "Embedded objects of class '\(type.className())' cannot be queried directly; reach them through their parent.")

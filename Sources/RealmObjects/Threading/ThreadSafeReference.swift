@@ -72,6 +72,9 @@ public enum ThreadConfinedPayload: Sendable {
     case linkingObjects(ownerClass: String, owner: ObjectKey, property: String)
     /// The collection an `AnyRealmCollection` wraps.
     indirect case wrapped(ThreadConfinedPayload)
+    /// `Results` of the values of a list, set or map (the `collection`),
+    /// sorted (`ascending` not nil) or made distinct.
+    indirect case values(ThreadConfinedPayload, ascending: Bool?, distinct: Bool)
 }
 
 extension Object: ThreadConfined {
@@ -88,11 +91,21 @@ extension Object: ThreadConfined {
 }
 
 extension Results: ThreadConfined {
-    public var threadConfinedPayload: ThreadConfinedPayload { .results(query) }
+    public var threadConfinedPayload: ThreadConfinedPayload {
+        guard let selection = valueSelection else { return .results(query) }
+        guard let realm else { preconditionFailure("Cannot construct a ThreadSafeReference to invalidated Results.") }
+        return realm.withAccess { selection.payload(in: realm) }
+    }
 
     public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Self? {
-        guard case .results(let query) = payload else { return nil }
-        return Self(realm: realm, query: query)
+        switch payload {
+        case .results(let query):
+            return Self(realm: realm, query: query)
+        case .values:
+            return ValueSelection.resolve(payload, in: realm).map { Self(realm: realm, values: $0) }
+        default:
+            return nil
+        }
     }
 }
 
@@ -154,7 +167,7 @@ extension Realm {
     /// The class handle and property index of a collection property of an
     /// object that exists at the version read; nil when the object does
     /// not.
-    fileprivate func collectionProperty(_ property: String, of owner: ObjectKey, className: String) -> (ClassHandle, Int)? {
+    func collectionProperty(_ property: String, of owner: ObjectKey, className: String) -> (ClassHandle, Int)? {
         withAccess {
             guard let handle = state.handleIfStored(className), objectExists(key: owner, handle: handle) else { return nil }
             return (handle, perform("resolve '\(className).\(property)'") { try $0.propertyIndex(named: property, in: handle) })
@@ -200,6 +213,8 @@ extension AnyRealmCollection: ThreadConfined {
             return MutableSet<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
         case .linkingObjects:
             return AnyRealmCollection.wrapping(linkingObjects: wrapped, in: realm)
+        case .values:
+            return Results<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
         case .object, .map, .wrapped:
             return nil
         }

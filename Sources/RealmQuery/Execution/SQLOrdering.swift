@@ -6,8 +6,8 @@ import RealmCore
 /// that SQL would order as text): nil first, then numbers (NaN, a BLOB in
 /// the file, after all of them), strings by UTF-8 bytes, then bytes.
 /// Decimals order by value, NaN before every number (Realm's order).
-enum SQLOrdering {
-    static func compare(_ left: Value, _ right: Value) -> ComparisonResult {
+package enum SQLOrdering {
+    package static func compare(_ left: Value, _ right: Value) -> ComparisonResult {
         // Values of different kinds come from mixed columns only: Realm's
         // order of kinds decides, numbers of any kind being one.
         let (leftKind, rightKind) = (mixedRank(left), mixedRank(right))

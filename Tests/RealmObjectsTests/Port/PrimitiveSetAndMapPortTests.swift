@@ -14,9 +14,8 @@ import Testing
 // fresh in-memory Realm inside a write transaction, cancelled at the end,
 // as Realm's `ManagedObjectFactory` and tearDown do.
 //
-// Realm's `sorted(ascending:)` of a set or map of values gives `Results`;
-// here it gives an array (Docs/DifferencesFromApplePlatforms.md, as for
-// lists), which the ports compare as Realm compares `Array(results)`.
+// `sorted(ascending:)` of a set or map of values gives `Results`, which
+// the ports compare as Realm does: as `Array(results)`.
 //
 // Not ported:
 // - PrimitiveMutableSetTests.testValueForKey — needs Objective-C key-value
@@ -537,26 +536,26 @@ func smPortWithAddableSet(_ type: SMPortValueType, _ factory: SMPortObjectFactor
 /// Runs a SortablePrimitiveMutableSetTests body, with the set's `sorted(ascending:)` (an overload per kind of element).
 func smPortWithSortableSet(_ type: SMPortValueType, _ factory: SMPortObjectFactory, _ body: some SMPortSortableSetBody) throws {
     switch type {
-    case .int: try body.run(SMPortPrimitiveSet<Int>(factory), sorted: { (set: MutableSet<Int>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int8: try body.run(SMPortPrimitiveSet<Int8>(factory), sorted: { (set: MutableSet<Int8>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int16: try body.run(SMPortPrimitiveSet<Int16>(factory), sorted: { (set: MutableSet<Int16>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int32: try body.run(SMPortPrimitiveSet<Int32>(factory), sorted: { (set: MutableSet<Int32>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int64: try body.run(SMPortPrimitiveSet<Int64>(factory), sorted: { (set: MutableSet<Int64>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .float: try body.run(SMPortPrimitiveSet<Float>(factory), sorted: { (set: MutableSet<Float>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .double: try body.run(SMPortPrimitiveSet<Double>(factory), sorted: { (set: MutableSet<Double>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .string: try body.run(SMPortPrimitiveSet<String>(factory), sorted: { (set: MutableSet<String>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .data: try body.run(SMPortPrimitiveSet<Data>(factory), sorted: { (set: MutableSet<Data>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .date: try body.run(SMPortPrimitiveSet<Date>(factory), sorted: { (set: MutableSet<Date>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .intOpt: try body.run(SMPortPrimitiveSet<Int?>(factory), sorted: { (set: MutableSet<Int?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int8Opt: try body.run(SMPortPrimitiveSet<Int8?>(factory), sorted: { (set: MutableSet<Int8?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int16Opt: try body.run(SMPortPrimitiveSet<Int16?>(factory), sorted: { (set: MutableSet<Int16?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int32Opt: try body.run(SMPortPrimitiveSet<Int32?>(factory), sorted: { (set: MutableSet<Int32?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .int64Opt: try body.run(SMPortPrimitiveSet<Int64?>(factory), sorted: { (set: MutableSet<Int64?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .floatOpt: try body.run(SMPortPrimitiveSet<Float?>(factory), sorted: { (set: MutableSet<Float?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .doubleOpt: try body.run(SMPortPrimitiveSet<Double?>(factory), sorted: { (set: MutableSet<Double?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .stringOpt: try body.run(SMPortPrimitiveSet<String?>(factory), sorted: { (set: MutableSet<String?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .dataOpt: try body.run(SMPortPrimitiveSet<Data?>(factory), sorted: { (set: MutableSet<Data?>, ascending: Bool) in set.sorted(ascending: ascending) })
-    case .dateOpt: try body.run(SMPortPrimitiveSet<Date?>(factory), sorted: { (set: MutableSet<Date?>, ascending: Bool) in set.sorted(ascending: ascending) })
+    case .int: try body.run(SMPortPrimitiveSet<Int>(factory), sorted: { (set: MutableSet<Int>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int8: try body.run(SMPortPrimitiveSet<Int8>(factory), sorted: { (set: MutableSet<Int8>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int16: try body.run(SMPortPrimitiveSet<Int16>(factory), sorted: { (set: MutableSet<Int16>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int32: try body.run(SMPortPrimitiveSet<Int32>(factory), sorted: { (set: MutableSet<Int32>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int64: try body.run(SMPortPrimitiveSet<Int64>(factory), sorted: { (set: MutableSet<Int64>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .float: try body.run(SMPortPrimitiveSet<Float>(factory), sorted: { (set: MutableSet<Float>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .double: try body.run(SMPortPrimitiveSet<Double>(factory), sorted: { (set: MutableSet<Double>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .string: try body.run(SMPortPrimitiveSet<String>(factory), sorted: { (set: MutableSet<String>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .data: try body.run(SMPortPrimitiveSet<Data>(factory), sorted: { (set: MutableSet<Data>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .date: try body.run(SMPortPrimitiveSet<Date>(factory), sorted: { (set: MutableSet<Date>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .intOpt: try body.run(SMPortPrimitiveSet<Int?>(factory), sorted: { (set: MutableSet<Int?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int8Opt: try body.run(SMPortPrimitiveSet<Int8?>(factory), sorted: { (set: MutableSet<Int8?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int16Opt: try body.run(SMPortPrimitiveSet<Int16?>(factory), sorted: { (set: MutableSet<Int16?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int32Opt: try body.run(SMPortPrimitiveSet<Int32?>(factory), sorted: { (set: MutableSet<Int32?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .int64Opt: try body.run(SMPortPrimitiveSet<Int64?>(factory), sorted: { (set: MutableSet<Int64?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .floatOpt: try body.run(SMPortPrimitiveSet<Float?>(factory), sorted: { (set: MutableSet<Float?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .doubleOpt: try body.run(SMPortPrimitiveSet<Double?>(factory), sorted: { (set: MutableSet<Double?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .stringOpt: try body.run(SMPortPrimitiveSet<String?>(factory), sorted: { (set: MutableSet<String?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .dataOpt: try body.run(SMPortPrimitiveSet<Data?>(factory), sorted: { (set: MutableSet<Data?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
+    case .dateOpt: try body.run(SMPortPrimitiveSet<Date?>(factory), sorted: { (set: MutableSet<Date?>, ascending: Bool) in Array(set.sorted(ascending: ascending)) })
     default: Issue.record("\(type) is not one of this suite's types")
     }
 }
@@ -662,26 +661,26 @@ func smPortWithAddableMap(_ type: SMPortValueType, _ factory: SMPortObjectFactor
 /// Runs a SortablePrimitiveMapTests body, with the map's `sorted(ascending:)`.
 func smPortWithSortableMap(_ type: SMPortValueType, _ factory: SMPortObjectFactory, _ body: some SMPortSortableMapBody) throws {
     switch type {
-    case .int: try body.run(SMPortPrimitiveMap<Int>(factory), sorted: { (map: Map<String, Int>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int8: try body.run(SMPortPrimitiveMap<Int8>(factory), sorted: { (map: Map<String, Int8>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int16: try body.run(SMPortPrimitiveMap<Int16>(factory), sorted: { (map: Map<String, Int16>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int32: try body.run(SMPortPrimitiveMap<Int32>(factory), sorted: { (map: Map<String, Int32>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int64: try body.run(SMPortPrimitiveMap<Int64>(factory), sorted: { (map: Map<String, Int64>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .float: try body.run(SMPortPrimitiveMap<Float>(factory), sorted: { (map: Map<String, Float>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .double: try body.run(SMPortPrimitiveMap<Double>(factory), sorted: { (map: Map<String, Double>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .string: try body.run(SMPortPrimitiveMap<String>(factory), sorted: { (map: Map<String, String>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .data: try body.run(SMPortPrimitiveMap<Data>(factory), sorted: { (map: Map<String, Data>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .date: try body.run(SMPortPrimitiveMap<Date>(factory), sorted: { (map: Map<String, Date>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .intOpt: try body.run(SMPortPrimitiveMap<Int?>(factory), sorted: { (map: Map<String, Int?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int8Opt: try body.run(SMPortPrimitiveMap<Int8?>(factory), sorted: { (map: Map<String, Int8?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int16Opt: try body.run(SMPortPrimitiveMap<Int16?>(factory), sorted: { (map: Map<String, Int16?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int32Opt: try body.run(SMPortPrimitiveMap<Int32?>(factory), sorted: { (map: Map<String, Int32?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .int64Opt: try body.run(SMPortPrimitiveMap<Int64?>(factory), sorted: { (map: Map<String, Int64?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .floatOpt: try body.run(SMPortPrimitiveMap<Float?>(factory), sorted: { (map: Map<String, Float?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .doubleOpt: try body.run(SMPortPrimitiveMap<Double?>(factory), sorted: { (map: Map<String, Double?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .stringOpt: try body.run(SMPortPrimitiveMap<String?>(factory), sorted: { (map: Map<String, String?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .dataOpt: try body.run(SMPortPrimitiveMap<Data?>(factory), sorted: { (map: Map<String, Data?>, ascending: Bool) in map.sorted(ascending: ascending) })
-    case .dateOpt: try body.run(SMPortPrimitiveMap<Date?>(factory), sorted: { (map: Map<String, Date?>, ascending: Bool) in map.sorted(ascending: ascending) })
+    case .int: try body.run(SMPortPrimitiveMap<Int>(factory), sorted: { (map: Map<String, Int>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int8: try body.run(SMPortPrimitiveMap<Int8>(factory), sorted: { (map: Map<String, Int8>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int16: try body.run(SMPortPrimitiveMap<Int16>(factory), sorted: { (map: Map<String, Int16>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int32: try body.run(SMPortPrimitiveMap<Int32>(factory), sorted: { (map: Map<String, Int32>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int64: try body.run(SMPortPrimitiveMap<Int64>(factory), sorted: { (map: Map<String, Int64>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .float: try body.run(SMPortPrimitiveMap<Float>(factory), sorted: { (map: Map<String, Float>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .double: try body.run(SMPortPrimitiveMap<Double>(factory), sorted: { (map: Map<String, Double>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .string: try body.run(SMPortPrimitiveMap<String>(factory), sorted: { (map: Map<String, String>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .data: try body.run(SMPortPrimitiveMap<Data>(factory), sorted: { (map: Map<String, Data>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .date: try body.run(SMPortPrimitiveMap<Date>(factory), sorted: { (map: Map<String, Date>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .intOpt: try body.run(SMPortPrimitiveMap<Int?>(factory), sorted: { (map: Map<String, Int?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int8Opt: try body.run(SMPortPrimitiveMap<Int8?>(factory), sorted: { (map: Map<String, Int8?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int16Opt: try body.run(SMPortPrimitiveMap<Int16?>(factory), sorted: { (map: Map<String, Int16?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int32Opt: try body.run(SMPortPrimitiveMap<Int32?>(factory), sorted: { (map: Map<String, Int32?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .int64Opt: try body.run(SMPortPrimitiveMap<Int64?>(factory), sorted: { (map: Map<String, Int64?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .floatOpt: try body.run(SMPortPrimitiveMap<Float?>(factory), sorted: { (map: Map<String, Float?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .doubleOpt: try body.run(SMPortPrimitiveMap<Double?>(factory), sorted: { (map: Map<String, Double?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .stringOpt: try body.run(SMPortPrimitiveMap<String?>(factory), sorted: { (map: Map<String, String?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .dataOpt: try body.run(SMPortPrimitiveMap<Data?>(factory), sorted: { (map: Map<String, Data?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
+    case .dateOpt: try body.run(SMPortPrimitiveMap<Date?>(factory), sorted: { (map: Map<String, Date?>, ascending: Bool) in Array(map.sorted(ascending: ascending)) })
     default: Issue.record("\(type) is not one of this suite's types")
     }
 }
