@@ -189,6 +189,10 @@ extension RealmCollection where Element: RealmFetchable {
     /// The index of the first object matching the predicate, or nil; on an
     /// unmanaged list too, as Realm's standalone lists allow.
     public func index(matching predicateFormat: String, _ arguments: Any...) -> Int? {
+        index(matching: predicateFormat, arguments: arguments)
+    }
+
+    func index(matching predicateFormat: String, arguments: [Any]) -> Int? {
         guard realm != nil else {
             return UnmanagedEvaluation.firstIndex(of: map(\._fetchedObject), ofClass: Element.modelClass,
                                                   matching: predicateFormat, arguments: arguments)

@@ -126,7 +126,12 @@ open class Object: CustomStringConvertible {
     @usableFromInline
     @exclusivity(unchecked)
     final var _accessRecorder: AccessRecorder? {
-        didSet { if _accessRecorder != nil { _bindPersistedProperties() } }
+        didSet {
+            guard _accessRecorder != nil else { return }
+            _bindPersistedProperties()
+            // A probe records reads of its collection properties too.
+            if Swift.type(of: self) != DynamicObject.self { _classInfo.layout.collectionBindings.bind(self) }
+        }
     }
 
     /// Tells the object's `@Persisted` storages their object and property

@@ -109,6 +109,8 @@ public struct Persisted<Value: _Persistable> {
     static func unmanagedValue(of object: Object, property index: Int, stored: Value) -> Value {
         if let recorder = object._accessRecorder {
             recorder.record(index)
+            // A collection is read on: `\Person.dogs.count`.
+            if Value._isCollection { return stored }
             // A link read goes on to a probe of the linked class, when the
             // recorder follows links.
             if let linked = Value._objectType, let probe = recorder.probe?(linked), let value = probe as? Value {

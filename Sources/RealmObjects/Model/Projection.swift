@@ -32,7 +32,11 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
     public static var _fetchedClass: Object.Type? { Root.self }
 
     public static func _element(for object: Object) -> Self {
-        Self(projecting: unsafeDowncast(object, to: Root.self))
+        let projection = Self(projecting: unsafeDowncast(object, to: Root.self))
+        // Stops on a property that reads nothing stored, as Realm does
+        // when it first hands out a projection.
+        _ = ProjectionSchema.of(projection)
+        return projection
     }
 
     public var _fetchedObject: Object { rootObject }
@@ -215,8 +219,9 @@ enum ProjectionSchema {
             levels.append(current.children.compactMap { child in
                 guard let projected = child.value as? AnyProjected, let label = child.label else { return nil }
                 let path = KeyPathNames.path(of: projected.projectedKeyPath, in: Root.self).joined(separator: ".")
-                return Property(label: label.hasPrefix("_") ? String(label.dropFirst()) : label,
-                                keyPath: projected.projectedKeyPath, rootPath: path)
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                precondition(!path.isEmpty, "@Projected property '\(name)' must be a part of Realm object")
+                return Property(label: name, keyPath: projected.projectedKeyPath, rootPath: path)
             })
             mirror = current.superclassMirror
         }

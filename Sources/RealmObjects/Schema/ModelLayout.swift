@@ -45,6 +45,10 @@ struct ModelLayout {
     let storesOnlyRealmProperties: Bool
     /// Where each `@Persisted` property's binding lies in an instance.
     let bindings: Bindings
+    /// Where the bindings of `@Persisted` collection properties lie: bound
+    /// on probes only, so that reading the collection is recorded (a
+    /// managed object's collections are bound as `let` ones are).
+    let collectionBindings: Bindings
 
     /// The bindings of a class's `@Persisted` storages in an instance: a
     /// flat buffer, walked for every object that becomes managed, so that
@@ -93,12 +97,14 @@ struct ModelLayout {
         self.referenceFields = referenceFields
         self.storesOnlyRealmProperties = storesOnlyRealmProperties
         bindings = Bindings(persistedFields)
+        collectionBindings = Bindings([])
     }
 
     /// The layout of `type`, whose schema properties are `indexByName`;
     /// `bound` names its `let` properties by reflection label.
     init(of type: Object.Type, indexByName: [String: Int], bound: [(label: String, index: Int)]) {
         var persisted: [PersistedField] = []
+        var collections: [PersistedField] = []
         var references: [ReferenceField] = []
         let boundByLabel = Dictionary(bound.map { ($0.label, $0.index) }, uniquingKeysWith: { first, _ in first })
         let fieldCount = Self.forEachStoredField(of: type) { label, offset, fieldType in
@@ -107,6 +113,9 @@ struct ModelLayout {
                 // the collection object, a reference like a `let` one's.
                 if let index = boundByLabel[label] {
                     references.append(ReferenceField(index: index, offset: offset + persistedType.unmanagedValueOffset))
+                    collections.append(PersistedField(index: index, offset: offset, type: persistedType,
+                                                      valueOffset: offset + persistedType.unmanagedValueOffset,
+                                                      bindingOffset: offset + persistedType.bindingOffset))
                 }
             } else if let persistedType = fieldType as? any PersistedProperty.Type {
                 if let index = indexByName[String(label.dropFirst())] {
@@ -122,6 +131,7 @@ struct ModelLayout {
         referenceFields = references
         storesOnlyRealmProperties = fieldCount == Self.objectFieldCount + persisted.count + references.count
         bindings = Bindings(persistedFields)
+        collectionBindings = Bindings(collections)
     }
 
     /// The number of stored fields of `Object` itself.

@@ -75,6 +75,17 @@ public enum ThreadConfinedPayload: Sendable {
     /// `Results` of the values of a list, set or map (the `collection`),
     /// sorted (`ascending` not nil) or made distinct.
     indirect case values(ThreadConfinedPayload, ascending: Bool?, distinct: Bool)
+    /// A list or set of objects (the `collection`) seen as their values at
+    /// `keyPath` (``ProjectedCollection``).
+    indirect case projected(ThreadConfinedPayload, keyPath: ProjectedKeyPath)
+}
+
+/// The key path of a ``ProjectedCollection``, carried to another thread.
+///
+/// `@unchecked Sendable`: a key path is immutable, and those of projections
+/// are property key paths (`\Dog.name`), which capture nothing.
+public struct ProjectedKeyPath: @unchecked Sendable {
+    let keyPath: AnyKeyPath
 }
 
 extension Object: ThreadConfined {
@@ -215,7 +226,7 @@ extension AnyRealmCollection: ThreadConfined {
             return AnyRealmCollection.wrapping(linkingObjects: wrapped, in: realm)
         case .values:
             return Results<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
-        case .object, .map, .wrapped:
+        case .object, .map, .wrapped, .projected:
             return nil
         }
     }

@@ -10,18 +10,15 @@ import Testing
 // testObserveMultipleProjectionsFromOneProperty, and the frozen-projection
 // tests (testIsFrozen … testThawCreatedOnDifferentThread).
 //
-// Adaptations: `PersonProjection` leaves out `firstFriendsName`
-// (`ProjectedCollection` and `projectTo` are not built), and the
-// description checked is Realm's without it; `Decimal128` money is left
-// out of `CommonPerson`; notifications are delivered by `refresh()`;
-// `assertThrows` is an exit test.
+// Adaptations: `Decimal128` money is left out of `CommonPerson`;
+// notifications are delivered by `refresh()`; `assertThrows` is an exit
+// test.
 //
 // Not ported: testProjectionForAllRealmTypes, testAllPropertyTypes and
 // testAllPropertyTypesNotifications (ModernAllTypesObject, with every
 // collection projected), testObserveNestedProjection and the typed key
 // path observers (`observe(keyPaths: [\PersonProjection.mobile])`),
-// testObserveOnActor, testAdvancedProjection and testFailedProjection
-// (`projectTo`, `ProjectedCollection`).
+// and testObserveOnActor.
 
 final class PPortAddress: EmbeddedObject {
     @Persisted var city = ""
@@ -58,6 +55,7 @@ final class PPortPersonProjection: Projection<PPortPerson> {
     @Projected(\PPortPerson.address?.city) var homeCity
     @Projected(\PPortPerson.extras?.email) var email
     @Projected(\PPortPerson.extras?.phone?.mobile?.number) var mobile
+    @Projected(\PPortPerson.friends.projectTo.firstName) var firstFriendsName: ProjectedCollection<String>
 }
 
 final class PPortSimpleObject: Object {
@@ -67,6 +65,32 @@ final class PPortSimpleObject: Object {
 
 final class PPortSimpleProjection: Projection<PPortSimpleObject> {
     @Projected(\PPortSimpleObject.int) var int
+}
+
+extension PPortSimpleObject {
+    var stringify: String {
+        "\(int) - \(bool)"
+    }
+}
+
+final class PPortAdvancedObject: Object {
+    @Persisted(primaryKey: true) var pk: ObjectId
+    @Persisted var commonArray: List<Int>
+    @Persisted var objectsArray: List<PPortSimpleObject>
+    @Persisted var commonSet: MutableSet<Int>
+    @Persisted var objectsSet: MutableSet<PPortSimpleObject>
+}
+
+final class PPortAdvancedProjection: Projection<PPortAdvancedObject> {
+    @Projected(\PPortAdvancedObject.commonArray.count) var arrayLen
+    @Projected(\PPortAdvancedObject.commonArray) var renamedArray
+    @Projected(\PPortAdvancedObject.objectsArray.projectTo.stringify) var projectedArray: ProjectedCollection<String>
+    @Projected(\PPortAdvancedObject.commonSet.first) var firstElement
+    @Projected(\PPortAdvancedObject.objectsSet.projectTo.bool) var projectedSet: ProjectedCollection<Bool>
+}
+
+final class PPortFailedProjection: Projection<MPortAllTypesObject> {
+    @Projected(\MPortAllTypesObject.ignored) var ignored
 }
 
 final class PPortMultipleProjectionsFromOneProperty: Projection<PPortSimpleObject> {
@@ -90,6 +114,11 @@ final class PPortMultipleProjectionsFromOneProperty: Projection<PPortSimpleObjec
             ] as [String: Any])
             js.friends.append(dt)
             dt.friends.append(js)
+            realm.create(PPortAdvancedObject.self, value: ["pk": ObjectId.generate(),
+                                                           "commonArray": [1, 2, 3],
+                                                           "objectsArray": [[1, true] as [Any], [2, false]],
+                                                           "commonSet": [1, 2, 3],
+                                                           "objectsSet": [[1, true] as [Any], [2, false]]])
         }
         return realm
     }
@@ -153,7 +182,7 @@ final class PPortMultipleProjectionsFromOneProperty: Projection<PPortSimpleObjec
 
     @Test func description() throws {
         let actual = try realm().objects(PPortPersonProjection.self).filter("lastName == 'Snow'").first!.description
-        let expected = #"^PPortPersonProjection<PPortPerson> <0x[0-9a-f]+> \{\n\t\tfirstName\(\\\.firstName\) = John;\n\tlastNameCaps\(\\\.lastName\) = SNOW;\n\tbirthdayAsEpochtime\(\\\.birthday\) = 10\.0;\n\thomeCity\(\\\.address\.city\) = Optional\("Winterfell"\);\n\temail\(\\\.extras\.email\) = Optional\("john@doe\.com"\);\n\tmobile\(\\\.extras\.phone\.mobile\.number\) = Optional\("555-555-555"\);\n\}$"#
+        let expected = #"^PPortPersonProjection<PPortPerson> <0x[0-9a-f]+> \{\n\t\tfirstName\(\\\.firstName\) = John;\n\tlastNameCaps\(\\\.lastName\) = SNOW;\n\tbirthdayAsEpochtime\(\\\.birthday\) = 10\.0;\n\thomeCity\(\\\.address\.city\) = Optional\("Winterfell"\);\n\temail\(\\\.extras\.email\) = Optional\("john@doe\.com"\);\n\tmobile\(\\\.extras\.phone\.mobile\.number\) = Optional\("555-555-555"\);\n\tfirstFriendsName\(\\\.friends\) = ProjectedCollection<String> \{\n\t\[0\] Daenerys\n\};\n\}$"#
         #expect(actual.range(of: expected, options: .regularExpression) != nil, "\(actual)")
     }
 
@@ -165,6 +194,26 @@ final class PPortMultipleProjectionsFromOneProperty: Projection<PPortSimpleObjec
         let dany: PPortPersonProjection = try realm().objects(PPortPersonProjection.self).sorted(byKeyPath: "birthday").first!
         #expect(dany.homeCity == "King's Landing")
         #expect(dany.birthdayAsEpochtime == Date(timeIntervalSince1970: 0).timeIntervalSince1970)
+        #expect(dany.firstFriendsName.first! == "John")
+    }
+
+    @Test func failedProjection() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: inMemoryConfiguration("failedProjection", types: [MPortAllTypesObject.self]))
+            try! realm.write { realm.create(MPortAllTypesObject.self, value: ["pk": ObjectId.generate()]) }
+            precondition(realm.objects(PPortFailedProjection.self).count > 0)
+            _ = realm.objects(PPortFailedProjection.self).first
+        }
+        #expect(seedStandardError(result).contains("@Projected property 'ignored' must be a part of Realm object"))
+    }
+
+    @Test func advancedProjection() throws {
+        let proj = try realm().objects(PPortAdvancedProjection.self).first!
+        #expect(proj.arrayLen == 3)
+        #expect(proj.projectedArray.elementsEqual(["1 - true", "2 - false"]), "'\(proj.projectedArray)' should be equal to '[\"1 - true\", \"2 - false\"]'")
+        #expect(proj.renamedArray.elementsEqual([1, 2, 3]))
+        #expect(proj.firstElement == 1)
+        #expect(proj.projectedSet.elementsEqual([true, false]), "'\(proj.projectedArray)' should be equal to '[true, false]'")
     }
 
     @Test func observeKeyPath() throws {
