@@ -145,7 +145,14 @@ public final class SyncServer: Sendable {
                 MalformedRequestGuard(wrapped: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: channel) { request, _, logger in
                     guard request.path == SyncService.route else { return .dontUpgrade }
                     return .upgrade([:]) { inbound, outbound, _ in
-                        await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
+                        // A WebSocket stays open as long as its client
+                        // wants: stopping the server ends it, or the
+                        // graceful shutdown would wait for every client
+                        // to leave (and its deadline's cancellation for
+                        // connections that never do).
+                        try? await cancelWhenGracefulShutdown {
+                            await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
+                        }
                     }
                 })
             }

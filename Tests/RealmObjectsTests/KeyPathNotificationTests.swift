@@ -43,6 +43,37 @@ import Testing
         #expect(seen == [[0]])
     }
 
+    /// Realm 10's Swift key paths name the same properties.
+    @Test func swiftKeyPaths() throws {
+        let (realm, jim, rex) = try setUp()
+        let dogs = realm.objects(Dog.self)
+        let throughLink = try modifications({ dogs.observe(keyPaths: [\Dog.owner?.name], $0) }, realm: realm, commits: [
+            { jim.birthdate = Date(timeIntervalSince1970: 5) },
+            { jim.name = "James" },
+        ])
+        #expect(throughLink == [[0]])
+        let people = realm.objects(Person.self)
+        let list = try modifications({ people.observe(keyPaths: [\Person.dogs], $0) }, realm: realm, commits: [
+            { jim.name = "Jim" },
+            { jim.dogs.append(Dog(value: ["name": "Fido"])) },
+        ])
+        #expect(list == [[0]])
+        let owned = try modifications({ jim.dogs.observe(keyPaths: [\Dog.age], $0) }, realm: realm, commits: [
+            { rex.name = "Max" },
+            { rex.age = 7 },
+        ])
+        #expect(owned == [[0]])
+        var changed: [String] = []
+        let token = rex.observe(keyPaths: [\Dog.age]) { change in
+            if case .change(let properties) = change { changed += properties.map(\.name) }
+        }
+        try realm.write { rex.name = "Rex" }
+        try realm.write { rex.age = 8 }
+        realm.refresh()
+        #expect(changed == ["age"])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func throughAToOneLink() throws {
         let (realm, jim, _) = try setUp()
         let dogs = realm.objects(Dog.self)

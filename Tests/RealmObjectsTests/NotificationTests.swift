@@ -251,7 +251,33 @@ import Testing
         realm.refresh()
         #expect(skippedUpdates == 1)
         #expect(otherUpdates == 2)
+        // Realm 10's spelling: write(withoutNotifying:), on a list's
+        // observer too.
+        try realm.write(withoutNotifying: [token]) { realm.add(Dog(value: ["name": "Max", "age": 3])) }
+        realm.refresh()
+        #expect(skippedUpdates == 1)
+        #expect(otherUpdates == 3)
         _ = other
+    }
+
+    @Test func writeWithoutNotifyingSkipsAListsObserver() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Tally.self]))
+        let tally = try realm.write { realm.create(Tally.self, value: ["id": 1]) }
+        var updates: [[Int]] = []
+        let token = tally.scores.observe { change in
+            if case .update(_, _, let insertions, _) = change { updates.append(insertions) }
+        }
+        realm.refresh()
+        try realm.write(withoutNotifying: [token]) { tally.scores.append(1) }
+        realm.refresh()
+        try realm.write { tally.scores.append(2) }
+        realm.refresh()
+        #expect(updates == [[1]])
+        // A block that throws commits nothing, and stays silent.
+        struct Refused: Error {}
+        #expect(throws: Refused.self) { try realm.write(withoutNotifying: [token]) { tally.scores.append(3); throw Refused() } }
+        #expect(Array(tally.scores) == [1, 2])
+        withExtendedLifetime(token) {}
     }
 
     @Test func commitsAreCoalesced() throws {

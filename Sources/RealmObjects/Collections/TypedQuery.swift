@@ -312,7 +312,8 @@ enum KeyPathNames {
     /// The stored properties a key path of a model class reads, through
     /// links (`\Person.address?.city` reads `address`, then `city`); what
     /// it reads after the last stored property (`\Person.name.count`) is
-    /// left out. Empty when it reads no stored property.
+    /// left out. A `let` collection (`\Person.dogs`) is found by identity.
+    /// Empty when it reads no stored property.
     static func path(of keyPath: AnyKeyPath, in root: Object.Type) -> [String] {
         final class Names { var values: [String] = [] }
         let names = Names()
@@ -324,7 +325,13 @@ enum KeyPathNames {
             return probe
         }
         let probe = makeProbe(root)
-        _ = probe[keyPath: keyPath]
+        let value = probe[keyPath: keyPath]
+        if names.values.isEmpty, let reference = value as AnyObject? {
+            let info = ClassInfo.of(root)
+            if let match = info.layout.references(of: probe).first(where: { $0.object === reference }) {
+                return [info.objectSchema.properties[match.index].name]
+            }
+        }
         return names.values
     }
 }

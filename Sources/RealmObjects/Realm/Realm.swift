@@ -179,20 +179,25 @@ public struct Realm: Equatable {
     /// still runs to its end; then nothing of it is committed, and its
     /// first such error is thrown (see ``commitWrite()``).
     ///
+    /// The commit notifies every registration but those of `tokens`, as
+    /// ``commitWrite(withoutNotifying:)`` does: changes the interface shows
+    /// already (a row the user just moved) are not reported back to it.
+    ///
     /// - Throws: the block's error; the first error recorded by a call of
     ///   the block; ``Realm/Error`` when the write cannot begin (another
     ///   process held the file's write lock for a minute, a failing disk,
     ///   damage found reading the file) or the commit fails (a full disk).
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try throwPendingError()
         try beginWriteOrThrow()
-        return try finishWrite(block)
+        return try finishWrite(withoutNotifying: tokens, block)
     }
 
     /// Runs `block` in the write transaction just begun and commits it
-    /// (unless the block ended it); cancels it when `block` throws.
-    func finishWrite<Result>(_ block: () throws -> Result) throws -> Result {
+    /// (unless the block ended it), notifying all but `tokens`; cancels it
+    /// when `block` throws.
+    func finishWrite<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try block()
@@ -200,7 +205,9 @@ public struct Realm: Equatable {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        if isInWriteTransaction { try commitWrite() }
+        if isInWriteTransaction {
+            if tokens.isEmpty { try commitWrite() } else { try commitWrite(withoutNotifying: tokens) }
+        }
         return result
     }
 

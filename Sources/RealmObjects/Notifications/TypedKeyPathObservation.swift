@@ -1,0 +1,75 @@
+import Dispatch
+
+// Realm Swift 10's observation with Swift key paths,
+// `observe(keyPaths: [\.name, \.owner?.name])`: each key path is turned
+// into the stored properties it reads (through links, as
+// `KeyPathNames.path` finds them on a probe) and the names observed as
+// `["name", "owner.name"]` would be.
+
+extension ObjectObservable where Self: Object {
+    /// Observes the object's properties that `keyPaths` read (see
+    /// ``observe(keyPaths:_:)``), on the registering thread (`queue` nil)
+    /// or on a serial queue.
+    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Self.self), on: queue, block)
+    }
+}
+
+extension Results where Element: Object {
+    /// Observes the results, counting as modifications the changes of the
+    /// properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: queue, block)
+    }
+}
+
+extension List where Element: Object {
+    /// Observes the list, counting as modifications the changes of the
+    /// properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: queue, block)
+    }
+}
+
+extension LinkingObjects {
+    /// Observes the linking objects, counting as modifications the changes
+    /// of the properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<LinkingObjects<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: queue, block)
+    }
+}
+
+extension MutableSet where Element: Object {
+    /// Observes the set, counting as modifications the changes of the
+    /// properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<Element>],
+                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), block)
+    }
+}
+
+extension AnyRealmCollection where Element: Object {
+    /// Observes the wrapped collection, counting as modifications the
+    /// changes of the properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<Element>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: queue, block)
+    }
+}
+
+extension KeyPathNames {
+    /// The dotted names of the stored properties each key path reads.
+    ///
+    /// - Precondition: each reads a stored property.
+    static func names<Root: Object>(of keyPaths: [PartialKeyPath<Root>], in root: Root.Type) -> [String] {
+        keyPaths.map { keyPath in
+            let path = KeyPathNames.path(of: keyPath, in: root)
+            precondition(!path.isEmpty, "Key path \(keyPath) does not name a stored property of '\(root.className())'.")
+            return path.joined(separator: ".")
+        }
+    }
+}
