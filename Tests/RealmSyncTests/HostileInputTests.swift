@@ -5,6 +5,7 @@ import Glibc
 import RealmSync
 import RealmSyncServer
 import RealmSyncWire
+import Synchronization
 import Testing
 
 extension SyncTests {
@@ -80,6 +81,30 @@ extension SyncTests {
             #expect(try await HTTPExchange.send("GET", server.url.appendingPathComponent("health")).status == 200)
         }
 
+        /// A connection that has sent nothing when the server stops is
+        /// closed: nothing of it is in flight, and waiting for its first
+        /// request would keep the server from stopping for ever (the sync
+        /// demo hung so, now and then, when a client's connection opened
+        /// as the server stopped).
+        @Test func aServerStopsWhileAConnectionHasSentNothing() async throws {
+            let server = try await TestServer.start()
+            let port = try #require(server.server.port)
+            let silent = try RawConnection(toPort: port)
+            // A request answered on a kept-alive connection too.
+            let kept = try RawConnection(toPort: port)
+            #expect(try kept.exchange(Array("GET /health HTTP/1.1\r\nHost: a\r\n\r\n".utf8)).hasPrefix("HTTP/1.1 200"))
+            let stopped = Mutex(false)
+            let stopping = Task {
+                await server.stop()
+                stopped.withLock { $0 = true }
+            }
+            for _ in 0..<400 where !stopped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(stopped.withLock { $0 }, "the server stops")
+            #expect(silent.isClosedByPeer(), "the silent connection is closed")
+            #expect(kept.isClosedByPeer(), "the kept-alive connection is closed")
+            _ = stopping
+        }
+
         @Test func aFloodOfWrongPasswordsIsRefusedWithRetryAfter() async throws {
             let server = try await TestServer.start { configuration in
                 configuration.failedLoginLimit = 2
@@ -98,6 +123,46 @@ extension SyncTests {
             #expect((1...30).contains(retryAfter ?? 0))
             #expect(limited.problem?.retryAfter == retryAfter)
         }
+    }
+}
+
+/// A TCP connection to a server on loopback, kept open until released.
+final class RawConnection: Sendable {
+    private let socket: Int32
+
+    init(toPort port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.EIO) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit { close(socket) }
+
+    /// Sends `bytes` and reads one answer (what the first read gives).
+    func exchange(_ bytes: [UInt8]) throws -> String {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { throw POSIXError(.ECONNRESET) }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// Whether the server closed the connection (a read finds its end).
+    func isClosedByPeer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, 0) == 0
     }
 }
 

@@ -11,7 +11,9 @@ import NIOSSL
 ///
 /// The WebSocket upgrade pipeline turns off NIO's own error handling
 /// (Hummingbird answers errors of requests it has parsed), so a request
-/// that never parses reaches no one who answers it.
+/// that never parses reaches no one who answers it. For the same pipeline,
+/// the guard also adds a ``QuiesceRelay``, so that a graceful shutdown
+/// closes connections whose first request is not read yet.
 struct MalformedRequestGuard<Wrapped: ServerChildChannel>: ServerChildChannel {
     typealias Value = Wrapped.Value
 
@@ -29,6 +31,7 @@ struct MalformedRequestGuard<Wrapped: ServerChildChannel>: ServerChildChannel {
                 try operations.addHandler(writer, position: .first)
             }
             try channel.pipeline.syncOperations.addHandler(ParseFailureResponder(writer: writer, logger: logger), position: .last)
+            try operations.addHandler(QuiesceRelay(), position: .first)
             return value
         }
     }
