@@ -43,6 +43,30 @@ import Testing
         #expect(seen == [[0]])
     }
 
+    /// A change two links away counts though the class between was not
+    /// touched (only the end of `owner.dogs.name` changed).
+    @Test func throughALinkToAnUntouchedClass() throws {
+        let (realm, jim, rex) = try setUp()
+        let fido = Dog(value: ["name": "Fido"])
+        try realm.write { jim.dogs.append(fido) }
+        var changed: [String] = []
+        let token = rex.observe(keyPaths: ["owner.dogs.name"]) { change in
+            if case .change(let properties) = change { changed += properties.map(\.name) }
+        }
+        realm.refresh()
+        try realm.write { fido.age = 4 }
+        try realm.write { fido.name = "Fido II" }
+        realm.refresh()
+        #expect(changed == ["owner"])
+        let dogs = realm.objects(Dog.self).filter("name == 'Rex'")
+        let seen = try modifications({ dogs.observe(keyPaths: ["owner.dogs.name"], $0) }, realm: realm, commits: [
+            { fido.age = 5 },
+            { fido.name = "Fido III" },
+        ])
+        #expect(seen == [[0]])
+        withExtendedLifetime(token) {}
+    }
+
     /// Realm 10's Swift key paths name the same properties.
     @Test func swiftKeyPaths() throws {
         let (realm, jim, rex) = try setUp()

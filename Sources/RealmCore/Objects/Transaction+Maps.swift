@@ -21,17 +21,24 @@ extension Transaction {
 
     /// Every key and value, in the order of the keys.
     public func entries(of map: ListHandle) throws(RealmError) -> [(key: String, value: Value)] {
+        var entries: [(key: String, value: Value)] = []
+        try forEachEntry(of: map) { entries.append(($0, $1)) }
+        return entries
+    }
+
+    /// Calls `body` with each key and value, in the order of the keys, as
+    /// they are read: for callers that convert them, so that no array of
+    /// `Value`s is made on the way.
+    public func forEachEntry(of map: ListHandle, _ body: (_ key: String, _ value: Value) -> Void) throws(RealmError) {
         let layout = try layout(map.owningClass)
         try requireMap(layout, map.property)
         let type = layout.property(map.property).type
         let statement = try statement(layout, .mapAll(map.property))
         statement.bind(map.owner.rawValue, at: 1)
         defer { statement.reset() }
-        var entries: [(key: String, value: Value)] = []
         while try statement.step() {
-            entries.append((statement.string(at: 0), statement.value(at: 1, as: type)))
+            body(statement.string(at: 0), statement.value(at: 1, as: type))
         }
-        return entries
     }
 
     /// The number of keys.

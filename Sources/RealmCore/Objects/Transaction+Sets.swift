@@ -16,19 +16,30 @@ extension Transaction {
 
     /// The set's elements, in the order of their values.
     public func setValues(of set: ListHandle) throws(RealmError) -> [Value] {
+        var values: [Value] = []
+        try forEachSetValue(of: set) { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with each of the set's elements, in the order of their
+    /// values, as they are read: for callers that convert them, so that no
+    /// array of `Value`s is made on the way.
+    public func forEachSetValue(of set: ListHandle, _ body: (Value) -> Void) throws(RealmError) {
         let layout = try layout(set.owningClass)
         try requireSet(layout, set.property)
         let type = layout.property(set.property).type
         let statement = try statement(layout, .setAll(set.property))
         statement.bind(set.owner.rawValue, at: 1)
         defer { statement.reset() }
-        var values: [Value] = []
-        while try statement.step() {
-            values.append(statement.value(at: 0, as: type))
+        guard type == .decimal else {
+            while try statement.step() { body(statement.value(at: 0, as: type)) }
+            return
         }
         // SQL orders the text of decimals as text.
-        if type == .decimal { values.sort { Self.decimalOrder($0, $1) } }
-        return values
+        var values: [Value] = []
+        while try statement.step() { values.append(statement.value(at: 0, as: type)) }
+        values.sort { Self.decimalOrder($0, $1) }
+        values.forEach(body)
     }
 
     /// The number of elements.

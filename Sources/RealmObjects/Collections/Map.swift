@@ -234,17 +234,27 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         case .unmanaged(let entries):
             return entries.keys.sorted().map { SingleMapEntry(key: $0, value: entries[$0]!) }
         case .managed(let realm, let handle):
-            let stored = realm.withAccess {
-                verifyValid(realm)
-                return realm.perform("read a map", ifDamaged: []) { try $0.entries(of: handle) }
-            }
-            // Values other than objects need no Realm (and no lock of a
-            // frozen one).
-            guard Value._readsRealm else {
-                return stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: nil)) }
-            }
             return realm.withAccess {
-                stored.map { SingleMapEntry(key: Key._fromValue(.string($0.key), in: nil), value: Value._fromValue($0.value, in: realm)) }
+                verifyValid(realm)
+                // Each entry is converted as it is read: no array of
+                // `Value`s on the way. Values other than objects need no
+                // Realm.
+                let converting = Value._readsRealm ? realm : nil
+                return realm.perform("read a map", ifDamaged: []) { transaction in
+                    // Written in place, counted first: appending to an
+                    // array of a generic element type looks up the array's
+                    // type on every call.
+                    let count = try transaction.mapCount(of: handle)
+                    return try [SingleMapEntry<Key, Value>](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        try transaction.forEachEntry(of: handle) { key, value in
+                            // More rows than counted: a damaged file.
+                            guard initialized < count else { return }
+                            (buffer.baseAddress! + initialized).initialize(
+                                to: SingleMapEntry(key: Key._fromValue(.string(key), in: nil), value: Value._fromValue(value, in: converting)))
+                            initialized += 1
+                        }
+                    }
+                }
             }
         }
     }

@@ -94,24 +94,30 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
         case .unmanaged(let elements):
             return elements
         case .managed(let realm, let handle):
-            let values = realm.withAccess {
+            return realm.withAccess {
                 verifyValid(realm)
-                return realm.perform("read a set", ifDamaged: []) { try $0.setValues(of: handle) }
+                // Each stored value is converted as it is read: no array
+                // of `Value`s on the way. Values other than objects need
+                // no Realm: not passing it spares a retain and a release
+                // per element.
+                let converting = Element._readsRealm ? realm : nil
+                let isDynamic = dynamicTargetClass != nil
+                return realm.perform("read a set", ifDamaged: []) { transaction in
+                    // Written in place, counted first: appending to an
+                    // array of a generic element type looks up the array's
+                    // type on every call.
+                    let count = try transaction.setCount(of: handle)
+                    return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        try transaction.forEachSetValue(of: handle) { value in
+                            // More rows than counted: a damaged file.
+                            guard initialized < count else { return }
+                            (buffer.baseAddress! + initialized).initialize(to: isDynamic ? element(value, in: realm) : Element._fromValue(value, in: converting))
+                            initialized += 1
+                        }
+                    }
+                }
             }
-            // Values other than objects need no Realm (and no lock of a
-            // frozen one): not passing it spares a retain and a release
-            // per element.
-            guard Element._readsRealm else { return values.map { Element._fromValue($0, in: nil) } }
-            return realm.withAccess { objects(of: values, in: realm) }
         }
-    }
-
-    /// The objects (or mixed values) of a managed set's stored values.
-    private func objects(of values: [Value], in realm: Realm) -> [Element] {
-        if dynamicTargetClass == nil {
-            return values.map { Element._fromValue($0, in: realm) }
-        }
-        return values.map { element($0, in: realm) }
     }
 
     /// Whether the set holds `element` (for objects: the same stored

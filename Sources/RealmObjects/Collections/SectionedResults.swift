@@ -62,7 +62,7 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
     public var isInvalidated: Bool { source.isInvalidated }
     public var isFrozen: Bool { source.realm?.isFrozen ?? false }
     public func freeze() -> SectionedResults { SectionedResults(source: source.frozen()) }
-    public func thaw() -> SectionedResults? { source.thawed().map(SectionedResults.init) }
+    public func thaw() -> SectionedResults? { source.thawed().map { SectionedResults(source: $0) } }
 
     /// Calls `block` with `.initial`, then after each commit that changed
     /// the collection sectioned (narrowed to `keyPaths`), with the index
@@ -321,18 +321,19 @@ final class SectionedSource<Key: _Persistable & Hashable, Element: RealmCollecti
         realm.verifyThread()
         realm.verifyObservable()
         guard let queue else { return observeHere(keyPaths: keyPaths, section: sectionKey, block) }
-        // Used on the queue only, after this hand-over.
-        let context = UncheckedSendable((configuration: realm.configuration, rebuild: rebuild, section: sectionKey, block: block))
+        let configuration = realm.configuration
         let registration = QueueRegistration()
-        queue.async {
+        // Run on the queue only, after this hand-over.
+        let register = UncheckedSendable({ [rebuild] in
             do {
-                let queueRealm = try Realm(configuration: context.value.configuration, queue: queue)
-                guard let source = context.value.rebuild(queueRealm) else { return }
-                registration.set(source.observeHere(keyPaths: keyPaths, section: context.value.section, context.value.block))
+                let queueRealm = try Realm(configuration: configuration, queue: queue)
+                guard let source = rebuild(queueRealm) else { return }
+                registration.set(source.observeHere(keyPaths: keyPaths, section: sectionKey, block))
             } catch {
-                preconditionFailure("Failed to open the Realm at '\(context.value.configuration.identity)' on the queue '\(queue.label)': \(error)")
+                preconditionFailure("Failed to open the Realm at '\(configuration.identity)' on the queue '\(queue.label)': \(error)")
             }
-        }
+        })
+        queue.async { register.value() }
         return NotificationToken { queue.async { registration.invalidate() } }
     }
 

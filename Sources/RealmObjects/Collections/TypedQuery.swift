@@ -315,6 +315,13 @@ enum KeyPathNames {
     /// left out. A `let` collection (`\Person.dogs`) is found by identity.
     /// Empty when it reads no stored property.
     static func path(of keyPath: AnyKeyPath, in root: Object.Type) -> [String] {
+        path(in: root) { $0[keyPath: keyPath] }
+    }
+
+    /// The stored properties `read` reads of a probe of `root` (see
+    /// ``path(of:in:)``): for key paths read through something built on
+    /// the root object, such as a projection.
+    static func path(in root: Object.Type, reading read: (Object) -> Any?) -> [String] {
         final class Names { var values: [String] = [] }
         let names = Names()
         func makeProbe(_ type: Object.Type) -> Object {
@@ -325,7 +332,7 @@ enum KeyPathNames {
             return probe
         }
         let probe = makeProbe(root)
-        let value = probe[keyPath: keyPath]
+        let value = read(probe)
         if names.values.isEmpty, let reference = value as AnyObject? {
             let info = ClassInfo.of(root)
             if let match = info.layout.references(of: probe).first(where: { $0.object === reference }) {

@@ -118,14 +118,19 @@ struct ChangeInspector {
         if property.type == .linkingObjects && filter == nil { return false }
         let nested = filter?.nested[index] ?? nil
         let endsHere = filter != nil && nested == nil
+        // An untouched target class can still lead to a changed object
+        // further on (`extras.phone.mobile.number`, where only the mobile
+        // changed): it is passed through while the depth allows and some
+        // other class changed at all.
+        let mayReachFurther = !endsHere && depth + 1 < Self.maximumDepth && touchesClasses(otherThan: target)
         if property.type == .linkingObjects {
             guard let origin = linkOrigin(of: property, transaction) else { return false }
             let linkers = (try? transaction.linkingObjects(to: key, from: origin.handle, property: origin.index)) ?? []
             if linkers.contains(where: { linkArrived(from: target, $0, property: origin.index) }) { return true }
-            guard !endsHere, touches(target) else { return false }
+            guard !endsHere, touches(target) || mayReachFurther else { return false }
             return linkers.contains { isChanged(target, $0, filter: nested, in: transaction, depth: depth + 1) }
         }
-        guard touches(target) else { return false }
+        guard touches(target) || mayReachFurther else { return false }
         for linked in linkedKeys(className, key, index, property, transaction) {
             if deleted[target]?.contains(linked) == true || deletedAll.contains(target) { return true }
             if !endsHere && isChanged(target, linked, filter: nested, in: transaction, depth: depth + 1) { return true }

@@ -164,7 +164,11 @@ final class CollectionNotifier: @unchecked Sendable {
         }
         if var matches = base.maintained {
             if let changeSets, inspector.isComplete, let update = try matches.update(after: changeSets, in: transaction) {
+                // Objects of the same class changed can reach kept objects
+                // through links too (a friend's name, `dogs.owner.name`),
+                // when the class has links that count.
                 let touchingLinks = inspector.touchesClasses(otherThan: matches.className)
+                    || (inspector.touches(matches.className) && Self.hasCountedLinks(matches.className, filter: filter, in: transaction))
                     || (filter?.namesLinkingObjects == true && inspector.addsLinks(otherThan: matches.className))
                 let changes = Self.changes(update, of: matches.keys, touchingLinks: touchingLinks, isModified: isModified)
                 return Step(from: base.version, to: State(version: version, identities: [], maintained: matches), changes: changes)
@@ -179,6 +183,18 @@ final class CollectionNotifier: @unchecked Sendable {
         let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
         return Step(from: base.version, to: current, changes: CollectionDiff.changes(
             from: Self.separatingRecreated(base.identities, inspector: inspector, className: className), to: new, isModified: isModified))
+    }
+
+    /// Whether the class has a link (to-one, list, or named linking
+    /// objects) through which a change of another object counts.
+    private static func hasCountedLinks(_ className: String, filter: KeyPathFilter?, in transaction: Transaction) -> Bool {
+        guard let schema = transaction.schema[className] else { return false }
+        return schema.properties.indices.contains { index in
+            let property = schema.properties[index]
+            guard property.type == .object || property.type == .linkingObjects else { return false }
+            guard let filter else { return property.type == .object }
+            return filter.includes(index)
+        }
     }
 
     /// `old` with the objects deleted and then created again under the same

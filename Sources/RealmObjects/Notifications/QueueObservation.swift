@@ -15,20 +15,11 @@ extension Results {
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
         guard let realm else { preconditionFailure("Cannot observe an invalidated Results.") }
         realm.verifyThread()
-        let context = QueueContext(configuration: realm.configuration, payload: threadConfinedPayload, block: block)
+        let context = QueueContext(configuration: realm.configuration, payload: threadConfinedPayload, keyPaths: keyPaths, block: block)
         let registration = QueueRegistration()
-        queue.async {
-            do {
-                let queueRealm = try Realm(configuration: context.configuration, queue: queue)
-                guard let results = Results<Element>.resolve(context.payload, in: queueRealm) else {
-                    context.block(.error(Realm.Error(.fail, "The object owning the collection of the observed results was deleted before observing began.")))
-                    return
-                }
-                registration.set(results.observe(keyPaths: keyPaths, context.block))
-            } catch {
-                context.block(.error(error))
-            }
-        }
+        // Run on the queue only, after this hand-over.
+        let register = UncheckedSendable({ context.register(on: queue, into: registration) })
+        queue.async { register.value() }
         return NotificationToken { queue.async { registration.invalidate() } }
     }
 
@@ -162,13 +153,27 @@ public struct CollectionChangeSummary: Sendable, Equatable {
 
 /// What a queue registration carries to its queue.
 ///
-/// `@unchecked Sendable`: the block is only ever called on the target
-/// queue, serially, after this value was handed over; the configuration's
-/// closures are not called there.
+/// `@unchecked Sendable`: `register` runs once, on the target queue, after
+/// this value was handed over; the block is only ever called there,
+/// serially; the configuration's closures are not called there.
 private struct QueueContext<Element: RealmCollectionValue>: @unchecked Sendable {
     let configuration: Realm.Configuration
     let payload: ThreadConfinedPayload
+    let keyPaths: [String]?
     let block: (RealmCollectionChange<Results<Element>>) -> Void
+
+    func register(on queue: DispatchQueue, into registration: QueueRegistration) {
+        do {
+            let queueRealm = try Realm(configuration: configuration, queue: queue)
+            guard let results = Results<Element>.resolve(payload, in: queueRealm) else {
+                block(.error(Realm.Error(.fail, "The object owning the collection of the observed results was deleted before observing began.")))
+                return
+            }
+            registration.set(results.observe(keyPaths: keyPaths, block))
+        } catch {
+            block(.error(error))
+        }
+    }
 }
 
 /// What a list's queue registration carries to its queue.

@@ -219,13 +219,13 @@ extension AnyRealmCollection: ThreadConfined {
         case .results(let query):
             return AnyRealmCollection.wrapping(results: query, in: realm)
         case .list:
-            return List<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
+            return List<Element>.resolve(wrapped, in: realm).map { AnyRealmCollection($0) }
         case .set:
-            return MutableSet<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
+            return MutableSet<Element>.resolve(wrapped, in: realm).map { AnyRealmCollection($0) }
         case .linkingObjects:
             return AnyRealmCollection.wrapping(linkingObjects: wrapped, in: realm)
         case .values:
-            return Results<Element>.resolve(wrapped, in: realm).map(AnyRealmCollection.init)
+            return Results<Element>.resolve(wrapped, in: realm).map { AnyRealmCollection($0) }
         case .object, .map, .wrapped, .projected:
             return nil
         }

@@ -245,6 +245,81 @@ final class PPortMultipleProjectionsFromOneProperty: Projection<PPortSimpleObjec
         token.invalidate()
     }
 
+    /// Realm's `.change(_, properties)` is `.change(properties)` here (the
+    /// seeds' spelling).
+    private static func firstChange(_ change: ObjectChange<Projection<PPortPerson>>) -> (name: String, old: String?, new: String?)? {
+        guard case .change(let properties) = change, let first = properties.first else { return nil }
+        return (first.name, first.oldValue.map { "\($0)" }, first.newValue.map { "\($0)" })
+    }
+
+    @Test func observeNestedProjection() throws {
+        let configuration = inMemoryConfiguration()
+        let realm = try populatedRealm(configuration)
+        let johnProjection = realm.objects(PPortPersonProjection.self).first!
+
+        var seen: [(name: String, old: String?, new: String?)] = []
+        let token = johnProjection.observe(keyPaths: [\PPortPersonProjection.mobile]) { seen += Self.firstChange($0).map { [$0] } ?? [] }
+        seedRunOnThread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write {
+                let johnObject = realm.objects(PPortPerson.self).filter("lastName == 'Snow'").first!
+                johnObject.extras?.phone?.mobile?.number = "529-345-678"
+            }
+        }
+        realm.refresh()
+        #expect(seen.map(\.name) == ["mobile"])
+        #expect(seen.first?.new == "Optional(\"529-345-678\")")
+        token.invalidate()
+
+        seen = []
+        let token2 = johnProjection.observe { seen += Self.firstChange($0).map { [$0] } ?? [] }
+        seedRunOnThread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write {
+                realm.objects(PPortPerson.self).filter("lastName == 'Snow'").first!.extras?.email = "joe@realm.com"
+            }
+        }
+        realm.refresh()
+        #expect(seen.map(\.name) == ["email"])
+        #expect(seen.first?.new == "Optional(\"joe@realm.com\")")
+        token2.invalidate()
+
+        seen = []
+        let token3 = johnProjection.observe { seen += Self.firstChange($0).map { [$0] } ?? [] }
+        seedRunOnThread {
+            let realm = try! Realm(configuration: configuration)
+            try! realm.write {
+                realm.objects(PPortPerson.self).filter("lastName == 'Snow'").first!.address?.city = "Barranquilla"
+            }
+        }
+        realm.refresh()
+        #expect(seen.map(\.name) == ["homeCity"])
+        #expect(seen.first?.new == "Optional(\"Barranquilla\")")
+        token3.invalidate()
+    }
+
+    @Test func observeComputedChange() throws {
+        let configuration = inMemoryConfiguration()
+        let realm = try populatedRealm(configuration)
+        let johnProjection = realm.objects(PPortPersonProjection.self).first!
+        #expect(johnProjection.lastNameCaps == "SNOW")
+
+        var seen: [(name: String, old: String?, new: String?)] = []
+        let token = johnProjection.observe(keyPaths: [\PPortPersonProjection.lastNameCaps]) { seen += Self.firstChange($0).map { [$0] } ?? [] }
+        realm.refresh()
+        seedRunOnThread {
+            let realm = try! Realm(configuration: configuration)
+            let johnObject = realm.objects(PPortPerson.self).filter("lastName == 'Snow'").first!
+            try! realm.write { johnObject.lastName = "Ali" }
+        }
+        realm.refresh()
+        #expect(seen.count == 1)
+        #expect(seen.first?.name == "lastNameCaps")
+        #expect(seen.first?.old == "SNOW")
+        #expect(seen.first?.new == "ALI")
+        token.invalidate()
+    }
+
     @Test func observeMultipleProjectionsFromOneProperty() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         let object = try realm.write { realm.create(PPortSimpleObject.self) }
