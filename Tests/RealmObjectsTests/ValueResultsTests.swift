@@ -198,6 +198,19 @@ private actor ScoreWatcher {
         #expect(sorted.isEmpty && Array(sorted) == [])
     }
 
+    @Test func sectioningValues() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration(types: [Tally.self]))
+        let tally = try tally(realm, scores: [5, 2, 8, 3, 6])
+        let byParity = tally.scores.sectioned(by: { $0 % 2 == 0 ? "even" : "odd" }, ascending: true)
+        #expect(byParity.allKeys == ["even", "odd"])
+        #expect(Array(byParity[0]) == [2, 6, 8] && Array(byParity[1]) == [3, 5])
+        let fromResults = tally.scores.distinct().sectioned(by: { $0 > 4 }, ascending: false)
+        #expect(fromResults.allKeys == [true, false])
+        #expect(Array(fromResults[0]) == [8, 6, 5] && Array(fromResults[1]) == [3, 2])
+        try realm.write { tally.scores.append(4) }
+        #expect(Array(byParity[0]) == [2, 4, 6, 8])
+    }
+
     @Test func descriptionListsTheValues() throws {
         let realm = try Realm(configuration: inMemoryConfiguration(types: [Tally.self]))
         let tally = try tally(realm)

@@ -130,10 +130,11 @@ extension SyncTests {
 final class RawConnection: Sendable {
     private let socket: Int32
 
-    init(toPort port: Int) throws {
+    /// Connects; reads wait up to `seconds` for bytes.
+    init(toPort port: Int, receiveTimeout seconds: Int = 10) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -150,13 +151,30 @@ final class RawConnection: Sendable {
 
     deinit { close(socket) }
 
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+    }
+
     /// Sends `bytes` and reads one answer (what the first read gives).
     func exchange(_ bytes: [UInt8]) throws -> String {
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+        send(bytes)
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { throw POSIXError(.ECONNRESET) }
         return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+
+    /// Reads until the server closes the connection or a read times out:
+    /// what it sent, and whether it closed.
+    func readUntilClosed() -> (answer: String, closed: Bool) {
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (String(decoding: answer, as: UTF8.self), true) }
+            if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
+            answer += buffer[0..<count]
+        }
     }
 
     /// Whether the server closed the connection (a read finds its end).
@@ -172,27 +190,8 @@ enum RawExchange {
     /// the connection or `seconds` pass: what it answered, and whether it
     /// closed.
     static func send(_ bytes: [UInt8], toPort port: Int, waitingUpTo seconds: Int) throws -> (answer: String, closed: Bool) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
-        var answer: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count == 0 { return (String(decoding: answer, as: UTF8.self), true) }
-            if count < 0 { return (String(decoding: answer, as: UTF8.self), false) }
-            answer += buffer[0..<count]
-        }
+        let connection = try RawConnection(toPort: port, receiveTimeout: seconds)
+        connection.send(bytes)
+        return connection.readUntilClosed()
     }
 }
