@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOSSL
+import RealmSyncEngine
 import RealmSyncWire
 import ServiceLifecycle
 import UnixSignals
@@ -225,7 +226,7 @@ public final class SyncServer: Sendable {
         let startup = startup
         try state.withLock { state in
             guard case .idle = state else { throw Error.startFailed("a server starts once") }
-            let task = Task {
+            let task = Task.preferringCurrentExecutor {
                 do {
                     try await group.run()
                     startup.ended(.success(()))

@@ -163,7 +163,7 @@ actor SessionEngine {
             dropConnection(ofRun: current.number)
         }
         if running == nil, let wanted {
-            running = (wanted, Task { await self.runLoop(wanted) })
+            running = (wanted, Task.preferringCurrentExecutor { await self.runLoop(wanted) })
         }
         if let ending, let file {
             file.recorder.stopObservingChangesets(owner: self)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOWebSocket
+import RealmSyncEngine
 import RealmSyncWire
 import Synchronization
 import WSCore
@@ -134,7 +135,7 @@ final class ServerConnection: Sendable {
         // Registered before the sender can run: a sender that ends the
         // session at once (its user may no longer read) must find it.
         sessions.withLock { sessions in
-            sessions[number] = (session, Task {
+            sessions[number] = (session, Task.preferringCurrentExecutor {
                 do throws(SessionError) {
                     try await session.runSender(from: lastServerVersion, catchUp: catchUp)
                 } catch {

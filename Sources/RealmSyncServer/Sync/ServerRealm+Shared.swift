@@ -169,9 +169,9 @@ extension ServerRealm {
     /// Requests made while one is pending are one.
     func catchUpSoon(to version: UInt64) {
         guard log != nil, latestVersion < version, !catchUpPending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Task {
-            catchUpPending.store(false, ordering: .releasing)
-            await catchUp()
+        Task.preferringCurrentExecutor {
+            self.catchUpPending.store(false, ordering: .releasing)
+            await self.catchUp()
         }
     }
 

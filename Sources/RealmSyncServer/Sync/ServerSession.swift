@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RealmSyncEngine
 import RealmSyncWire
 import Synchronization
 
@@ -78,7 +79,7 @@ final class ServerSession: Sendable {
         // New versions of the Realm wake the sender as the session's own
         // events do.
         let wake = wake
-        Task {
+        Task.preferringCurrentExecutor {
             for await _ in changes { wake.yield() }
         }
         // So do changes of the Realm's permissions: the sender checks the
@@ -86,7 +87,7 @@ final class ServerSession: Sendable {
         let (accessID, accessChanges) = access.watch()
         accessWatcher = accessID
         let path = user.path
-        Task {
+        Task.preferringCurrentExecutor {
             for await pattern in accessChanges where AccessControl.pattern(pattern, covers: path) { wake.yield() }
         }
     }
