@@ -49,7 +49,8 @@ import Testing
         for table in ["Person", "Dog", "Address"] {
             #expect(try t.count(of: try t.classHandle(named: table)) == 0, "\(table)")
         }
-        for table in ["sync_history", "sync_tombstones", "sync_incarnations", "sync_objects", "sync_embedded", "sync_stamps", "sync_lists"] {
+        for table in ["sync_history", "sync_tombstones", "sync_incarnations", "sync_objects", "sync_embedded", "sync_stamps", "sync_lists",
+                      "sync_pending_links"] {
             #expect(try Self.count(table, t) == 0, "\(table)")
         }
     }
@@ -67,5 +68,28 @@ import Testing
         try t.refresh()
         #expect(try t.count(of: try t.classHandle(named: "Person")) == 1)
         #expect(try t.count(of: try t.classHandle(named: "Dog")) == 0)
+    }
+
+    /// An evicted object that a kept one's list holds comes back into the
+    /// list when a later download brings it again (as the server's state
+    /// has it there all along).
+    @Test func anEvictedObjectComesBackIntoTheListsThatHeldIt() throws {
+        let (file, t, person, dog) = try Self.file()
+        let written = try #require(try file.newestUnacknowledged())
+        try file.acknowledge(through: written)
+        try file.integrate([], reaching: 1, evicting: .allNotSent, received: [person], acknowledged: written)
+        let people = try t.classHandle(named: "Person")
+        let ana = try #require(try t.object(withPrimaryKey: .int(7), in: people))
+        let dogs = ListHandle(owningClass: people, owner: ana, property: 2)
+        try t.refresh()
+        #expect(try t.count(of: dogs) == 0)
+        #expect(try Self.count("sync_pending_links", t) == 1)
+
+        let back = Changeset(clientFileIdent: 9, clientVersion: 1, lastServerVersion: 1, timestamp: 1, firstSequence: 1,
+                             instructions: [.create(class: "Dog", dog.identity), .set(class: "Dog", dog.identity, property: "name", .string("Rex"))])
+        try file.integrate([(2, back)], reaching: 2, acknowledged: written)
+        try t.refresh()
+        #expect(try t.count(of: dogs) == 1)
+        #expect(try Self.count("sync_pending_links", t) == 0)
     }
 }

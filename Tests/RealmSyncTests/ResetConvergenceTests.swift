@@ -45,13 +45,12 @@ extension SyncTests {
         }
 
         /// A seed CI drew once (session 28) on which the query-based replica
-        /// diverges: it keeps pin 5 without its link to note 1, a target
-        /// that was outside its view when the link arrived. The divergence
-        /// is older than that session; the fix (to-one links that wait for
-        /// their target, as list elements do) is item 0 of
-        /// Docs/Research/Issue38.md's order. Enable this test with it: it
-        /// is the regression case.
-        @Test(.disabled("diverges until to-one links wait for a target outside the view (Docs/Research/Issue38.md)"))
+        /// diverged: recovering its unsynced changes after a reset, it
+        /// replayed a link from pin 5 to note 1, which its fresh view did
+        /// not hold yet, as nil; when note 1 then entered the view, nothing
+        /// set the link again. Links now wait for their targets
+        /// (`PendingLinks`).
+        @Test
         func theSeedThatLostAQueryBasedLink() async throws {
             try await TestClient.run {
                 _ = try await Self.run(seed: 470_286_578_915)

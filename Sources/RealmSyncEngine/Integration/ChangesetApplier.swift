@@ -13,12 +13,13 @@ import RealmSyncWire
 ///   that arrive after;
 /// - `set` is applied if its stamp is newer than the property's last write
 ///   (last writer wins, ties broken by client file identity); a link to an
-///   object this replica does not have reads as nil.
+///   object this replica does not have reads as nil until the object
+///   arrives (``PendingLinks``).
 ///
 /// - list elements are placed by their position keys, moved and set by
 ///   last writer wins, erased for good; an element whose object is gone
-///   is hidden (it keeps its place and stamps, and shows again if a later
-///   write gives it an object this replica has).
+///   is hidden (it keeps its place and stamps, and shows again when the
+///   object arrives or a later write gives it an object this replica has).
 ///
 /// `addInteger` is not integrated yet: a changeset holding one is refused,
 /// as a bad changeset, rather than applied in part.
@@ -72,6 +73,7 @@ package enum ChangesetApplier {
         /// A top-level object a `create` found new, not inserted yet.
         var unborn: Unborn?
         let incarnations = Incarnations()
+        let waiting = Waiting()
 
         /// The current incarnations of primary keys, asking the file only
         /// about classes where a key has ended one (most never have): a
@@ -91,6 +93,23 @@ package enum ChangesetApplier {
             /// A key of `className` has a new incarnation.
             func changed(className: String) {
                 classesWithout.remove(className)
+            }
+        }
+
+        /// Whether links may wait for their targets in the file, asked
+        /// once: most files never have one.
+        final class Waiting {
+            private var known: Bool?
+
+            func mayExist(_ transaction: Transaction) throws(RealmError) -> Bool {
+                if let known { return known }
+                let found = try PendingLinks.exist(transaction)
+                known = found
+                return found
+            }
+
+            func noted() {
+                known = true
             }
         }
 
@@ -207,9 +226,10 @@ package enum ChangesetApplier {
                 let current = try incarnations.current(className: className, primaryKey: value, transaction)
                 // An incarnation this replica saw erased: delete won.
                 guard incarnation >= current else { return }
-                if try transaction.object(withPrimaryKey: try value.coreValue(), in: handle) != nil {
+                if let existing = try transaction.object(withPrimaryKey: try value.coreValue(), in: handle) {
                     // The same object, made by two replicas: one object.
-                    if incarnation == current { return }
+                    // One made here may be what a link waits for.
+                    if incarnation == current { return try arrived(ObjectReference(className: className, identity: identity), as: existing) }
                     throw Self.badChangeset("object \(value) of '\(className)' exists as an older incarnation than a creation names")
                 }
                 try SyncTables.setIncarnation(incarnation, className: className, primaryKey: value, transaction)
@@ -283,6 +303,7 @@ package enum ChangesetApplier {
             for (property, stamp) in unborn.stamps {
                 try SyncTables.setStamp(stamp, of: key, className: unborn.className, property: property, transaction)
             }
+            try arrived(ObjectReference(className: unborn.className, identity: unborn.identity), as: key)
             lastObject = (unborn.className, unborn.identity, key, true)
         }
 
@@ -313,6 +334,7 @@ package enum ChangesetApplier {
                 }
                 try SyncTables.endIncarnation(incarnation, className: className, primaryKey: value, transaction)
                 incarnations.changed(className: className)
+                try stopWaiting(for: ObjectReference(className: className, identity: identity))
                 return
             }
             if let key = try localKey(identity, className) {
@@ -320,6 +342,7 @@ package enum ChangesetApplier {
                 try SyncTables.forgetObject(key, className: className, transaction)
             }
             try SyncTables.addTombstone(identity, className: className, transaction)
+            try stopWaiting(for: ObjectReference(className: className, identity: identity))
         }
 
         private mutating func set(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
@@ -338,11 +361,22 @@ package enum ChangesetApplier {
             let handle = try transaction.classHandle(named: className)
             let index = try transaction.propertyIndex(named: property, in: handle)
             let coreValue: Value
-            if case .link(let targetClass, let target) = value {
-                // A link to an object this replica does not have (erased, or
-                // never made) is nil, as links to deleted objects are.
-                coreValue = try localKey(target, targetClass).map { Value.object($0) } ?? .null
-            } else {
+            let link = PendingLinks.Link(className: className, owner: key, property: property)
+            switch value {
+            case .link(let targetClass, let target):
+                // A link to an object this replica does not have is nil, as
+                // links to deleted objects are, until the object arrives.
+                if let found = try localKey(target, targetClass) {
+                    coreValue = .object(found)
+                    try stopWaiting(link)
+                } else {
+                    coreValue = .null
+                    try wait(link, for: ObjectReference(className: targetClass, identity: target))
+                }
+            case .null:
+                coreValue = .null
+                try stopWaiting(link)
+            default:
                 coreValue = try value.coreValue()
             }
             try transaction.setValue(coreValue, of: key, property: index, in: handle)
@@ -445,6 +479,8 @@ package enum ChangesetApplier {
                     target = key.rawValue
                 } else {
                     isHidden = true
+                    try wait(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element),
+                             for: value)
                 }
             } else {
                 try transaction.insert(try value.coreValue(), at: row, in: list)
@@ -476,6 +512,8 @@ package enum ChangesetApplier {
                 }
                 mirror.elements[index].hold(linked?.rawValue, value)
                 mirror.elements[index].isHidden = linked == nil
+                let link = PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)
+                if linked == nil { try wait(link, for: value) } else { try stopWaiting(link) }
             } else {
                 try transaction.replace(at: row, with: try value.coreValue(), in: list)
             }
@@ -509,10 +547,75 @@ package enum ChangesetApplier {
             for element in elements {
                 mirror.erased.insert(element)
                 guard let index = mirror.index(of: element) else { continue }
-                if !mirror.elements[index].isHidden { try transaction.remove(at: mirror.row(ofElementAt: index), from: list) }
+                if mirror.elements[index].isHidden {
+                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element))
+                } else {
+                    try transaction.remove(at: mirror.row(ofElementAt: index), from: list)
+                }
                 mirror.elements.remove(at: index)
             }
             try mirror.save(list, property: reference.property, transaction)
+        }
+
+        // MARK: Links waiting for their targets
+
+        /// Notes that `link` waits for `target`, unless the target can never
+        /// come (erased, or an ended incarnation): then it is nil for good.
+        private func wait(_ link: PendingLinks.Link, for target: ObjectReference) throws(RealmError) {
+            let mayArrive: Bool
+            switch target.identity {
+            case .primaryKey(let value, let incarnation):
+                mayArrive = incarnation >= (try incarnations.current(className: target.className, primaryKey: value, transaction))
+            case .global:
+                mayArrive = try !SyncTables.isTombstoned(target.identity, className: target.className, transaction)
+            case .embedded:
+                mayArrive = false
+            }
+            guard mayArrive else { return try stopWaiting(link) }
+            try PendingLinks.note(link, waitsFor: target, transaction)
+            waiting.noted()
+        }
+
+        /// As ``wait(_:for:)``, for a list element's value.
+        private func wait(_ link: PendingLinks.Link, for value: SyncValue) throws(RealmError) {
+            guard case .link(let targetClass, let target) = value else { return }
+            try wait(link, for: ObjectReference(className: targetClass, identity: target))
+        }
+
+        /// `link` was written again, or its element erased.
+        private func stopWaiting(_ link: PendingLinks.Link) throws(RealmError) {
+            guard try waiting.mayExist(transaction) else { return }
+            try PendingLinks.forget(link, transaction)
+        }
+
+        /// `target` is erased: what waited for it waits no more.
+        private func stopWaiting(for target: ObjectReference) throws(RealmError) {
+            guard try waiting.mayExist(transaction) else { return }
+            _ = try PendingLinks.take(target: target, transaction)
+        }
+
+        /// The object `target` names is here now, as `key`: the links that
+        /// waited for it are set, and the list elements shown, keeping the
+        /// stamps of the writes that named it.
+        private func arrived(_ target: ObjectReference, as key: ObjectKey) throws(RealmError) {
+            guard try waiting.mayExist(transaction) else { return }
+            for link in try PendingLinks.take(target: target, transaction) {
+                guard transaction.schema[link.className] != nil else { continue }
+                let handle = try transaction.classHandle(named: link.className)
+                guard try transaction.objectExists(link.owner, in: handle) else { continue }
+                let index = try transaction.propertyIndex(named: link.property, in: handle)
+                guard let element = link.element else {
+                    try transaction.setValue(.object(key), of: link.owner, property: index, in: handle)
+                    continue
+                }
+                let list = ListHandle(owningClass: handle, owner: link.owner, property: index)
+                var mirror = try mirror(list, link.property)
+                guard let position = mirror.index(of: element), mirror.elements[position].isHidden else { continue }
+                try transaction.insert(.object(key), at: mirror.row(ofElementAt: position), in: list)
+                mirror.elements[position].isHidden = false
+                mirror.elements[position].hold(key.rawValue, .link(class: target.className, target.identity))
+                try mirror.save(list, property: link.property, transaction)
+            }
         }
 
         /// The local key of an object named by `identity`, or nil when this

@@ -35,16 +35,48 @@ package enum TopLevelObjects {
     /// Removes the object `key` of `handle` and what it embeds, with their
     /// sync records, as if this replica never had it: no tombstone, no
     /// ended incarnation, nothing recorded to upload. Links to it read nil
-    /// and list elements holding it are hidden, as for a deletion, and
-    /// show again when it comes back.
+    /// and list elements holding it are hidden, as for a deletion; they
+    /// wait for it (``PendingLinks``), and show it again when it comes back.
     ///
     /// Call it inside a write whose recorder does not record.
     package static func evict(_ key: ObjectKey, in handle: ClassHandle, _ transaction: Transaction) throws(RealmError) {
+        if let identity = try identity(of: key, in: handle, transaction) {
+            try linksWait(for: key, ObjectReference(className: handle.className, identity: identity), transaction)
+        }
         var embedded: [(ObjectKey, String)] = []
         try collectEmbedded(of: key, in: handle, into: &embedded, transaction)
         try transaction.deleteObject(key, in: handle)
         try SyncTables.forgetObject(key, className: handle.className, transaction)
         for (child, className) in embedded { try SyncTables.forgetObject(child, className: className, transaction) }
+    }
+
+    /// Notes every link to the object `key`, and every list element
+    /// holding it, as waiting for `target`, its identity.
+    private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
+        for source in transaction.schema.objectSchemas {
+            for (index, property) in source.properties.enumerated()
+            where property.objectClassName == target.className && property.type != .linkingObjects {
+                let sourceHandle = try transaction.classHandle(named: source.name)
+                var owners = try transaction.linkingObjects(to: key, from: sourceHandle, property: index)
+                guard !owners.isEmpty else { continue }
+                guard property.isList else {
+                    for owner in owners {
+                        try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name),
+                                              waitsFor: target, transaction)
+                    }
+                    continue
+                }
+                owners = Array(Set(owners))
+                for owner in owners {
+                    let list = ListHandle(owningClass: sourceHandle, owner: owner, property: index)
+                    guard let mirror = try ListMirror.stored(list, property: property.name, transaction) else { continue }
+                    for element in mirror.elements where !element.isHidden && element.target == key.rawValue {
+                        try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name, element: element.key),
+                                              waitsFor: target, transaction)
+                    }
+                }
+            }
+        }
     }
 
     private static func collectEmbedded(of key: ObjectKey, in handle: ClassHandle, into found: inout [(ObjectKey, String)],

@@ -180,12 +180,24 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// replicas' writes of the same property or element are compared later.
     private func noteStamps(of changeset: Changeset, _ transaction: Transaction) throws(RealmError) {
         var mirrors: [ListHandle: (ListMirror, String)] = [:]
+        var linksMayWait: Bool?
         for (index, instruction) in changeset.instructions.enumerated() {
             let stamp = changeset.stamp(ofInstruction: index)
             switch instruction {
-            case .set(let className, let identity, let property, _):
+            case .set(let className, let identity, let property, let value):
                 if let key = try localKey(identity, className, transaction) {
                     try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
+                    // A link written here no longer waits for the target
+                    // another write named.
+                    switch value {
+                    case .link, .null:
+                        if linksMayWait == nil { linksMayWait = try PendingLinks.exist(transaction) }
+                        if linksMayWait == true {
+                            try PendingLinks.forget(PendingLinks.Link(className: className, owner: key, property: property), transaction)
+                        }
+                    default:
+                        break
+                    }
                 }
             case .setDefault(let className, let identity, let property, _):
                 if let key = try localKey(identity, className, transaction) {

@@ -82,6 +82,9 @@ package enum SyncTables {
                 created INTEGER NOT NULL
             );
             """)
+        // Links waiting for their targets (added in session 29: files
+        // made before get the table here).
+        try transaction.replicationExecute(PendingLinks.createTable)
         // Files synced before server versions had salts.
         let columns = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('sync_state') WHERE name = 'last_server_salt'")
         _ = try columns.step()
@@ -213,7 +216,7 @@ package enum SyncTables {
     }
 
     static func forgetObject(_ key: ObjectKey, className: String, _ transaction: Transaction) throws(RealmError) {
-        for table in ["sync_objects", "sync_embedded", "sync_stamps"] {
+        for table in ["sync_objects", "sync_embedded", "sync_stamps", "sync_pending_links"] {
             let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE class = ? AND object_key = ?")
             delete.bind(className, at: 1)
             delete.bind(key.rawValue, at: 2)
