@@ -6,9 +6,10 @@ import RealmSyncWire
 /// Runs histories of the model checker (Docs/SyncDesign.md, "How the rules
 /// are checked"): clients that write, upload and integrate the server's
 /// log in the order a ``ModelSchedule`` says, a server replica that
-/// integrates every changeset in the log's order, and a new client that
-/// catches up from the server's state. At the end every one of them must
-/// hold the same data.
+/// integrates every changeset in the log's order, a new client that
+/// catches up from the server's state, and new clients that take that
+/// state one class at a time (a query-based view growing). At the end
+/// every one of them must hold the same data.
 struct ModelChecker {
     /// A history whose replicas ended different, or that failed.
     struct Failure: CustomStringConvertible, Sendable {
@@ -85,6 +86,18 @@ struct ModelChecker {
         try newcomer.apply(try snapshot(of: server), firstVersion: 0)
         let caughtUp = try newcomer.dump()
         if caughtUp != expected { return difference("a client caught up from the state", caughtUp, "the server", expected) }
+        // A client whose view takes the state in two parts, as a
+        // query-based client's grows: one class's objects first, the
+        // other's after. Links from the first part to the second wait for
+        // their targets, and must end as the server has them.
+        for (first, second) in [("Person", "Dog"), ("Dog", "Person")] {
+            let grown = try ModelReplica()
+            let part = try snapshot(of: server, onlyClass: first, includingErasures: true)
+            try grown.apply(part, firstVersion: 0)
+            try grown.apply(try snapshot(of: server, onlyClass: second, includingErasures: false), firstVersion: UInt64(part.count))
+            let dump = try grown.dump()
+            if dump != expected { return difference("a client given the state's \(first) objects before its \(second) objects", dump, "the server", expected) }
+        }
         // A client given the whole log again changes nothing.
         if let first = clients.first {
             try first.apply(log.filter { $0.origin != 0 }.map(\.changeset), firstVersion: 1)
@@ -106,6 +119,19 @@ struct ModelChecker {
         try replica.transaction.beginWrite()
         defer { replica.transaction.cancelWrite() }
         return try StateSnapshot.changesets(replica.transaction)
+    }
+
+    /// The schema and the objects of `className` alone, as a query-based
+    /// view of them travels (with every erasure, or without: the objects
+    /// entering a view the client has).
+    private static func snapshot(of replica: ModelReplica, onlyClass className: String, includingErasures: Bool) throws -> [Changeset] {
+        try replica.transaction.beginWrite()
+        defer { replica.transaction.cancelWrite() }
+        let keys = try replica.transaction.objectKeys(in: try replica.transaction.classHandle(named: className))
+        var stream = StateSnapshot.Stream(replica.transaction, objects: [className: keys], includingErasures: includingErasures)
+        var changesets: [Changeset] = []
+        while let chunk = try stream.next() { changesets += chunk }
+        return changesets
     }
 
     private static func difference(_ name: String, _ dump: [String], _ otherName: String, _ other: [String]) -> String {
