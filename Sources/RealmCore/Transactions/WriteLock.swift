@@ -37,15 +37,41 @@ final class WriteLock: Sendable {
     /// when it is free, otherwise on a thread of its own while the calling
     /// task is suspended. The lock is then held for no thread in particular
     /// (an actor's write may hop threads), until ``unlock()``.
-    func lockSuspending() async {
-        if semaphore.wait(timeout: .now()) == .success { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let semaphore = semaphore
-            Thread {
-                semaphore.wait()
-                continuation.resume()
-            }.start()
+    ///
+    /// Returns false, without the lock, when the task is cancelled while
+    /// it waits: the waiting thread looks every few milliseconds, since a
+    /// semaphore's wait cannot be interrupted.
+    func lockSuspending() async -> Bool {
+        if semaphore.wait(timeout: .now()) == .success { return true }
+        let cancelled = CancellationFlag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let semaphore = semaphore
+                Thread {
+                    while true {
+                        if semaphore.wait(timeout: .now() + .milliseconds(20)) == .success {
+                            // Cancelled meanwhile: the lock goes back.
+                            if cancelled.isSet { semaphore.signal() }
+                            continuation.resume(returning: !cancelled.isSet)
+                            return
+                        }
+                        if cancelled.isSet {
+                            continuation.resume(returning: false)
+                            return
+                        }
+                    }
+                }.start()
+            }
+        } onCancel: {
+            cancelled.set()
         }
+    }
+
+    /// Set once, when the waiting task is cancelled.
+    private final class CancellationFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
 
     func unlock() {
@@ -92,8 +118,11 @@ extension Coordinator {
     /// suspending the calling task (not blocking its thread) while another
     /// transaction of this process writes. Writers of other processes are
     /// waited for when the write begins, as SQLite's busy timeout waits.
-    public func reserveWriteLock() async -> WriteLockReservation {
-        await writeLock.lockSuspending()
+    ///
+    /// Returns nil, without the lock, when the task is cancelled while it
+    /// waits.
+    public func reserveWriteLock() async -> WriteLockReservation? {
+        guard await writeLock.lockSuspending() else { return nil }
         return WriteLockReservation(writeLock)
     }
 }

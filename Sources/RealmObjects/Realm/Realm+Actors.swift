@@ -92,11 +92,13 @@ extension Realm {
         verifyNotFrozen()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction; write transactions cannot be nested.")
         try throwPendingError()
+        state.asyncWriteCallsInFlight += 1
+        defer { state.asyncWriteCallsInFlight -= 1 }
         state.asyncWritesWaitingForTheLock += 1
-        let reservation = await state.coordinator.reserveWriteLock()
+        let reserved = await state.coordinator.reserveWriteLock()
         state.asyncWritesWaitingForTheLock -= 1
-        if Task.isCancelled {
-            reservation.release()
+        guard let reservation = reserved, !Task.isCancelled else {
+            reserved?.release()
             throw CancellationError()
         }
         try beginWriteOrThrow(using: reservation)
@@ -107,26 +109,30 @@ extension Realm {
     /// ``refresh()`` does, from an asynchronous context. Returns whether
     /// there was anything new.
     ///
+    /// In a cancelled task it returns false and leaves the Realm where it
+    /// is, as Realm's does when the task is cancelled while it waits.
+    ///
     /// - Precondition: the Realm is isolated to an actor (or the main
     ///   thread's).
     @discardableResult
     public func asyncRefresh(_isolation actor: isolated any Actor = #isolation) async -> Bool {
         verifyConcurrencyIsolation("asyncRefresh()")
+        guard !Task.isCancelled else { return false }
         return refresh()
     }
 
     /// Stops with Realm's message unless the Realm is isolated to an actor
     /// or is the main thread's, and this is where it may be used.
     private func verifyConcurrencyIsolation(_ function: String) {
-        verifyThread()
+        // The kind of Realm first, as Realm checks: a queue's Realm gets
+        // this message wherever it is called from.
         switch state.confinement {
-        case .actor:
-            return
-        case .thread where Thread.isMainThread:
-            return
+        case .actor, .thread where Thread.isMainThread:
+            break
         case .thread, .queue, .frozen:
             preconditionFailure("\(function) can only be called on main thread or actor-isolated Realms (this Realm belongs to \(state.confinement.description)).")
         }
+        verifyThread()
     }
 
     // MARK: Opening

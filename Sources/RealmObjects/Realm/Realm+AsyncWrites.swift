@@ -75,10 +75,11 @@ extension Realm {
         state.asyncWrites.cancel(asyncTransactionId)
     }
 
-    /// Whether queued writes or completions are still to run.
+    /// Whether queued writes or completions are still to run, or an
+    /// `asyncWrite` call waits or runs.
     public var isPerformingAsynchronousWriteOperations: Bool {
         verifyThread()
-        return !state.asyncWrites.isEmpty
+        return !state.asyncWrites.isEmpty || state.asyncWriteCallsInFlight > 0
     }
 
     /// Runs the queue's next item on the Realm's thread, later.

@@ -503,6 +503,9 @@ final class RealmState {
     @exclusivity(unchecked) var asyncWrites = AsyncWriteQueue()
     /// How many `asyncWrite` calls wait for the write lock, off the actor.
     @exclusivity(unchecked) var asyncWritesWaitingForTheLock = 0
+    /// How many `asyncWrite` calls have begun and not returned: waiting for
+    /// the lock or running their block.
+    @exclusivity(unchecked) var asyncWriteCallsInFlight = 0
     /// Itself while a write transaction is open: a cycle, broken when the
     /// write ends, that keeps the Realm (and its transaction) alive.
     @exclusivity(unchecked) var keptAliveByWrite: RealmState?

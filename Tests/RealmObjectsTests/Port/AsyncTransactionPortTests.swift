@@ -15,8 +15,8 @@ import Testing
 // Realm is in memory; `SwiftStringObject` is `PortStringObject`;
 // notifications are delivered by `refresh()`.
 //
-// Not ported: the async parts after these (testAsyncRefresh…,
-// testAsyncWrite…), which ActorRealmTests covers with actors of its own.
+// The async parts after these (testAsyncRefresh…, testAsyncWrite…) are
+// in AsyncAwaitPortTests.
 
 @Suite struct AsyncTransactionPortTests {
     private func realm(_ name: String = #function) throws -> Realm {
