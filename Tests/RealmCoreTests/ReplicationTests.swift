@@ -57,6 +57,8 @@ import Testing
             case .mapSet(let map, let key, let value): "put \(map.owner.rawValue).\(map.property)[\(key)] = \(value)"
             case .mapErased(let map, let key): "unput \(map.owner.rawValue).\(map.property)[\(key)]"
             case .mapCleared(let map): "clear map \(map.owner.rawValue).\(map.property)"
+            case .createdEmbeddedInMap(let handle, let key, let map, let mapKey):
+                "embed \(handle.className) \(key.rawValue) in \(map.owner.rawValue).\(map.property)[\(mapKey)]"
             }
         }
     }

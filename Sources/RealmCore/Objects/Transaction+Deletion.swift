@@ -281,18 +281,23 @@ extension Transaction {
     /// the embedded objects they held, to be deleted after.
     private func clearOwnLists(of owner: ObjectKey?, in layout: TableLayout) throws(RealmError) -> [(ObjectKey, TableLayout)] {
         var embedded: [(ObjectKey, TableLayout)] = []
-        // Sets and maps too (which never hold embedded objects).
+        // Sets too (which never hold embedded objects), and maps (whose
+        // values may be embedded objects, or nil).
         for property in layout.collectionTables.indices where layout.collectionTables[property] != nil {
-            if layout.listTables[property] != nil, let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
+            if layout.setTables[property] == nil, let target = layout.linkTargets[property], catalog.tables[target].isEmbedded {
+                let isMap = layout.mapTables[property] != nil
                 let elements: Statement
                 if let owner {
-                    elements = try statement(layout, .listAll(property))
+                    elements = try statement(layout, isMap ? .mapAll(property) : .listAll(property))
                     elements.bind(owner.rawValue, at: 1)
                 } else {
-                    elements = try connection.cachedStatement("SELECT value FROM \(layout.listTables[property]!)")
+                    elements = try connection.cachedStatement("SELECT value FROM \(layout.collectionTables[property]!)")
                 }
+                // A map's rows are its key, then its value.
+                let column: Int32 = isMap && owner != nil ? 1 : 0
                 while try elements.step() {
-                    embedded.append((ObjectKey(elements.int64(at: 0)), catalog.tables[target]))
+                    guard !elements.isNull(at: column) else { continue }
+                    embedded.append((ObjectKey(elements.int64(at: column)), catalog.tables[target]))
                 }
                 elements.reset()
             }

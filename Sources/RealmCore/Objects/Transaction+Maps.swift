@@ -4,7 +4,9 @@
 /// of their UTF-8 bytes.
 ///
 /// A map of links keeps a key whose object is deleted, with nil, as Realm
-/// does.
+/// does. A map of embedded objects owns its values: each is created for its
+/// key (``setEmbeddedObject(forKey:in:values:)``) and deleted when the key
+/// is removed, given another value, or the owner is deleted.
 extension Transaction {
     /// The value for `key`, or nil when the map has no such key (a key
     /// holding nil gives `.null`).
@@ -62,31 +64,77 @@ extension Transaction {
         let layout = try prepareMapWrite(map, "set a map value")
         try Self.checkMapKey(key, layout.qualifiedName(map.property))
         let definition = layout.property(map.property)
+        let embeddedTarget = embeddedTarget(layout, map.property)
+        // An embedded object is made for its key, never linked to.
+        if embeddedTarget != nil, !value.isNull { throw embeddedLinkError(layout, map.property) }
         try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
                          name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
-        try replicatingAtomically { () throws(RealmError) in
-            let set = try statement(layout, .mapSet(map.property))
-            set.bind(map.owner.rawValue, at: 1)
-            set.bind(key, at: 2)
-            set.bind(value, at: 3, as: layout.property(map.property).type)
-            try set.run()
-            record(.modified(map.owner, property: map.property, classIndex: layout.index))
+        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
+            let replaced = embeddedTarget != nil ? try self.value(forKey: key, in: map) : nil
+            try storeMapValue(value, forKey: key, in: map, layout)
             try replicate(.mapSet(map, key: key, value))
+            if let embeddedTarget, case .object(let old)? = replaced { try deleteRecursively(old, in: embeddedTarget) }
         }
+    }
+
+    /// Creates an embedded object as the value for `key` in a map of
+    /// embedded objects, deleting the one the key held.
+    ///
+    /// - Throws: as ``setValue(_:forKey:in:)``; `invalidValue` when the map
+    ///   does not hold embedded objects.
+    @discardableResult
+    public func setEmbeddedObject(forKey key: String, in map: ListHandle, values: [Value] = []) throws(RealmError) -> ObjectKey {
+        let layout = try prepareMapWrite(map, "set a map value")
+        try Self.checkMapKey(key, layout.qualifiedName(map.property))
+        guard let target = embeddedTarget(layout, map.property) else {
+            throw RealmError(.invalidValue, "Map \(layout.qualifiedName(map.property)) does not hold embedded objects.")
+        }
+        return try atomically { () throws(RealmError) -> ObjectKey in
+            let replaced = try value(forKey: key, in: map)
+            let created = try insertRow(target, values: values)
+            try storeMapValue(.object(created), forKey: key, in: map, layout)
+            try replicate(.createdEmbeddedInMap(handle(of: target), created, map: map, key: key))
+            if case .object(let old)? = replaced { try deleteRecursively(old, in: target) }
+            return created
+        }
+    }
+
+    private func storeMapValue(_ value: Value, forKey key: String, in map: ListHandle, _ layout: TableLayout) throws(RealmError) {
+        let set = try statement(layout, .mapSet(map.property))
+        set.bind(map.owner.rawValue, at: 1)
+        set.bind(key, at: 2)
+        set.bind(value, at: 3, as: layout.property(map.property).type)
+        try set.run()
+        record(.modified(map.owner, property: map.property, classIndex: layout.index))
+    }
+
+    /// Runs a change of a map: as one atomic step when it may delete
+    /// embedded objects (more than one statement), otherwise only when
+    /// replication records it.
+    private func mapChange(deletingEmbedded: Bool, _ body: () throws(RealmError) -> Void) throws(RealmError) {
+        if deletingEmbedded { try atomically(body) } else { try replicatingAtomically(body) }
+    }
+
+    /// The embedded class a map's values are, if they are embedded objects.
+    private func embeddedTarget(_ layout: TableLayout, _ property: Int) -> TableLayout? {
+        guard let target = layout.linkTargets[property], catalog.tables[target].isEmbedded else { return nil }
+        return catalog.tables[target]
     }
 
     /// Removes `key` and its value; returns whether the map had the key.
     @discardableResult
     public func removeValue(forKey key: String, from map: ListHandle) throws(RealmError) -> Bool {
         let layout = try prepareMapWrite(map, "remove from a map")
-        guard try value(forKey: key, in: map) != nil else { return false }
-        try replicatingAtomically { () throws(RealmError) in
+        guard let removed = try value(forKey: key, in: map) else { return false }
+        let embeddedTarget = embeddedTarget(layout, map.property)
+        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
             let delete = try statement(layout, .mapDelete(map.property))
             delete.bind(map.owner.rawValue, at: 1)
             delete.bind(key, at: 2)
             try delete.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
             try replicate(.mapErased(map, key: key))
+            if let embeddedTarget, case .object(let old) = removed { try deleteRecursively(old, in: embeddedTarget) }
         }
         return true
     }
@@ -95,12 +143,20 @@ extension Transaction {
     public func removeAll(fromMap map: ListHandle) throws(RealmError) {
         let layout = try prepareMapWrite(map, "remove from a map")
         guard try mapCount(of: map) > 0 else { return }
-        try replicatingAtomically { () throws(RealmError) in
+        let embeddedTarget = embeddedTarget(layout, map.property)
+        var embedded: [ObjectKey] = []
+        if embeddedTarget != nil {
+            try forEachEntry(of: map) { _, value in if case .object(let key) = value { embedded.append(key) } }
+        }
+        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
             let clear = try statement(layout, .listClear(map.property))
             clear.bind(map.owner.rawValue, at: 1)
             try clear.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
             try replicate(.mapCleared(map))
+            if let embeddedTarget {
+                for key in embedded { try deleteRecursively(key, in: embeddedTarget) }
+            }
         }
     }
 

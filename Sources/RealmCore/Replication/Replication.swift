@@ -40,6 +40,9 @@ package enum ReplicatedChange {
     case setCleared(ListHandle)
     /// A map's key set to a value (added or replaced).
     case mapSet(ListHandle, key: String, Value)
+    /// A new embedded object, the value for `key` in a map of embedded
+    /// objects.
+    case createdEmbeddedInMap(ClassHandle, ObjectKey, map: ListHandle, key: String)
     /// A map's key removed.
     case mapErased(ListHandle, key: String)
     /// Every key of a map removed.

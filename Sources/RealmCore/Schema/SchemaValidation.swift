@@ -102,8 +102,8 @@ extension Schema {
             if property.isMap && !property.isOptional {
                 return ["Property \(name) maps keys to '\(target)' objects and must be optional: a deleted object leaves nil."]
             }
-            if property.isCollection && !property.isList && self[target]?.isEmbedded == true {
-                return ["Property \(name) holds embedded '\(target)' objects: only lists and to-one links hold embedded objects here."]
+            if property.isSet && self[target]?.isEmbedded == true {
+                return ["Property \(name) is a set of embedded '\(target)' objects: only lists, maps and to-one links hold embedded objects."]
             }
             return []
         case .linkingObjects:

@@ -127,6 +127,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         case .managed(let realm, let handle):
             verifyValid(realm)
             realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
+                if let embedded = value as? EmbeddedObject {
+                    try realm.setEmbedded(embedded, forKey: Self.text(key), in: handle)
+                    return
+                }
                 try realm.inOneStep(value) {
                     try realm.transaction.setValue(try value._toValue(in: realm), forKey: Self.text(key), in: handle)
                 }

@@ -204,6 +204,10 @@ struct ObjectWriter {
                 let map = ListHandle(owningClass: handle, owner: key, property: index)
                 if isUpdate { try transaction.removeAll(fromMap: map) }
                 for (entryKey, element) in values.maps[index] ?? [] {
+                    if let embedded = element as? EmbeddedObject {
+                        try nested.setEmbedded(embedded, forKey: entryKey, in: map)
+                        continue
+                    }
                     try transaction.setValue(try nested.stored(element), forKey: entryKey, in: map)
                 }
                 continue
@@ -299,6 +303,14 @@ struct ObjectWriter {
     func setEmbedded(_ embedded: EmbeddedObject, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) throws {
         try insertEmbedded(embedded) { values in
             try transaction.createEmbeddedObject(in: ownerHandle, owner: owner, property: property, values: values)
+        }
+    }
+
+    /// Stores a copy of an unmanaged embedded object for `key` in a map,
+    /// replacing (and deleting) the embedded object there.
+    func setEmbedded(_ embedded: EmbeddedObject, forKey key: String, in map: ListHandle) throws {
+        try insertEmbedded(embedded) { values in
+            try transaction.setEmbeddedObject(forKey: key, in: map, values: values)
         }
     }
 

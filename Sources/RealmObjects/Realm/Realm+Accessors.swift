@@ -195,6 +195,17 @@ extension Realm {
         try ObjectWriter(realm: self).adding { try $0.insertEmbedded(embedded, at: index, in: list) }
     }
 
+    /// Stores a copy of an unmanaged embedded object for `key` in a map of
+    /// embedded objects; the one the map holds there already changes
+    /// nothing.
+    func setEmbedded(_ embedded: EmbeddedObject, forKey key: String, in map: ListHandle) throws {
+        if embedded._realm != nil, !embedded.isInvalidated, try transaction.value(forKey: key, in: map) == .object(embedded._key) {
+            return
+        }
+        try requireUnmanaged(embedded)
+        try ObjectWriter(realm: self).adding { try $0.setEmbedded(embedded, forKey: key, in: map) }
+    }
+
     /// An embedded object has one parent (seed 004): one that is managed
     /// already cannot be assigned to another, as in Realm. `create` copies
     /// them instead.

@@ -241,9 +241,6 @@ final class ClassInfo: @unchecked Sendable {
                     if !element._isOptional {
                         throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' maps keys to '\(target.className())' objects, which must be optional ('Map<String, \(target.className())?>').")
                     }
-                    if target is EmbeddedObject.Type {
-                        throw Realm.Error(.invalidSchema, "Property '\(className).\(label)' maps keys to embedded '\(target.className())' objects, which maps here do not hold yet.")
-                    }
                 }
                 kind = .map(Swift.type(of: map))
             } else if let optional = value as? RealmOptionalBase {

@@ -387,7 +387,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key))).save(list, property: reference.property, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
         case .setInserted(let set, _), .setErased(let set, _), .setCleared(let set),
-             .mapSet(let set, _, _), .mapErased(let set, _), .mapCleared(let set):
+             .mapSet(let set, _, _), .mapErased(let set, _), .mapCleared(let set), .createdEmbeddedInMap(_, _, let set, _):
             // The changeset format has no set or map instructions yet: a
             // synced Realm refuses such properties when it opens, and this
             // stops any change that got past that.
