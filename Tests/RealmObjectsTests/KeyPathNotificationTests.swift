@@ -98,6 +98,51 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
+    @Test func swiftKeyPathsOnSectionedResults() throws {
+        let (realm, jim, rex) = try setUp()
+        let sections = realm.objects(Dog.self).sectioned(by: \.name, ascending: true)
+        var whole: [[IndexPath]] = []
+        let wholeToken = sections.observe(keyPaths: [\Dog.owner?.name]) { change in
+            if case .update(_, _, _, let modifications, _, _) = change { whole.append(modifications) }
+        }
+        var section: [[IndexPath]] = []
+        let sectionToken = sections[0].observe(keyPaths: [\Dog.age]) { change in
+            if case .update(_, _, _, let modifications, _, _) = change { section.append(modifications) }
+        }
+        realm.refresh()
+        try realm.write { rex.age = 2 }
+        realm.refresh()
+        try realm.write { jim.name = "James" }
+        realm.refresh()
+        #expect(whole == [[IndexPath(item: 0, section: 0)]], "only the owner's name counts for the whole")
+        #expect(section == [[IndexPath(item: 0, section: 0)]], "only the age counts for the section")
+        withExtendedLifetime((wholeToken, sectionToken)) {}
+    }
+
+    @Test func swiftKeyPathsOnAnActor() async throws {
+        let configuration = inMemoryConfiguration()
+        let source = KeyPathSource(configuration: configuration)
+        let log = KeyPathLog()
+        try await source.observe(on: log)
+        seedRunOnThread {
+            let realm = try! Realm(configuration: configuration)
+            let dog = realm.objects(Dog.self).first!
+            try! realm.write { dog.name = "Max" }
+            try! realm.write { dog.age = 9 }
+        }
+        var notes: [String] = []
+        for _ in 0..<500 {
+            notes = await log.notes
+            if notes.count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        notes = await log.notes
+        #expect(Set(notes) == ["results [0]", "dog [\"age\"]"], "the name change counts for neither")
+        #expect(notes.count == 2)
+        await source.stop()
+    }
+
     @Test func throughAToOneLink() throws {
         let (realm, jim, _) = try setUp()
         let dogs = realm.objects(Dog.self)
@@ -251,5 +296,38 @@ import Testing
             token.invalidate()
             queue.sync {}
         }
+    }
+}
+
+/// What notifications delivered on it noted.
+private actor KeyPathLog {
+    private(set) var notes: [String] = []
+
+    func note(_ text: String) { notes.append(text) }
+}
+
+/// An actor whose Realm's dogs another actor observes, with Swift key paths.
+private actor KeyPathSource {
+    let configuration: Realm.Configuration
+    private var tokens: [NotificationToken] = []
+
+    init(configuration: Realm.Configuration) {
+        self.configuration = configuration
+    }
+
+    func observe(on log: KeyPathLog) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        let dog = try await realm.asyncWrite { realm.create(Dog.self, value: ["name": "Rex", "age": 1]) }
+        tokens.append(await realm.objects(Dog.self).observe(keyPaths: [\Dog.age], on: log) { log, change in
+            if case .update(_, _, _, let modifications) = change { log.note("results \(modifications)") }
+        })
+        tokens.append(await dog.observe(keyPaths: [\Dog.age], on: log) { log, change in
+            if case .change(let properties) = change { log.note("dog \(properties.map(\.name))") }
+        })
+    }
+
+    func stop() {
+        for token in tokens { token.invalidate() }
+        tokens = []
     }
 }

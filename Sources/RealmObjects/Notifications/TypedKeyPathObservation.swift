@@ -61,6 +61,85 @@ extension AnyRealmCollection where Element: Object {
     }
 }
 
+extension SectionedResults where SectionElement: Object {
+    /// Observes the sections, counting as modifications the changes of the
+    /// properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<SectionElement>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<SectionedResults>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: SectionElement.self), on: queue, block)
+    }
+}
+
+extension ResultsSection where T: Object {
+    /// Observes the section, counting as modifications the changes of the
+    /// properties `keyPaths` read.
+    public func observe(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (SectionedResultsChange<ResultsSection>) -> Void) -> NotificationToken {
+        observe(keyPaths: KeyPathNames.names(of: keyPaths, in: T.self), on: queue, block)
+    }
+}
+
+// On an actor, as `observe(keyPaths:on:)` with names.
+
+extension Results where Element: Object {
+    /// Observes the results on `actor`, counting as modifications the
+    /// changes of the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Element>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension List where Element: Object {
+    /// Observes the list on `actor`, counting as modifications the changes
+    /// of the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Element>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<List<Element>>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension LinkingObjects {
+    /// Observes the linking objects on `actor`, counting as modifications
+    /// the changes of the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Element>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<LinkingObjects<Element>>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension MutableSet where Element: Object {
+    /// Observes the set on `actor`, counting as modifications the changes
+    /// of the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Element>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<MutableSet<Element>>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension AnyRealmCollection where Element: Object {
+    /// Observes the wrapped collection on `actor`, counting as
+    /// modifications the changes of the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Element>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<AnyRealmCollection<Element>>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Element.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
+extension ObjectObservable where Self: Object {
+    /// Observes the object on `actor`: the properties `keyPaths` read.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Self>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Self.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
 /// What gives every projection class an `observe` taking Swift key paths
 /// of its own properties.
 public protocol ProjectionObservable: AnyObject {
