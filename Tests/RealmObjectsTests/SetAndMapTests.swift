@@ -1,5 +1,6 @@
 import Foundation
 import RealmObjects
+import Synchronization
 import Testing
 
 // MutableSet and Map: storage, the API of Realm 10, queries, deletions,
@@ -231,6 +232,79 @@ final class SetPerson: Object {
         realm.refresh()
         #expect(setChanges == ["initial [\"b\"]", "del [] ins [0]"])
         #expect(mapChanges == ["initial [\"a\", \"b\"]", "del [\"b\"] ins [\"c\"] mod [\"a\"]"])
+    }
+
+    @Test func aMapOfObjectsReportsAChangeInsideAnObjectAsAModificationOfItsKeys() throws {
+        let realm = try makeRealm()
+        let (ana, bob) = try realm.write {
+            (realm.create(SetPerson.self, value: ["id": 1, "name": "Ana"]), realm.create(SetPerson.self, value: ["id": 2, "name": "Bob"]))
+        }
+        let owner = try realm.write { realm.create(SetPerson.self, value: ["id": 3, "contacts": ["a": ana, "b": bob, "none": NSNull()]]) }
+        func changes(keyPaths: [String]?, _ commits: [() -> Void]) throws -> [String] {
+            var seen: [String] = []
+            let token = owner.contacts.observe(keyPaths: keyPaths) { change in
+                if case .update(_, let deletions, let insertions, let modifications) = change {
+                    seen.append("del \(deletions) ins \(insertions) mod \(modifications)")
+                }
+            }
+            defer { token.invalidate() }
+            realm.refresh()
+            for commit in commits {
+                try realm.write { commit() }
+                realm.refresh()
+            }
+            return seen
+        }
+        #expect(try changes(keyPaths: nil, [{ ana.name = "Anna" }, { bob.tags.insert("x") }, { owner.contacts["c"] = ana }]) == [
+            "del [] ins [] mod [\"a\"]", "del [] ins [] mod [\"b\"]", "del [] ins [\"c\"] mod []",
+        ])
+        // Narrowed to a key path, other properties' changes do not count.
+        #expect(try changes(keyPaths: ["name"], [{ bob.tags.insert("y") }, { bob.name = "Robert" }]) == [
+            "del [] ins [] mod [\"b\"]",
+        ])
+        // Both keys holding the object are modified.
+        #expect(try changes(keyPaths: nil, [{ ana.name = "Ana" }]) == ["del [] ins [] mod [\"a\", \"c\"]"])
+    }
+
+    /// Polls `condition` for up to ten seconds.
+    private static func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return true
+    }
+
+    @Test func mapsAndSetsObservedOnAQueue() throws {
+        let realm = try makeRealm()
+        let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1, "tags": ["b"], "scores": ["a": 1]]) }
+        let queue = DispatchQueue(label: "set-and-map-observation")
+        let seen = Mutex<[String]>([])
+        let mapToken = person.scores.observe(on: queue) { change in
+            dispatchPrecondition(condition: .onQueue(queue))
+            switch change {
+            case .initial(let map): seen.withLock { $0.append("map initial \(map.keys)") }
+            case .update(_, _, let insertions, let modifications): seen.withLock { $0.append("map ins \(insertions) mod \(modifications)") }
+            case .error(let error): seen.withLock { $0.append("map error \(error)") }
+            }
+        }
+        let setToken = person.tags.observe(on: queue) { change in
+            switch change {
+            case .initial(let set): seen.withLock { $0.append("set initial \(set.count)") }
+            case .update(_, _, let insertions, _): seen.withLock { $0.append("set ins \(insertions)") }
+            case .error(let error): seen.withLock { $0.append("set error \(error)") }
+            }
+        }
+        defer { mapToken.invalidate(); setToken.invalidate() }
+        #expect(Self.waitUntil { seen.withLock { $0.count } == 2 })
+        try realm.write {
+            person.scores["a"] = 2
+            person.scores["z"] = 9
+            person.tags.insert("c")
+        }
+        #expect(Self.waitUntil { seen.withLock { $0.count } == 4 })
+        #expect(Set(seen.withLock { $0 }) == ["map initial [\"a\"]", "set initial 1", "map ins [\"z\"] mod [\"a\"]", "set ins [1]"])
     }
 
     @Test func dynamicAccessAndAssignment() throws {

@@ -44,6 +44,9 @@ final class CollectionNotifier: @unchecked Sendable {
     private let elements: Elements
     /// The class of the elements, for objects (nil for values).
     private let className: String?
+    /// The object an element holds: the element itself when it is an
+    /// object key; for a map of objects, the object of the entry.
+    private let objectKey: @Sendable (Value) -> ObjectKey?
     private let keyPaths: [String]?
     /// The query of a `Results`, to maintain its matches.
     private let query: Query?
@@ -59,8 +62,10 @@ final class CollectionNotifier: @unchecked Sendable {
     static let deliveriesComputedOffThread = Atomic<Int>(0)
 
     init(className: String?, keyPaths: [String]?, query: Query? = nil, elements: @escaping Elements,
+         objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
          deliver: @escaping (RealmCollectionChange<Void>) -> Void) {
         self.className = className
+        self.objectKey = objectKey
         self.keyPaths = keyPaths
         self.query = query
         self.elements = elements
@@ -158,8 +163,9 @@ final class CollectionNotifier: @unchecked Sendable {
         let inspector = ChangeInspector(changeSets)
         let filter = className.flatMap { KeyPathFilter.make(keyPaths, className: $0, schema: transaction.schema) }
         let className = self.className
+        let objectKey = self.objectKey
         let isModified = { (identity: CollectionDiff.Identity) -> Bool in
-            guard let className, case .object(let key) = identity.value else { return false }
+            guard let className, let key = objectKey(identity.value) else { return false }
             return inspector.isChanged(className, key, filter: filter, in: transaction)
         }
         if var matches = base.maintained {
@@ -225,6 +231,12 @@ final class CollectionNotifier: @unchecked Sendable {
         }
         modifications.sort()
         return (update.deletions, update.insertions, modifications)
+    }
+
+    /// The object key an element is, if it is one.
+    @Sendable static func elementKey(_ element: Value) -> ObjectKey? {
+        if case .object(let key) = element { return key }
+        return nil
     }
 
     private static func identities(_ keys: [ObjectKey]) -> [CollectionDiff.Identity] {

@@ -142,6 +142,7 @@ extension NotifierSet {
     /// so observing a temporary `realm.objects(…).observe { … }` works.
     func observe<C>(_ collection: C, className: String?, model: Object.Type?, keyPaths: [String]?, query: Query? = nil,
                     elements: @escaping CollectionNotifier.Elements,
+                    objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
         // A key path the class does not have stops here, as in Realm; for
         // a class the file does not have yet, the model's schema tells.
@@ -152,7 +153,8 @@ extension NotifierSet {
             }
             _ = KeyPathFilter.make(keyPaths, className: className, schema: schema)
         }
-        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, deliver: { change in
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, objectKey: objectKey,
+                                          deliver: { change in
             block(change.map(collection))
         })
         let token = addCollectionNotifier(notifier)

@@ -98,6 +98,39 @@ extension ObjectObservable where Self: Object {
     }
 }
 
+/// Registers `observe` for `value`, found again in a Realm confined to
+/// `queue` (a serial queue), where `block` is then called; a value that
+/// cannot be found there (its owner deleted meanwhile) or a Realm that
+/// cannot open there is reported through `failed`.
+func observeOnQueue<Value: ThreadConfined, Change>(
+    _ value: Value, queue: DispatchQueue, failed: @escaping (Swift.Error) -> Change,
+    _ block: @escaping (Change) -> Void,
+    observe: @escaping (Value, @escaping (Change) -> Void) -> NotificationToken
+) -> NotificationToken {
+    guard let realm = value.realm else { preconditionFailure("Only managed objects and collections can be observed.") }
+    realm.verifyThread()
+    let version = (try? realm.transaction.version) ?? 0
+    let context = UncheckedSendable((configuration: realm.configuration, payload: value.threadConfinedPayload, failed: failed,
+                                     block: block, observe: observe))
+    let registration = QueueRegistration()
+    queue.async {
+        // `context` is only used here, on the registration's queue.
+        let (configuration, payload, failed, block, observe) = context.value
+        do {
+            let queueRealm = try Realm(configuration: configuration, queue: queue)
+            if let current = try? queueRealm.transaction.version, current < version { queueRealm.refresh() }
+            guard let found = Value.resolve(payload, in: queueRealm) else {
+                block(failed(Realm.Error(.fail, "The observed \(Value.self) was deleted before observing began on the queue.")))
+                return
+            }
+            registration.set(observe(found, block))
+        } catch {
+            block(failed(error))
+        }
+    }
+    return NotificationToken { queue.async { registration.invalidate() } }
+}
+
 /// The changes of a collection as an asynchronous sequence: `observe`
 /// registers on a queue of its own, handing each change summary to
 /// `yield`; ending the sequence invalidates the registration.
