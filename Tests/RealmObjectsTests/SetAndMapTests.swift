@@ -307,6 +307,26 @@ final class SetPerson: Object {
         #expect(Set(seen.withLock { $0 }) == ["map initial [\"a\"]", "set initial 1", "map ins [\"z\"] mod [\"a\"]", "set ins [1]"])
     }
 
+    /// Sets and maps of integers, strings and doubles are read without a
+    /// `Value` per element; what SQLite cannot hold natively (a NaN) still
+    /// reads back.
+    @Test func theNativeReadingPathKeepsEveryValue() throws {
+        let realm = try makeRealm()
+        let person = try realm.write {
+            realm.create(SetPerson.self, value: ["id": 1, "tags": ["b", "a", "ü"], "scores": ["x": -3, "y": Int.max], "notes": ["n": NSNull(), "m": "text"]])
+        }
+        try realm.write {
+            person.ratings["nan"] = .nan
+            person.ratings["half"] = 0.5
+            person.ratings["inf"] = -.infinity
+        }
+        #expect(Array(person.tags) == ["a", "b", "ü"])
+        #expect(person.scores.map(\.value) == [-3, Int.max])
+        #expect(person.notes.map(\.value) == ["text", nil])
+        let ratings = Dictionary(uniqueKeysWithValues: person.ratings.map { ($0.key, $0.value) })
+        #expect(ratings["half"] == 0.5 && ratings["inf"] == -.infinity && ratings["nan"]?.isNaN == true)
+    }
+
     @Test func dynamicAccessAndAssignment() throws {
         let realm = try makeRealm()
         let person = try realm.write { realm.create(SetPerson.self, value: ["id": 1]) }

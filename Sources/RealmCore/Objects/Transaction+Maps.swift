@@ -43,6 +43,26 @@ extension Transaction {
         }
     }
 
+    /// As ``forEachEntry(of:_:)``, for a map of `T`'s property type: each
+    /// value `T`'s columns hold natively goes to `native`, read without a
+    /// ``Value``, and any other (NULL, damaged) to `other`. Returns false,
+    /// calling neither, when the map holds another type.
+    package func forEachEntry<T: NativeColumnValue>(of map: ListHandle, as type: T.Type, _ native: (_ key: String, _ value: T) -> Void,
+                                                    other: (_ key: String, _ value: Value) -> Void) throws(RealmError) -> Bool {
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map.property)
+        let propertyType = layout.property(map.property).type
+        guard propertyType == T.nativePropertyType else { return false }
+        let statement = try statement(layout, .mapAll(map.property))
+        statement.bind(map.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        while try statement.step() {
+            let key = statement.string(at: 0)
+            if let value = T.nativeValue(statement, at: 1) { native(key, value) } else { other(key, statement.value(at: 1, as: propertyType)) }
+        }
+        return true
+    }
+
     /// The number of keys.
     public func mapCount(of map: ListHandle) throws(RealmError) -> Int {
         let layout = try layout(map.owningClass)

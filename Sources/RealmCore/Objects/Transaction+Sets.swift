@@ -42,6 +42,25 @@ extension Transaction {
         values.forEach(body)
     }
 
+    /// As ``forEachSetValue(of:_:)``, for a set of `T`'s property type:
+    /// each element `T`'s columns hold natively goes to `native`, read
+    /// without a ``Value``, and any other (NULL, damaged) to `other`.
+    /// Returns false, calling neither, when the set holds another type.
+    package func forEachSetElement<T: NativeColumnValue>(of set: ListHandle, as type: T.Type, _ native: (T) -> Void,
+                                                         other: (Value) -> Void) throws(RealmError) -> Bool {
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        let propertyType = layout.property(set.property).type
+        guard propertyType == T.nativePropertyType else { return false }
+        let statement = try statement(layout, .setAll(set.property))
+        statement.bind(set.owner.rawValue, at: 1)
+        defer { statement.reset() }
+        while try statement.step() {
+            if let value = T.nativeValue(statement, at: 0) { native(value) } else { other(statement.value(at: 0, as: propertyType)) }
+        }
+        return true
+    }
+
     /// The number of elements.
     public func setCount(of set: ListHandle) throws(RealmError) -> Int {
         let layout = try layout(set.owningClass)

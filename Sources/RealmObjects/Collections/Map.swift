@@ -248,6 +248,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
                     // Written in place, counted first: appending to an
                     // array of a generic element type looks up the array's
                     // type on every call.
+                    if let native = try NativeIteration.mapEntries(of: handle, as: SingleMapEntry<Key, Value>.self, transaction) {
+                        return native
+                    }
                     let count = try transaction.mapCount(of: handle)
                     return try [SingleMapEntry<Key, Value>](unsafeUninitializedCapacity: count) { buffer, initialized in
                         try transaction.forEachEntry(of: handle) { key, value in

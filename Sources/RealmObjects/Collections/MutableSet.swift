@@ -106,6 +106,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
                     // Written in place, counted first: appending to an
                     // array of a generic element type looks up the array's
                     // type on every call.
+                    if !isDynamic, let native = try NativeIteration.setElements(of: handle, as: Element.self, transaction) {
+                        return native
+                    }
                     let count = try transaction.setCount(of: handle)
                     return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
                         try transaction.forEachSetValue(of: handle) { value in

@@ -1,0 +1,59 @@
+import RealmCore
+
+/// Reading a set or map of `Int`, `Double` or `String` without a `Value`
+/// and a conversion through the element type per element: the generic
+/// path's cost is a call through the element type's witness table and the
+/// `Value` enum in between, which GRDB's cursor, specialized to the type,
+/// does not pay. Each entry point answers nil for any other element type,
+/// and the caller takes the generic path.
+///
+/// The arrays are appended to, not counted first: appending to an array of
+/// a concrete type is cheap, while counting walks the collection's index
+/// once more (the generic path counts, because appending to an array of a
+/// generic type asks the runtime for the array's type on every call).
+enum NativeIteration {
+    /// The elements of a set of `Element`.
+    static func setElements<Element: RealmCollectionValue>(of set: ListHandle, as type: Element.Type,
+                                                           _ transaction: Transaction) throws(RealmError) -> [Element]? {
+        if Element.self == Int.self { return try setElements(of: set, native: Int.self, transaction).map(same) }
+        if Element.self == String.self { return try setElements(of: set, native: String.self, transaction).map(same) }
+        if Element.self == Double.self { return try setElements(of: set, native: Double.self, transaction).map(same) }
+        return nil
+    }
+
+    /// The entries of a map of `Value`.
+    static func mapEntries<Key: _MapKey, Value: RealmCollectionValue>(of map: ListHandle, as type: SingleMapEntry<Key, Value>.Type,
+                                                                     _ transaction: Transaction) throws(RealmError)
+        -> [SingleMapEntry<Key, Value>]? {
+        guard Key.self == String.self else { return nil }
+        if Value.self == Int.self { return try mapEntries(of: map, native: Int.self, transaction).map(same) }
+        if Value.self == String.self { return try mapEntries(of: map, native: String.self, transaction).map(same) }
+        if Value.self == Double.self { return try mapEntries(of: map, native: Double.self, transaction).map(same) }
+        return nil
+    }
+
+    private static func setElements<T: NativeColumnValue & RealmCollectionValue>(of set: ListHandle, native: T.Type,
+                                                                                 _ transaction: Transaction) throws(RealmError) -> [T]? {
+        var elements: [T] = []
+        let matched = try transaction.forEachSetElement(of: set, as: T.self, { elements.append($0) },
+                                                        other: { elements.append(T._fromValue($0, in: nil)) })
+        return matched ? elements : nil
+    }
+
+    private static func mapEntries<T: NativeColumnValue & RealmCollectionValue>(of map: ListHandle, native: T.Type,
+                                                                                _ transaction: Transaction) throws(RealmError)
+        -> [SingleMapEntry<String, T>]? {
+        var entries: [SingleMapEntry<String, T>] = []
+        let matched = try transaction.forEachEntry(of: map, as: T.self, { entries.append(SingleMapEntry(key: $0, value: $1)) },
+                                                   other: { entries.append(SingleMapEntry(key: $0, value: T._fromValue($1, in: nil))) })
+        return matched ? entries : nil
+    }
+
+    /// `array`, whose element type the caller checked is `Target`'s: the
+    /// same array, not an element-by-element cast (`as? [Target]` visits
+    /// every element through its type's witness table).
+    private static func same<Source, Target>(_ array: [Source]) -> [Target] {
+        precondition(Source.self == Target.self, "NativeIteration: \(Source.self) read as \(Target.self)")
+        return unsafeBitCast(array, to: [Target].self)
+    }
+}
