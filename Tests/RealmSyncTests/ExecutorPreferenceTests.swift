@@ -1,6 +1,7 @@
 import Foundation
 import RealmSync
 import RealmSyncEngine
+import RealmSyncServer
 import Synchronization
 import Testing
 
@@ -18,20 +19,34 @@ extension SyncTests {
             #expect(plain == nil, "Task { } itself forgets the preference, which is why the helper exists")
         }
 
-        @Test func aServerAnswersWhileEveryThreadOfTheGlobalPoolIsHeld() async throws {
-            try await TestClient.run {
-                let server = try await TestServer.start()
-                defer { Task { await server.stop() } }
-                let pool = GlobalPoolHold()
-                defer { pool.release() }
-                try #require(pool.holdEveryThread(within: 60), "the global pool's threads were all taken")
-                let probe = Atomic<Bool>(false)
-                Task.detached { probe.store(true, ordering: .releasing) }
+        /// In a child process of its own: holding every thread of the
+        /// pool in the test process would starve the suites running beside
+        /// it (it did, in CI, for a minute).
+        @Test func aServerAnswersWhileEveryThreadOfTheGlobalPoolIsHeld() async {
+            await #expect(processExitsWith: .success) {
+                try await withTaskExecutorPreference(SyncTestThreads.shared) {
+                    try await TestClient.run {
+                        // Always on SQLite: the child is no place for a
+                        // PostgreSQL cluster of its own.
+                        var configuration = SyncServer.Configuration(dataDirectory: temporaryDirectory("pool-held"))
+                        configuration.port = 0
+                        configuration.passwordHashCost = 4
+                        configuration.logLevel = .error
+                        let server = try await SyncServer(configuration: configuration)
+                        try await server.start()
+                        let pool = GlobalPoolHold()
+                        defer { pool.release() }
+                        guard pool.holdEveryThread(within: 60) else { throw GlobalPoolHold.NotHeld() }
+                        let probe = Atomic<Bool>(false)
+                        Task.detached { probe.store(true, ordering: .releasing) }
 
-                let user = try await SyncUser.logIn(with: .usernamePassword(username: "alice", password: "password", register: true),
-                                                    server: server.url, timeout: 10)
-                #expect(user.identity != nil)
-                #expect(probe.load(ordering: .acquiring) == false, "the pool was held while the server answered")
+                        let user = try await SyncUser.logIn(with: .usernamePassword(username: "alice", password: "password", register: true),
+                                                            server: try #require(server.url), timeout: 10)
+                        guard user.identity != nil, !probe.load(ordering: .acquiring) else { throw GlobalPoolHold.NotHeld() }
+                        pool.release()
+                        await server.stop()
+                    }
+                }
             }
         }
     }
@@ -40,9 +55,12 @@ extension SyncTests {
 /// Holds every thread of Swift's global concurrent pool with blocked jobs
 /// until released.
 private final class GlobalPoolHold: Sendable {
+    struct NotHeld: Error {}
+
     private let started = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
     private let width = ProcessInfo.processInfo.activeProcessorCount
+    private let released = Atomic<Bool>(false)
 
     /// Blocks as many jobs as the pool has threads; false if they did not
     /// all start within `seconds` (other suites' work runs first).
@@ -57,7 +75,9 @@ private final class GlobalPoolHold: Sendable {
         return true
     }
 
+    /// Lets the held jobs go (once; later calls do nothing).
     func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         for _ in 0..<width { gate.signal() }
     }
 }
