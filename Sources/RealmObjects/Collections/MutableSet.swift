@@ -234,6 +234,13 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
             guard object._realm?.configuration.identity == realm.configuration.identity, !object.isInvalidated else { return nil }
             return .object(object._key)
         }
+        // An object in a mixed value is stored as a link with its class;
+        // one of another Realm, or unmanaged, is in no set of this one.
+        if let mixed = element as? AnyRealmValue, case .object(let object) = mixed {
+            guard object._realm?.configuration.identity == realm.configuration.identity, !object.isInvalidated,
+                  let handle = object._handle else { return nil }
+            return .link(className: handle.className, key: object._key)
+        }
         return try? element._toValue(in: nil)
     }
 

@@ -55,6 +55,11 @@ extension RealmCollection {
 
     static func same(_ lhs: Element, _ rhs: Element) -> Bool {
         if let left = lhs as? Object, let right = rhs as? Object { return left.isSameObject(as: right) }
+        // An object in a mixed value has no stored form without its Realm:
+        // it is the same object, or another value.
+        if let left = lhs as? AnyRealmValue, let right = rhs as? AnyRealmValue, left.holdsObject || right.holdsObject {
+            return left == right
+        }
         return (try? lhs._toValue(in: nil)) == (try? rhs._toValue(in: nil))
     }
 

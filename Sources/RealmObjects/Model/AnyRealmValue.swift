@@ -68,6 +68,12 @@ public enum AnyRealmValue: Hashable {
     /// The UUID held, or nil for another case.
     public var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
 
+    /// Whether the value is an object.
+    var holdsObject: Bool {
+        if case .object = self { return true }
+        return false
+    }
+
     /// The object held, when it is of class `objectType`.
     public func object<T: Object>(_ objectType: T.Type) -> T? {
         if case .object(let object) = self { return object as? T }

@@ -43,16 +43,15 @@ import Testing
 // - The `assertThrows` (and the set's `value(forKey: "not self")`) run
 //   on the Int values only, not again for every value type.
 //
+// Found by this port and fixed (session 29): `index(of:)` of a list of
+// mixed values, and unmanaged sets of them, took every `.object` value for
+// equal; a managed `MutableSet<AnyRealmValue>` did not find `.object`
+// values.
+//
 // Known issues (withKnownIssue):
 // - `value(forKey: "self")` of a list or set of mixed values gives nil for
 //   each element (Realm: the elements); `value(forKey: "not self")` gives
 //   nils too instead of raising NSUnknownKeyException.
-// - `index(of:)` of a list of mixed values takes every `.object` value for
-//   equal (it gives 0 for the second object; Realm: 1).
-// - An unmanaged `MutableSet<AnyRealmValue>` takes every `.object` value
-//   for the same element (insert keeps only the first; contains and remove
-//   match any object); a managed one does not find `.object` values
-//   (contains is false, remove does nothing). Realm handles both.
 // - Messages of the stops: a negative index stops with "Index -1 is out of
 //   bounds", not Realm's "Cannot pass a negative value"; an unmanaged
 //   list's replace/move/swap out of bounds stops in Swift's Array ("Index
@@ -222,9 +221,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
 
         array.append(values[1])
         #expect(0 == array.index(of: values[0]))
-        withKnownIssue("index(of:) of a list of mixed values takes every .object value for equal: it gives the first object's index") {
-            #expect(1 == array.index(of: values[1]))
-        } when: { type == .object }
+        #expect(1 == array.index(of: values[1]))
         f.finish()
     }
 
@@ -667,20 +664,6 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
 
     // MARK: - Set tests
 
-    /// Runs a set test's checks, a known issue for `.object` values in the
-    /// given variants: an unmanaged `MutableSet<AnyRealmValue>` takes every
-    /// `.object` value for the same element, and a managed one does not
-    /// find them (`contains` is false, `remove` does nothing).
-    private func setObjectIssue(_ variant: Variant, _ type: ValueType, in variants: [Variant],
-                                sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) throws {
-        let comment: Comment = variant == .unmanaged
-            ? "an unmanaged MutableSet<AnyRealmValue> takes every .object value for the same element (insert keeps the first, contains and remove match any object)"
-            : "a managed MutableSet<AnyRealmValue> does not find .object values: contains is false, remove does nothing"
-        try withKnownIssue(comment, sourceLocation: sourceLocation) {
-            try body()
-        } when: { type == .object && variants.contains(variant) }
-    }
-
     // AnyRealmValueMutableSetTests.testInvalidated
     @Test(arguments: Variant.allCases, ValueType.allCases)
     func setInvalidated(_ variant: Variant, _ type: ValueType) throws {
@@ -742,7 +725,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setInsert(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, values) = (f.mutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged, .managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
 
             mutableSet.insert(values[0])
@@ -779,7 +762,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setRemove(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, values) = (f.mutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged, .managed]) {
+        do {
             mutableSet.removeAll()
             #expect(mutableSet.count == 0)
             mutableSet.insert(objectsIn: values)
@@ -808,7 +791,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setIsSubset(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(objectsIn: values)
@@ -826,7 +809,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setContains(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged, .managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(objectsIn: values)
@@ -843,7 +826,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setIntersects(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(objectsIn: values)
@@ -861,7 +844,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setFormIntersection(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(objectsIn: values)
@@ -879,7 +862,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setFormUnion(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(values[0])
@@ -907,7 +890,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setSubtract(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, otherMutableSet, values) = (f.mutableSet, f.otherMutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged, .managed]) {
+        do {
             #expect(Int(0) == mutableSet.count)
             #expect(Int(0) == otherMutableSet.count)
             mutableSet.insert(values[0])
@@ -927,7 +910,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setSubscript(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, values) = (f.mutableSet, f.values)
-        try setObjectIssue(variant, type, in: [.unmanaged]) {
+        do {
             mutableSet.insert(objectsIn: values)
             // Not in Realm: with fewer elements the subscripts below would stop.
             try #require(mutableSet.count == values.count)
