@@ -22,6 +22,7 @@ public final class SyncManager: Sendable {
         var rootDirectory: URL?
         var metadataEncryptionKey: Data?
         var timeoutOptions = SyncTimeoutOptions()
+        var taskExecutor: (any TaskExecutor)?
     }
 
     private let settings = Mutex(Settings())
@@ -65,6 +66,19 @@ public final class SyncManager: Sendable {
     public var timeoutOptions: SyncTimeoutOptions {
         get { settings.withLock { $0.timeoutOptions } }
         set { settings.withLock { $0.timeoutOptions = newValue } }
+    }
+
+    /// The executor the client's sync work prefers: each session's loop of
+    /// connecting, uploading and downloading runs there (its waits for the
+    /// network cost no thread). Nil, the default: the executor the task
+    /// that opened the Realm prefers, if any, or Swift's global pool.
+    ///
+    /// For a process whose global pool may be busy for long stretches (a
+    /// test runner, a server with blocking work on it), sessions then keep
+    /// answering their server in time. Sessions started later use it.
+    public var taskExecutor: (any TaskExecutor)? {
+        get { settings.withLock { $0.taskExecutor } }
+        set { settings.withLock { $0.taskExecutor = newValue } }
     }
 
     /// The folder of a user's synced files.

@@ -80,6 +80,10 @@ enum TestClient {
     static let root: URL = {
         let root = temporaryDirectory("client")
         SyncManager.shared.rootDirectory = root
+        // Sessions opened from a dispatch thread (`offloaded`) have no task
+        // to take a preference from: they run on the sync tests' threads
+        // too, not behind the other suites' work on the global pool.
+        SyncManager.shared.taskExecutor = SyncTestThreads.shared
         SyncManager.shared.logLevel = ProcessInfo.processInfo.environment["REALM_SYNC_TEST_LOG"] != nil ? .all : .off
         return root
     }()

@@ -50,9 +50,12 @@ final class WriteLock: Sendable {
                 Thread {
                     while true {
                         if semaphore.wait(timeout: .now() + .milliseconds(20)) == .success {
-                            // Cancelled meanwhile: the lock goes back.
-                            if cancelled.isSet { semaphore.signal() }
-                            continuation.resume(returning: !cancelled.isSet)
+                            // Cancelled meanwhile: the lock goes back. Read
+                            // once: a cancellation after this is the
+                            // caller's to see (it releases the lock).
+                            let wasCancelled = cancelled.isSet
+                            if wasCancelled { semaphore.signal() }
+                            continuation.resume(returning: !wasCancelled)
                             return
                         }
                         if cancelled.isSet {

@@ -163,7 +163,12 @@ actor SessionEngine {
             dropConnection(ofRun: current.number)
         }
         if running == nil, let wanted {
-            running = (wanted, Task.preferringCurrentExecutor { await self.runLoop(wanted) })
+            let task = if let executor = SyncManager.shared.taskExecutor {
+                Task(executorPreference: executor) { await self.runLoop(wanted) }
+            } else {
+                Task.preferringCurrentExecutor { await self.runLoop(wanted) }
+            }
+            running = (wanted, task)
         }
         if let ending, let file {
             file.recorder.stopObservingChangesets(owner: self)
