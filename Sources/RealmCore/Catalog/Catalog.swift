@@ -13,13 +13,17 @@ final class Catalog: Sendable {
     /// Incremented by every commit that changes the schema, so that a
     /// transaction can tell after a refresh whether to reload.
     let generation: Int64
+    /// Whether the file has the tables of collections nested in mixed
+    /// values (made the first time one is stored).
+    let hasNestedCollections: Bool
     /// The generation of a file no schema was ever applied to: a new one.
     static let initialGeneration: Int64 = 1
     private let tableIndexByName: [String: Int]
 
     init(schema: Schema, tableNames: [String], keyedByPrimaryKey: Set<String>, schemaVersion: UInt64,
-         formatVersion: Int64, generation: Int64) {
+         formatVersion: Int64, generation: Int64, hasNestedCollections: Bool) {
         self.schema = schema
+        self.hasNestedCollections = hasNestedCollections
         self.schemaVersion = schemaVersion
         self.formatVersion = formatVersion
         self.generation = generation
@@ -111,7 +115,10 @@ final class Catalog: Sendable {
             objectSchemas.append(objectSchema)
             tableNames.append(classes.string(at: 1))
         }
+        let hasNestedCollections = try connection.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'realm_nested_collections'") == 1
         return Catalog(schema: Schema(objectSchemas), tableNames: tableNames, keyedByPrimaryKey: keyedByPrimaryKey,
-                       schemaVersion: schemaVersion, formatVersion: formatVersion, generation: generation)
+                       schemaVersion: schemaVersion, formatVersion: formatVersion, generation: generation,
+                       hasNestedCollections: hasNestedCollections)
     }
 }

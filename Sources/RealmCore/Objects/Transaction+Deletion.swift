@@ -133,6 +133,7 @@ extension Transaction {
             }
             try dropFromSetsAndMaps(nil, of: layout)
             for key in try objectKeys(in: handle) { try dropFromMixedValues(key, of: layout) }
+            try deleteNestedCollections(of: nil, in: layout)
             try noteDeletions(in: layout)
             try statement(layout, .deleteAll).run()
             record(.deletedAll(classIndex: layout.index))
@@ -159,6 +160,7 @@ extension Transaction {
                 }
                 record(.deletedAll(classIndex: layout.index))
             }
+            try deleteAllNestedCollections()
         }
     }
 
@@ -195,6 +197,7 @@ extension Transaction {
         }
         try dropFromSetsAndMaps(key, of: layout)
         try dropFromMixedValues(key, of: layout)
+        try deleteNestedCollections(of: key, in: layout)
 
         try noteDeletions(in: layout)
         let delete = try statement(layout, .delete)
@@ -239,6 +242,7 @@ extension Transaction {
     /// properties, lists and maps (keeping the element); a set drops it.
     private func dropFromMixedValues(_ key: ObjectKey, of layout: TableLayout) throws(RealmError) {
         let link = Value.link(className: layout.name, key: key)
+        try dropFromNestedCollections(link)
         for source in catalog.tables {
             for property in source.mixedColumns {
                 let statement = try connection.cachedStatement(

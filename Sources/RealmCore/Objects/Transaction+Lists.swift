@@ -21,27 +21,27 @@ extension Transaction {
     /// - Throws: `indexOutOfBounds`.
     public func value(at index: Int, in list: ListHandle) throws(RealmError) -> Value {
         let layout = try layout(list.owningClass)
-        let statement = try statement(layout, .listGet(list.property))
-        statement.bind(list.owner.rawValue, at: 1)
+        let statement = try rowsStatement(.listGet, layout, list)
+        statement.bind(list.rowOwner, at: 1)
         statement.bind(Int64(index), at: 2)
         defer { statement.reset() }
         guard try statement.step() else {
             let count = try listCount(layout, list)
             // Positions run 0..<count in a sound file.
             guard index >= count || index < 0 else {
-                throw RealmError(.corruptFile, "List \(layout.qualifiedName(list.property)) of object \(list.owner.rawValue) counts \(count) elements but has none at position \(index).")
+                throw RealmError(.corruptFile, "List \(collectionName(layout, list)) of object \(list.owner.rawValue) counts \(count) elements but has none at position \(index).")
             }
             throw outOfBounds(index, count: count, layout, list)
         }
-        return statement.value(at: 0, as: layout.property(list.property).type)
+        return statement.value(at: 0, as: elementType(layout, list))
     }
 
     /// Every element, in order, read with one query.
     public func values(of list: ListHandle) throws(RealmError) -> [Value] {
         let layout = try layout(list.owningClass)
-        let type = layout.property(list.property).type
-        let statement = try statement(layout, .listAll(list.property))
-        statement.bind(list.owner.rawValue, at: 1)
+        let type = elementType(layout, list)
+        let statement = try rowsStatement(.listAll, layout, list)
+        statement.bind(list.rowOwner, at: 1)
         defer { statement.reset() }
         var values: [Value] = []
         while try statement.step() {
@@ -82,7 +82,7 @@ extension Transaction {
             (layout, count) = try prepareListWrite(list, "insert into a list")
         }
         let index = requestedIndex ?? count
-        try checkListElement(value, layout, list.property, checkingTarget: checkingTarget)
+        try checkListElement(value, layout, list, checkingTarget: checkingTarget)
         if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
             throw embeddedLinkError(layout, list.property)
         }
@@ -112,8 +112,10 @@ extension Transaction {
         guard index >= 0 && index < count else { throw outOfBounds(index, count: count, layout, list) }
         try atomically { () throws(RealmError) in
             let embedded = try embeddedElement(layout, list, at: index)
+            let nested = try nestedElement(layout, list, at: index)
             try removeListRow(layout, list, at: index, count: count)
             if let (key, target) = embedded { try deleteRecursively(key, in: target) }
+            try deleteNestedCollection(in: nested)
             try replicate(.listErased(list, index: index))
         }
     }
@@ -129,7 +131,7 @@ extension Transaction {
             let value = try self.value(at: source, in: list)
             try removeListRow(layout, list, at: source, count: count, recording: false)
             try insertListRow(layout, list, value, at: destination, count: count - 1, recording: false)
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: source, to: destination)))
+            recordListChange(layout, list, countBefore: count, .move(from: source, to: destination))
             try replicate(.listMoved(list, from: source, to: destination))
         }
     }
@@ -147,8 +149,8 @@ extension Transaction {
             try setListRow(layout, list, highValue, at: low)
             try setListRow(layout, list, lowValue, at: high)
             // As two moves, so that observers see the elements travel.
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: low, to: high)))
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .move(from: high - 1, to: low)))
+            recordListChange(layout, list, countBefore: count, .move(from: low, to: high))
+            recordListChange(layout, list, countBefore: count, .move(from: high - 1, to: low))
             try replicate(.listSwapped(list, first: first, second: second))
         }
     }
@@ -157,14 +159,16 @@ extension Transaction {
     /// deleted.
     public func replace(at index: Int, with value: Value, in list: ListHandle) throws(RealmError) {
         let (layout, count) = try prepareListWrite(list, "replace a list element")
-        try checkListElement(value, layout, list.property)
+        try checkListElement(value, layout, list)
         if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
             throw embeddedLinkError(layout, list.property)
         }
         guard index >= 0 && index < count else { throw outOfBounds(index, count: count, layout, list) }
         try atomically { () throws(RealmError) in
+            let nested = try nestedElement(layout, list, at: index)
             try setListRow(layout, list, value, at: index)
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .modify(index)))
+            recordListChange(layout, list, countBefore: count, .modify(index))
+            try deleteNestedCollection(in: nested)
             try replicate(.listSet(list, index: index, value))
         }
     }
@@ -178,13 +182,16 @@ extension Transaction {
             if let target = layout.linkTargets[list.property], catalog.tables[target].isEmbedded {
                 embedded = try values(of: list).compactMap { if case .object(let key) = $0 { key } else { nil } }
             }
-            let clear = try statement(layout, .listClear(list.property))
-            clear.bind(list.owner.rawValue, at: 1)
+            let nested = elementType(layout, list) == .mixed && catalog.hasNestedCollections
+                ? try values(of: list).filter { if case .collection = $0 { true } else { false } } : []
+            let clear = try rowsStatement(.clear, layout, list)
+            clear.bind(list.rowOwner, at: 1)
             try clear.run()
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .removeAll))
+            recordListChange(layout, list, countBefore: count, .removeAll)
             if let target = layout.linkTargets[list.property] {
                 for key in embedded { try deleteRecursively(key, in: catalog.tables[target]) }
             }
+            for value in nested { try deleteNestedCollection(in: value) }
             try replicate(.listCleared(list))
         }
     }
@@ -238,72 +245,78 @@ extension Transaction {
     // MARK: Rows
 
     func listCount(_ layout: TableLayout, _ list: ListHandle) throws(RealmError) -> Int {
-        let statement = try statement(layout, .listCount(list.property))
-        statement.bind(list.owner.rawValue, at: 1)
+        let statement = try rowsStatement(.listCount, layout, list)
+        statement.bind(list.rowOwner, at: 1)
         defer { statement.reset() }
         guard try statement.step(), !statement.isNull(at: 0) else { return 0 }
-        return try plausibleCount(statement.int64(at: 0) &+ 1, of: "elements in list \(layout.qualifiedName(list.property))")
+        return try plausibleCount(statement.int64(at: 0) &+ 1, of: "elements in list \(collectionName(layout, list))")
     }
 
     private func prepareListWrite(_ list: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> (TableLayout, Int) {
         try requireWrite(action())
         let layout = try layout(list.owningClass)
-        try requireList(layout, list.property)
+        if list.nested == nil { try requireList(layout, list.property) }
         // The owner's existence and the list's length, in one statement.
-        let statement = try statement(layout, .listOwnerAndLastPosition(list.property))
-        statement.bind(list.owner.rawValue, at: 1)
+        let statement = try rowsStatement(.listOwnerAndLastPosition, layout, list)
+        statement.bind(list.rowOwner, at: 1)
         defer { statement.reset() }
-        guard try statement.step(), !statement.isNull(at: 0) else { throw objectNotFound(layout, list.owner) }
+        guard try statement.step(), !statement.isNull(at: 0) else {
+            if list.nested != nil { try requireNestedCollection(list, .list, layout) }
+            throw objectNotFound(layout, list.owner)
+        }
         return (layout, statement.isNull(at: 1) ? 0 : Int(statement.int64(at: 1)) + 1)
     }
 
     private func insertListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int, count: Int, recording: Bool = true) throws(RealmError) {
         if index < count {
-            let open = try statement(layout, .listOpenGap(list.property))
-            open.bind(list.owner.rawValue, at: 1)
+            let open = try rowsStatement(.listOpenGap, layout, list)
+            open.bind(list.rowOwner, at: 1)
             open.bind(Int64(index), at: 2)
             try open.run()
             try settle(layout, list)
         }
-        let insert = try statement(layout, .listInsert(list.property))
-        insert.bind(list.owner.rawValue, at: 1)
+        let insert = try rowsStatement(.listInsert, layout, list)
+        insert.bind(list.rowOwner, at: 1)
         insert.bind(Int64(index), at: 2)
-        insert.bind(value, at: 3, as: layout.property(list.property).type)
+        insert.bind(value, at: 3, as: elementType(layout, list))
         try insert.run()
-        if recording {
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .insert(index)))
-        }
+        if recording { recordListChange(layout, list, countBefore: count, .insert(index)) }
     }
 
     func removeListRow(_ layout: TableLayout, _ list: ListHandle, at index: Int, count: Int, recording: Bool = true) throws(RealmError) {
-        let delete = try statement(layout, .listDelete(list.property))
-        delete.bind(list.owner.rawValue, at: 1)
+        let delete = try rowsStatement(.listDelete, layout, list)
+        delete.bind(list.rowOwner, at: 1)
         delete.bind(Int64(index), at: 2)
         try delete.run()
         if index < count - 1 {
-            let close = try statement(layout, .listCloseGap(list.property))
-            close.bind(list.owner.rawValue, at: 1)
+            let close = try rowsStatement(.listCloseGap, layout, list)
+            close.bind(list.rowOwner, at: 1)
             close.bind(Int64(index), at: 2)
             try close.run()
             try settle(layout, list)
         }
-        if recording {
-            record(.list(classIndex: layout.index, property: list.property, owner: list.owner, countBefore: count, .remove(index)))
-        }
+        if recording { recordListChange(layout, list, countBefore: count, .remove(index)) }
     }
 
     private func settle(_ layout: TableLayout, _ list: ListHandle) throws(RealmError) {
-        let settle = try statement(layout, .listSettle(list.property))
-        settle.bind(list.owner.rawValue, at: 1)
+        let settle = try rowsStatement(.listSettle, layout, list)
+        settle.bind(list.rowOwner, at: 1)
         try settle.run()
     }
 
     private func setListRow(_ layout: TableLayout, _ list: ListHandle, _ value: Value, at index: Int) throws(RealmError) {
-        let set = try statement(layout, .listSet(list.property))
-        set.bind(value, at: 1, as: layout.property(list.property).type)
-        set.bind(list.owner.rawValue, at: 2)
+        let set = try rowsStatement(.listSet, layout, list)
+        set.bind(value, at: 1, as: elementType(layout, list))
+        set.bind(list.rowOwner, at: 2)
         set.bind(Int64(index), at: 3)
         try set.run()
+    }
+
+    /// The value at `index` when it may hold a nested collection (a list of
+    /// mixed values in a file that has them), to delete it with its place.
+    private func nestedElement(_ layout: TableLayout, _ list: ListHandle, at index: Int) throws(RealmError) -> Value? {
+        guard catalog.hasNestedCollections, elementType(layout, list) == .mixed else { return nil }
+        return try value(at: index, in: list)
     }
 
     private func embeddedElement(_ layout: TableLayout, _ list: ListHandle, at index: Int) throws(RealmError) -> (ObjectKey, TableLayout)? {
@@ -321,15 +334,18 @@ extension Transaction {
         }
     }
 
-    private func checkListElement(_ value: Value, _ layout: TableLayout, _ property: Int,
+    private func checkListElement(_ value: Value, _ layout: TableLayout, _ list: ListHandle,
                                   checkingTarget: Bool = true) throws(RealmError) {
-        let definition = layout.property(property)
+        guard list.nested == nil else {
+            return try checkElement(value, type: .mixed, isOptional: true, name: "\(collectionName(layout, list)) (list element)", target: nil)
+        }
+        let definition = layout.property(list.property)
         try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
-                         name: "\(layout.qualifiedName(property)) (list element)",
-                         target: checkingTarget ? layout.linkTargets[property] : nil)
+                         name: "\(layout.qualifiedName(list.property)) (list element)",
+                         target: checkingTarget ? layout.linkTargets[list.property] : nil)
     }
 
     private func outOfBounds(_ index: Int, count: Int, _ layout: TableLayout, _ list: ListHandle) -> RealmError {
-        RealmError(.indexOutOfBounds, "Index \(index) is out of bounds (must be less than \(count)) for list \(layout.qualifiedName(list.property)) of object \(list.owner.rawValue).")
+        RealmError(.indexOutOfBounds, "Index \(index) is out of bounds (must be less than \(count)) for list \(collectionName(layout, list)) of object \(list.owner.rawValue).")
     }
 }

@@ -12,13 +12,13 @@ extension Transaction {
     /// holding nil gives `.null`).
     public func value(forKey key: String, in map: ListHandle) throws(RealmError) -> Value? {
         let layout = try layout(map.owningClass)
-        try requireMap(layout, map.property)
-        let statement = try statement(layout, .mapGet(map.property))
-        statement.bind(map.owner.rawValue, at: 1)
+        try requireMap(layout, map)
+        let statement = try rowsStatement(.mapGet, layout, map)
+        statement.bind(map.rowOwner, at: 1)
         statement.bind(key, at: 2)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return statement.value(at: 0, as: layout.property(map.property).type)
+        return statement.value(at: 0, as: elementType(layout, map))
     }
 
     /// Every key and value, in the order of the keys.
@@ -33,10 +33,10 @@ extension Transaction {
     /// `Value`s is made on the way.
     public func forEachEntry(of map: ListHandle, _ body: (_ key: String, _ value: Value) -> Void) throws(RealmError) {
         let layout = try layout(map.owningClass)
-        try requireMap(layout, map.property)
-        let type = layout.property(map.property).type
-        let statement = try statement(layout, .mapAll(map.property))
-        statement.bind(map.owner.rawValue, at: 1)
+        try requireMap(layout, map)
+        let type = elementType(layout, map)
+        let statement = try rowsStatement(.mapAll, layout, map)
+        statement.bind(map.rowOwner, at: 1)
         defer { statement.reset() }
         while try statement.step() {
             body(statement.string(at: 0), statement.value(at: 1, as: type))
@@ -50,11 +50,11 @@ extension Transaction {
     package func forEachEntry<T: NativeColumnValue>(of map: ListHandle, as type: T.Type, _ native: (_ key: String, _ value: T) -> Void,
                                                     other: (_ key: String, _ value: Value) -> Void) throws(RealmError) -> Bool {
         let layout = try layout(map.owningClass)
-        try requireMap(layout, map.property)
-        let propertyType = layout.property(map.property).type
+        try requireMap(layout, map)
+        let propertyType = elementType(layout, map)
         guard propertyType == T.nativePropertyType else { return false }
-        let statement = try statement(layout, .mapAll(map.property))
-        statement.bind(map.owner.rawValue, at: 1)
+        let statement = try rowsStatement(.mapAll, layout, map)
+        statement.bind(map.rowOwner, at: 1)
         defer { statement.reset() }
         while try statement.step() {
             let key = statement.string(at: 0)
@@ -66,9 +66,9 @@ extension Transaction {
     /// The number of keys.
     public func mapCount(of map: ListHandle) throws(RealmError) -> Int {
         let layout = try layout(map.owningClass)
-        try requireMap(layout, map.property)
-        let statement = try statement(layout, .mapCount(map.property))
-        statement.bind(map.owner.rawValue, at: 1)
+        try requireMap(layout, map)
+        let statement = try rowsStatement(.mapCount, layout, map)
+        statement.bind(map.rowOwner, at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return 0 }
         return Int(statement.int64(at: 0))
@@ -82,18 +82,24 @@ extension Transaction {
     ///   `objectNotFound` when the owner was deleted.
     public func setValue(_ value: Value, forKey key: String, in map: ListHandle) throws(RealmError) {
         let layout = try prepareMapWrite(map, "set a map value")
-        try Self.checkMapKey(key, layout.qualifiedName(map.property))
-        let definition = layout.property(map.property)
-        let embeddedTarget = embeddedTarget(layout, map.property)
+        try Self.checkMapKey(key, collectionName(layout, map))
+        let embeddedTarget = embeddedTarget(layout, map)
         // An embedded object is made for its key, never linked to.
         if embeddedTarget != nil, !value.isNull { throw embeddedLinkError(layout, map.property) }
-        try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
-                         name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
-        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
-            let replaced = embeddedTarget != nil ? try self.value(forKey: key, in: map) : nil
+        if map.nested != nil {
+            try checkElement(value, type: .mixed, isOptional: true, name: "\(collectionName(layout, map)) (map value)", target: nil)
+        } else {
+            let definition = layout.property(map.property)
+            try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
+                             name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
+        }
+        let mayHoldNested = mayHoldNestedCollections(layout, map)
+        try mapChange(deletingEmbedded: embeddedTarget != nil || mayHoldNested) { () throws(RealmError) in
+            let replaced = embeddedTarget != nil || mayHoldNested ? try self.value(forKey: key, in: map) : nil
             try storeMapValue(value, forKey: key, in: map, layout)
             try replicate(.mapSet(map, key: key, value))
             if let embeddedTarget, case .object(let old)? = replaced { try deleteRecursively(old, in: embeddedTarget) }
+            if replaced != value { try deleteNestedCollection(in: replaced) }
         }
     }
 
@@ -106,7 +112,7 @@ extension Transaction {
     public func setEmbeddedObject(forKey key: String, in map: ListHandle, values: [Value] = []) throws(RealmError) -> ObjectKey {
         let layout = try prepareMapWrite(map, "set a map value")
         try Self.checkMapKey(key, layout.qualifiedName(map.property))
-        guard let target = embeddedTarget(layout, map.property) else {
+        guard let target = embeddedTarget(layout, map) else {
             throw RealmError(.invalidValue, "Map \(layout.qualifiedName(map.property)) does not hold embedded objects.")
         }
         return try atomically { () throws(RealmError) -> ObjectKey in
@@ -120,10 +126,10 @@ extension Transaction {
     }
 
     private func storeMapValue(_ value: Value, forKey key: String, in map: ListHandle, _ layout: TableLayout) throws(RealmError) {
-        let set = try statement(layout, .mapSet(map.property))
-        set.bind(map.owner.rawValue, at: 1)
+        let set = try rowsStatement(.mapSet, layout, map)
+        set.bind(map.rowOwner, at: 1)
         set.bind(key, at: 2)
-        set.bind(value, at: 3, as: layout.property(map.property).type)
+        set.bind(value, at: 3, as: elementType(layout, map))
         try set.run()
         record(.modified(map.owner, property: map.property, classIndex: layout.index))
     }
@@ -136,9 +142,15 @@ extension Transaction {
     }
 
     /// The embedded class a map's values are, if they are embedded objects.
-    private func embeddedTarget(_ layout: TableLayout, _ property: Int) -> TableLayout? {
-        guard let target = layout.linkTargets[property], catalog.tables[target].isEmbedded else { return nil }
+    private func embeddedTarget(_ layout: TableLayout, _ map: ListHandle) -> TableLayout? {
+        guard map.nested == nil, let target = layout.linkTargets[map.property], catalog.tables[target].isEmbedded else { return nil }
         return catalog.tables[target]
+    }
+
+    /// Whether a map's values may be nested collections, which go with
+    /// their keys.
+    private func mayHoldNestedCollections(_ layout: TableLayout, _ map: ListHandle) -> Bool {
+        catalog.hasNestedCollections && elementType(layout, map) == .mixed
     }
 
     /// Removes `key` and its value; returns whether the map had the key.
@@ -146,15 +158,16 @@ extension Transaction {
     public func removeValue(forKey key: String, from map: ListHandle) throws(RealmError) -> Bool {
         let layout = try prepareMapWrite(map, "remove from a map")
         guard let removed = try value(forKey: key, in: map) else { return false }
-        let embeddedTarget = embeddedTarget(layout, map.property)
-        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
-            let delete = try statement(layout, .mapDelete(map.property))
-            delete.bind(map.owner.rawValue, at: 1)
+        let embeddedTarget = embeddedTarget(layout, map)
+        try mapChange(deletingEmbedded: embeddedTarget != nil || mayHoldNestedCollections(layout, map)) { () throws(RealmError) in
+            let delete = try rowsStatement(.mapDelete, layout, map)
+            delete.bind(map.rowOwner, at: 1)
             delete.bind(key, at: 2)
             try delete.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
             try replicate(.mapErased(map, key: key))
             if let embeddedTarget, case .object(let old) = removed { try deleteRecursively(old, in: embeddedTarget) }
+            try deleteNestedCollection(in: removed)
         }
         return true
     }
@@ -163,20 +176,29 @@ extension Transaction {
     public func removeAll(fromMap map: ListHandle) throws(RealmError) {
         let layout = try prepareMapWrite(map, "remove from a map")
         guard try mapCount(of: map) > 0 else { return }
-        let embeddedTarget = embeddedTarget(layout, map.property)
+        let embeddedTarget = embeddedTarget(layout, map)
+        let mayHoldNested = mayHoldNestedCollections(layout, map)
         var embedded: [ObjectKey] = []
-        if embeddedTarget != nil {
-            try forEachEntry(of: map) { _, value in if case .object(let key) = value { embedded.append(key) } }
+        var nested: [Value] = []
+        if embeddedTarget != nil || mayHoldNested {
+            try forEachEntry(of: map) { _, value in
+                switch value {
+                case .object(let key): embedded.append(key)
+                case .collection: nested.append(value)
+                default: break
+                }
+            }
         }
-        try mapChange(deletingEmbedded: embeddedTarget != nil) { () throws(RealmError) in
-            let clear = try statement(layout, .listClear(map.property))
-            clear.bind(map.owner.rawValue, at: 1)
+        try mapChange(deletingEmbedded: embeddedTarget != nil || !nested.isEmpty) { () throws(RealmError) in
+            let clear = try rowsStatement(.clear, layout, map)
+            clear.bind(map.rowOwner, at: 1)
             try clear.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
             try replicate(.mapCleared(map))
             if let embeddedTarget {
                 for key in embedded { try deleteRecursively(key, in: embeddedTarget) }
             }
+            for value in nested { try deleteNestedCollection(in: value) }
         }
     }
 
@@ -193,9 +215,19 @@ extension Transaction {
     private func prepareMapWrite(_ map: ListHandle, _ action: @autoclosure () -> String) throws(RealmError) -> TableLayout {
         try requireWrite(action())
         let layout = try layout(map.owningClass)
-        try requireMap(layout, map.property)
+        try requireMap(layout, map)
         try requireCollectionOwner(map, layout)
+        try requireNestedCollection(map, .dictionary, layout)
         return layout
+    }
+
+    /// Checks that a handle names a map: a map property, or a nested
+    /// dictionary.
+    private func requireMap(_ layout: TableLayout, _ map: ListHandle) throws(RealmError) {
+        guard let nested = map.nested else { return try requireMap(layout, map.property) }
+        guard nested.kind == .dictionary else {
+            throw RealmError(.invalidValue, "\(collectionName(layout, map)) is not a dictionary.")
+        }
     }
 
     private func requireMap(_ layout: TableLayout, _ property: Int) throws(RealmError) {

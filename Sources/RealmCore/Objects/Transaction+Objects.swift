@@ -256,6 +256,16 @@ extension Transaction {
             }
             return
         }
+        if catalog.hasNestedCollections && layout.property(property).type == .mixed {
+            // A nested collection goes with the value that held it.
+            try atomically { () throws(RealmError) in
+                let replaced = try self.value(of: key, property: property, in: handle)
+                try updateColumn(layout, key: key, property: property, value: checked)
+                try replicate(.set(handle, key, property: property, checked))
+                if replaced != checked { try deleteNestedCollection(in: replaced) }
+            }
+            return
+        }
         try replicatingAtomically { () throws(RealmError) in
             try updateColumn(layout, key: key, property: property, value: checked)
             try replicate(.set(handle, key, property: property, checked))
@@ -373,6 +383,10 @@ extension Transaction {
             throw RealmError(.valueTooLarge, "Data of \(data.count) bytes is too large for property \(name()): the limit is \(SchemaLimits.maximumValueSize) bytes (16 MB).")
         case .object:
             throw RealmError(.invalidValue, "Property \(name()) holds mixed values: a link in it must name its class.")
+        case .collection(let collection):
+            guard collection == admittedNestedCollection else {
+                throw RealmError(.invalidValue, "Property \(name()) cannot be given \(collection) as a value: a nested collection is created in its place (setNestedCollection, insertNestedCollection), never copied or moved.")
+            }
         case .link(let className, let key):
             guard let index = catalog.tableIndex(named: className) else {
                 throw RealmError(.invalidValue, "Property \(name()) cannot link to class '\(className)', which is not in the schema.")

@@ -235,6 +235,7 @@ extension Transaction {
     }
 
     private func removeStorage(for property: Property, className: String) throws(RealmError) {
+        if property.type == .mixed { try deleteNestedCollections(ofProperty: property.name, className: className) }
         if property.isCollection {
             try connection.execute("DROP TABLE IF EXISTS \(listTable(className, property))")
         } else if property.isColumn {

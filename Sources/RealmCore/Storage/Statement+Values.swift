@@ -49,7 +49,7 @@ extension Statement {
             withUnsafeBytes(of: value.uuid) { bind(bytes: $0, at: index) }
         case .decimal(let value):
             bind(value.canonicalText, at: index)
-        case .link:
+        case .link, .collection:
             bind(MixedEncoding.stored(value), at: index)
         }
     }

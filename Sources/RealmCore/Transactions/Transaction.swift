@@ -98,6 +98,9 @@ public final class Transaction {
     /// ``listEpoch`` then: a loop of appends to one list (each adding its
     /// element first) then needs neither the owner check nor the length.
     @exclusivity(unchecked) var lastAppend: (list: ListHandle, epoch: UInt64, length: Int)?
+    /// The nested collection being created, which may be written as a
+    /// mixed value while it is (see `Transaction+NestedCollections`).
+    @exclusivity(unchecked) var admittedNestedCollection: NestedCollection?
     /// The owner of the set or map written last, found to exist at
     /// ``listEpoch`` then: a loop of inserts into one object's set or map
     /// checks the owner once.

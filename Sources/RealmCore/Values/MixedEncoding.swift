@@ -18,6 +18,8 @@ import Foundation
 /// | uuid     | tag `u`, then its 16 bytes                       |
 /// | decimal  | tag `m`, then its exact text                     |
 /// | link     | tag `L`, the key's 8 bytes, then the class name  |
+/// | list     | tag `[`, then the nested collection's 8-byte key  |
+/// | dictionary | tag `{`, then the nested collection's 8-byte key |
 ///
 /// A value has exactly one stored form, so SQL's `=` on the column is the
 /// mixed value's equality for every type but numbers: an int and a double
@@ -40,6 +42,8 @@ enum MixedEncoding {
         case .decimal(let decimal): return .data(Data([tag("m")] + Array(decimal.canonicalText.utf8)))
         case .link(let className, let key):
             return .data(withUnsafeBytes(of: key.rawValue.littleEndian) { Data([tag("L")] + $0) } + Data(className.utf8))
+        case .collection(let collection):
+            return blob(collection.kind == .list ? "[" : "{", collection.key)
         case .object(let key):
             // A link without its class cannot be stored in a mixed column:
             // callers give `.link`.
@@ -72,6 +76,8 @@ enum MixedEncoding {
             withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: payload) }
             return .uuid(UUID(uuid: uuid))
         case "m": return Decimal128(exactText: String(decoding: payload, as: UTF8.self)).map(Value.decimal)
+        case "[": return fixed(Int64.self).map { .collection(NestedCollection(kind: .list, key: $0)) }
+        case "{": return fixed(Int64.self).map { .collection(NestedCollection(kind: .dictionary, key: $0)) }
         case "L":
             guard payload.count > 8 else { return nil }
             let key = Int64(littleEndian: payload.loadUnaligned(as: Int64.self))

@@ -22,6 +22,10 @@ public enum Value: Hashable, Sendable {
     /// A link held by a mixed value (`AnyRealmValue`), which may point at
     /// any class: the class and the key.
     case link(className: String, key: ObjectKey)
+    /// A list or dictionary of mixed values held by a mixed value
+    /// (`AnyRealmValue.list`, `.dictionary`), as read. It is made with
+    /// the transaction's nested-collection writes, never written as a value.
+    case collection(NestedCollection)
 
     /// Equality by value, strings by code points (see
     /// `String.hasSameCodePoints(as:)`): two values are equal when the file
@@ -41,6 +45,7 @@ public enum Value: Hashable, Sendable {
         case (.decimal(let a), .decimal(let b)): a == b
         case (.object(let a), .object(let b)): a == b
         case (.link(let c, let a), .link(let d, let b)): a == b && c == d
+        case (.collection(let a), .collection(let b)): a == b
         default: false
         }
     }
@@ -54,7 +59,7 @@ public enum Value: Hashable, Sendable {
     var holdsReference: Bool {
         switch self {
         case .string, .data, .link: true
-        case .null, .bool, .int, .float, .double, .date, .objectId, .uuid, .decimal, .object: false
+        case .null, .bool, .int, .float, .double, .date, .objectId, .uuid, .decimal, .object, .collection: false
         }
     }
 
@@ -79,7 +84,7 @@ public enum Value: Hashable, Sendable {
         case .uuid: .uuid
         case .decimal: .decimal
         case .object: .object
-        case .link: .mixed
+        case .link, .collection: .mixed
         }
     }
 }
@@ -100,6 +105,7 @@ extension Value: CustomStringConvertible {
         case .decimal(let value): "\(value)"
         case .object(let key): "\(key)"
         case .link(let className, let key): "\(className)(\(key))"
+        case .collection(let collection): "\(collection)"
         }
     }
 }

@@ -38,6 +38,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     public var isInvalidated: Bool {
         guard case .managed(let realm, let handle) = storage else { return false }
         return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+            || !realm.nestedCollectionExists(handle)
     }
 
     /// The Realm's count of `invalidate()` calls when the list was bound to
@@ -235,6 +236,10 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 // An unmanaged object is added by `_toValue`: its row
                 // exists, and RealmCore need not look it up again.
                 let isNew = Element._objectType != nil && (element as? Object)?._realm == nil
+                if Element.self == AnyRealmValue.self, let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+                    try realm.storeMixed(mixed, at: .append(handle))
+                    return
+                }
                 try realm.transaction.append(try element._toValue(in: realm), to: handle, targetIsNew: isNew)
             }
         }
@@ -266,6 +271,8 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
         try checkDynamicTarget(element)
         if let embedded = element as? EmbeddedObject {
             try realm.insertEmbedded(embedded, at: index, in: handle)
+        } else if Element.self == AnyRealmValue.self, let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+            try realm.storeMixed(mixed, at: .insert(handle, index))
         } else {
             try realm.transaction.insert(try element._toValue(in: realm), at: index, in: handle)
         }
@@ -331,6 +338,8 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                         // one, which is deleted with its link, as in Realm.
                         try realm.transaction.remove(at: index, from: handle)
                         try realm.insertEmbedded(embedded, at: index, in: handle)
+                    } else if Element.self == AnyRealmValue.self, let mixed = object as? AnyRealmValue, mixed.isNestedCollection {
+                        try realm.storeMixed(mixed, at: .replace(handle, index))
                     } else {
                         try realm.transaction.replace(at: index, with: try object._toValue(in: realm), in: handle)
                     }
@@ -359,6 +368,12 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
     }
 
     static var elementType: _Persistable.Type { Element.self }
+
+    /// Binds the list to a stored list: a nested one (see `Realm.storeMixed`).
+    func bind(to realm: Realm, handle: ListHandle) {
+        storage = .managed(realm, handle)
+        invalidations = realm.state.invalidations
+    }
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))

@@ -70,6 +70,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     public var isInvalidated: Bool {
         guard case .managed(let realm, let handle) = storage else { return false }
         return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
+            || !realm.nestedCollectionExists(handle)
     }
 
     /// The number of keys.
@@ -129,6 +130,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
             realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
                 if let embedded = value as? EmbeddedObject {
                     try realm.setEmbedded(embedded, forKey: Self.text(key), in: handle)
+                    return
+                }
+                if Value.self == AnyRealmValue.self, let mixed = value as? AnyRealmValue, mixed.isNestedCollection {
+                    try realm.storeMixed(mixed, at: .entry(handle, Self.text(key)))
                     return
                 }
                 try realm.inOneStep(value) {
@@ -296,6 +301,13 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
         storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        invalidations = realm.state.invalidations
+    }
+
+    /// Binds the map to a stored map: a nested dictionary (see
+    /// `Realm.storeMixed`).
+    func bind(to realm: Realm, handle: ListHandle) {
+        storage = .managed(realm, handle)
         invalidations = realm.state.invalidations
     }
 

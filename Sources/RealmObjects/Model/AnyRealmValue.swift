@@ -17,7 +17,18 @@ import RealmCore
 /// read plainly in `sqlite3` (see `MixedEncoding` in RealmCore). Values of
 /// different types compare and sort in Realm's order: nil, Booleans,
 /// numbers (of any kind, by value), strings, data, dates, object ids,
-/// UUIDs, objects.
+/// UUIDs, objects, collections.
+///
+/// It may hold a list or a dictionary of mixed values, nested to any
+/// depth:
+///
+/// ```swift
+/// setting.value = .fromDictionary(["size": .int(3), "tags": .fromArray([.string("a")])])
+/// setting.value.dictionaryValue?["tags"]?.listValue?.append(.string("b"))
+/// ```
+///
+/// A nested collection belongs to the place that holds it: assigning it
+/// elsewhere stores a copy, and giving its place another value deletes it.
 ///
 /// It is not `Sendable`: its `object` case holds a thread-confined object.
 public enum AnyRealmValue: Hashable {
@@ -46,6 +57,10 @@ public enum AnyRealmValue: Hashable {
     case decimal128(Decimal128)
     /// A UUID.
     case uuid(UUID)
+    /// A dictionary of mixed values.
+    case dictionary(Map<String, AnyRealmValue>)
+    /// A list of mixed values.
+    case list(List<AnyRealmValue>)
 
     /// The integer held, or nil for another case.
     public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
@@ -67,6 +82,33 @@ public enum AnyRealmValue: Hashable {
     public var decimal128Value: Decimal128? { if case .decimal128(let value) = self { value } else { nil } }
     /// The UUID held, or nil for another case.
     public var uuidValue: UUID? { if case .uuid(let value) = self { value } else { nil } }
+
+    /// The dictionary held, or nil for another case.
+    public var dictionaryValue: Map<String, AnyRealmValue>? { if case .dictionary(let value) = self { value } else { nil } }
+    /// The list held, or nil for another case.
+    public var listValue: List<AnyRealmValue>? { if case .list(let value) = self { value } else { nil } }
+
+    /// A dictionary holding `dictionary`'s entries.
+    public static func fromDictionary(_ dictionary: Dictionary<String, AnyRealmValue>) -> AnyRealmValue {
+        let map = Map<String, AnyRealmValue>()
+        map.merge(dictionary, uniquingKeysWith: { $1 })
+        return .dictionary(map)
+    }
+
+    /// A list holding `array`'s elements.
+    public static func fromArray(_ array: Array<AnyRealmValue>) -> AnyRealmValue {
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: array)
+        return .list(list)
+    }
+
+    /// Whether the value is a list or a dictionary.
+    var isNestedCollection: Bool {
+        switch self {
+        case .list, .dictionary: true
+        default: false
+        }
+    }
 
     /// Whether the value is an object.
     var holdsObject: Bool {
@@ -103,6 +145,8 @@ public enum AnyRealmValue: Hashable {
         case (.objectId(let a), .objectId(let b)): a == b
         case (.decimal128(let a), .decimal128(let b)): a == b
         case (.uuid(let a), .uuid(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a == b
+        case (.list(let a), .list(let b)): a == b
         default: false
         }
     }
@@ -122,6 +166,10 @@ public enum AnyRealmValue: Hashable {
         case .objectId(let value): hasher.combine(value)
         case .decimal128(let value): hasher.combine(value)
         case .uuid(let value): hasher.combine(value)
+        // As Realm: collections hash by kind, and compare by content
+        // (unmanaged) or place (managed).
+        case .dictionary: hasher.combine(12)
+        case .list: hasher.combine(13)
         }
     }
 }
@@ -154,6 +202,8 @@ extension AnyRealmValue: _Persistable {
             return .object(realm.makeObject(DynamicObject.self, key: key, className: className))
         case .object:
             return .none
+        case .collection(let collection):
+            return realm?.nestedCollection(collection) ?? .none
         }
     }
 
@@ -175,6 +225,10 @@ extension AnyRealmValue: _Persistable {
                 throw Realm.Error(.wrongType, "An object in an AnyRealmValue is stored through its Realm.")
             }
             return .link(className: object.objectSchema.name, key: try realm.linkKey(for: object))
+        case .list, .dictionary:
+            // Written by `Realm.storeMixed`, which makes the collection in
+            // its place; a value of its own it has none.
+            throw Realm.Error(.wrongType, "A nested list or dictionary of mixed values is stored in a property, list or map, not as a value of its own.")
         }
     }
 
@@ -197,6 +251,24 @@ extension AnyRealmValue: _Persistable {
         case let value as Decimal128: return .decimal128(value)
         case let value as UUID: return .uuid(value)
         case let value as Object: return .object(value)
+        case let value as List<AnyRealmValue>: return .list(value)
+        case let value as Map<String, AnyRealmValue>: return .dictionary(value)
+        case let array as [Any]:
+            // Nested arrays and dictionaries, as `create(_:value:)` takes
+            // them, become nested lists and dictionaries.
+            var elements: [AnyRealmValue] = []
+            for element in array {
+                guard let converted = _convert(from: element) else { return nil }
+                elements.append(converted)
+            }
+            return fromArray(elements)
+        case let dictionary as [String: Any]:
+            var entries: [String: AnyRealmValue] = [:]
+            for (key, value) in dictionary {
+                guard let converted = _convert(from: value) else { return nil }
+                entries[key] = converted
+            }
+            return fromDictionary(entries)
         default: return nil
         }
     }
@@ -215,6 +287,8 @@ extension AnyRealmValue: _Persistable {
         case .objectId(let value): return value
         case .decimal128(let value): return value
         case .uuid(let value): return value
+        case .dictionary(let value): return value
+        case .list(let value): return value
         }
     }
 }
@@ -223,7 +297,8 @@ extension AnyRealmValue: _Persistable {
 
 extension AnyRealmValue: Comparable {
     /// Realm's order of mixed values: `.none`, Booleans, numbers of any
-    /// kind by value, strings, data, dates, object ids, UUIDs, objects.
+    /// kind by value, strings, data, dates, object ids, UUIDs, objects,
+    /// collections (which are not ordered among themselves).
     public static func < (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
         let (left, right) = (lhs.rank, rhs.rank)
         if left != right { return left < right }
@@ -253,6 +328,7 @@ extension AnyRealmValue: Comparable {
         case .objectId: 5
         case .uuid: 6
         case .object: 7
+        case .list, .dictionary: 8
         }
     }
 

@@ -128,6 +128,8 @@ enum DynamicAccess {
                         try realm.setEmbedded(embedded, of: object, property: index)
                     } else if let linked = converted as? Object {
                         try transaction.setValue(.object(try realm.linkKey(for: linked)), of: object._key, property: index, in: object._handle!)
+                    } else if let mixed = converted as? AnyRealmValue, mixed.isNestedCollection {
+                        try realm.storeMixed(mixed, at: .property(object._handle!, object._key, index))
                     } else {
                         try transaction.setValue(try converted?._toValue(in: realm) ?? .null, of: object._key, property: index, in: object._handle!)
                     }
@@ -143,6 +145,8 @@ enum DynamicAccess {
                             try realm.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
                         } else if let linked = element as? Object {
                             try transaction.append(.object(try realm.linkKey(for: linked)), to: list)
+                        } else if let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+                            try realm.storeMixed(mixed, at: .append(list))
                         } else {
                             try transaction.append(try element._toValue(in: realm), to: list)
                         }
@@ -166,6 +170,10 @@ enum DynamicAccess {
                 try transaction.atomicallyRethrowing {
                     try transaction.removeAll(fromMap: map)
                     for (key, element) in converted {
+                        if let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+                            try realm.storeMixed(mixed, at: .entry(map, key))
+                            continue
+                        }
                         let value = try (element as? Object).map { try realm.linkKey(for: $0) }.map(Value.object)
                         try transaction.setValue(try value ?? element._toValue(in: realm), forKey: key, in: map)
                     }
@@ -266,7 +274,7 @@ extension DynamicAccess {
         case .string(let string): string
         case .data(let data): data
         case .date(let date): date
-        case .link:
+        case .link, .collection:
             AnyRealmValue._fromValue(value, in: realm)._keyValue
         case .objectId(let id): id
         case .uuid(let uuid): uuid

@@ -72,7 +72,10 @@ private struct DynamicWriter {
         } else {
             var row: [String: Value] = [:]
             for (index, property) in properties.enumerated() where property.isColumn && property.type != .object {
-                if let entry = given[index] { row[property.name] = try scalar(entry, property: index, info: info) }
+                // A nested collection is made in its place once the object is.
+                if let entry = given[index], nestedCollection(entry, property) == nil {
+                    row[property.name] = try scalar(entry, property: index, info: info)
+                }
             }
             key = try transaction.createObject(ofClass: className, values: row)
         }
@@ -98,11 +101,19 @@ private struct DynamicWriter {
                 }
             } else if property.type == .object {
                 try transaction.setValue(try link(entry, property: property), of: key, property: index, in: handle)
+            } else if let nested = nestedCollection(entry, property) {
+                try realm.storeMixed(nested, at: .property(handle, key, index))
             } else if existing != nil {
                 try transaction.setValue(try scalar(entry, property: index, info: info), of: key, property: index, in: handle)
             }
         }
         return key
+    }
+
+    /// The nested list or dictionary a mixed property's input gives, if any.
+    private func nestedCollection(_ entry: Any, _ property: Property) -> AnyRealmValue? {
+        guard property.type == .mixed, !property.isCollection, let mixed = AnyRealmValue._convert(from: entry), mixed.isNestedCollection else { return nil }
+        return mixed
     }
 
     /// The input's values by property index: nil where it names none.

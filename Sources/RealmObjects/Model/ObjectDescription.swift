@@ -80,6 +80,8 @@ enum ObjectDescription {
         case .objectId(let value): plain(value)
         case .decimal128(let value): plain(value)
         case .uuid(let value): plain(value)
+        case .list(let list): describe(list, depth: depth - 1)
+        case .dictionary(let map): describe(map, depth: depth - 1)
         }
     }
 

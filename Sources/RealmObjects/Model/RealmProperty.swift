@@ -49,7 +49,11 @@ public final class RealmProperty<Value: _Persistable>: RealmOptionalBase {
                 verifyValid(realm, handle)
                 realm.verifyObjectWritable()
                 realm.recordingFailure(of: "set '\(handle.className).\(realm.propertyName(property, of: handle))'") {
-                    try realm.transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
+                    if let mixed = newValue as? AnyRealmValue, mixed.isNestedCollection {
+                        try realm.storeMixed(mixed, at: .property(handle, key, property))
+                    } else {
+                        try realm.transaction.setValue(try newValue._toValue(in: realm), of: key, property: property, in: handle)
+                    }
                 }
             }
         }

@@ -34,6 +34,43 @@ enum CollectionDiff {
         }
     }
 
+    /// The same changes of a list of values with each element replaced in
+    /// place reported as a modification, as Realm reports `list[i] = v`:
+    /// within each run of removed elements between two kept ones, the
+    /// k-th deletion and the k-th insertion there pair up. (Values have no
+    /// identity of their own, so a replacement and a removal with an
+    /// insertion at the same place cannot be told apart; Realm's own
+    /// record of the write says "modified" for the first.)
+    static func pairingReplacements(_ changes: (deletions: [Int], insertions: [Int], modifications: [Int]), oldCount: Int, newCount: Int)
+        -> (deletions: [Int], insertions: [Int], modifications: [Int]) {
+        guard !changes.deletions.isEmpty, !changes.insertions.isEmpty else { return changes }
+        /// The run each index is in: the number of kept elements before it.
+        func runs(_ changed: [Int], count: Int) -> [Int: [Int]] {
+            var byRun: [Int: [Int]] = [:]
+            let changedSet = Set(changed)
+            var kept = 0
+            for index in 0..<count {
+                if changedSet.contains(index) { byRun[kept, default: []].append(index) } else { kept += 1 }
+            }
+            return byRun
+        }
+        let deletedRuns = runs(changes.deletions, count: oldCount)
+        let insertedRuns = runs(changes.insertions, count: newCount)
+        var deletions: [Int] = []
+        var insertions: [Int] = []
+        var modifications = changes.modifications
+        for (run, deleted) in deletedRuns {
+            let inserted = insertedRuns[run] ?? []
+            let paired = Swift.min(deleted.count, inserted.count)
+            modifications += inserted.prefix(paired)
+            deletions += deleted.dropFirst(paired)
+        }
+        for (run, inserted) in insertedRuns {
+            insertions += inserted.dropFirst(Swift.min(inserted.count, deletedRuns[run]?.count ?? 0))
+        }
+        return (deletions.sorted(), insertions.sorted(), modifications.sorted())
+    }
+
     /// Deletions (old indices), insertions and modifications (new indices).
     /// Elements kept but out of order are reported as a deletion plus an
     /// insertion (the fewest such moves: those outside a longest increasing

@@ -48,6 +48,9 @@ final class CollectionNotifier: @unchecked Sendable {
     /// object key; for a map of objects, the object of the entry.
     private let objectKey: @Sendable (Value) -> ObjectKey?
     private let keyPaths: [String]?
+    /// Whether the elements are a list of values, whose replacements are
+    /// reported as modifications (see `CollectionDiff.pairingReplacements`).
+    private let isListOfValues: Bool
     /// The query of a `Results`, to maintain its matches.
     private let query: Query?
     private let deliverChange: (RealmCollectionChange<Void>) -> Void
@@ -61,12 +64,13 @@ final class CollectionNotifier: @unchecked Sendable {
     /// computed (a statistic, for tests and diagnostics).
     static let deliveriesComputedOffThread = Atomic<Int>(0)
 
-    init(className: String?, keyPaths: [String]?, query: Query? = nil, elements: @escaping Elements,
+    init(className: String?, keyPaths: [String]?, query: Query? = nil, isListOfValues: Bool = false, elements: @escaping Elements,
          objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
          deliver: @escaping (RealmCollectionChange<Void>) -> Void) {
         self.className = className
         self.objectKey = objectKey
         self.keyPaths = keyPaths
+        self.isListOfValues = isListOfValues
         self.query = query
         self.elements = elements
         self.deliverChange = deliver
@@ -187,8 +191,12 @@ final class CollectionNotifier: @unchecked Sendable {
         }
         let current = try currentState(in: transaction)
         let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
-        return Step(from: base.version, to: current, changes: CollectionDiff.changes(
-            from: Self.separatingRecreated(base.identities, inspector: inspector, className: className), to: new, isModified: isModified))
+        var changes = CollectionDiff.changes(
+            from: Self.separatingRecreated(base.identities, inspector: inspector, className: className), to: new, isModified: isModified)
+        if isListOfValues {
+            changes = CollectionDiff.pairingReplacements(changes, oldCount: base.identities.count, newCount: new.count)
+        }
+        return Step(from: base.version, to: current, changes: changes)
     }
 
     /// Whether the class has a link (to-one, list, or named linking

@@ -66,7 +66,7 @@ extension List {
         }
         realm.verifyThread()
         return realm.state.notifiers.observe(self, className: Element._objectType?.className(), model: Element._objectType, keyPaths: keyPaths,
-                                             elements: { try $0.values(of: handle) }, block)
+                                             isListOfValues: Element._objectType == nil, elements: { try $0.values(of: handle) }, block)
     }
 }
 
@@ -141,7 +141,7 @@ extension NotifierSet {
     /// values). The registration keeps the collection alive, as in Realm,
     /// so observing a temporary `realm.objects(…).observe { … }` works.
     func observe<C>(_ collection: C, className: String?, model: Object.Type?, keyPaths: [String]?, query: Query? = nil,
-                    elements: @escaping CollectionNotifier.Elements,
+                    isListOfValues: Bool = false, elements: @escaping CollectionNotifier.Elements,
                     objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
         // A key path the class does not have stops here, as in Realm; for
@@ -153,7 +153,8 @@ extension NotifierSet {
             }
             _ = KeyPathFilter.make(keyPaths, className: className, schema: schema)
         }
-        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, elements: elements, objectKey: objectKey,
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, isListOfValues: isListOfValues,
+                                          elements: elements, objectKey: objectKey,
                                           deliver: { change in
             block(change.map(collection))
         })

@@ -186,6 +186,8 @@ struct ObjectWriter {
                 for element in elements {
                     if let embedded = element as? EmbeddedObject {
                         try nested.insertEmbedded(embedded, at: try transaction.count(of: list), in: list)
+                    } else if let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+                        try realm.storeMixed(mixed, at: .append(list))
                     } else {
                         try transaction.append(try nested.stored(element), to: list)
                     }
@@ -206,6 +208,10 @@ struct ObjectWriter {
                 for (entryKey, element) in values.maps[index] ?? [] {
                     if let embedded = element as? EmbeddedObject {
                         try nested.setEmbedded(embedded, forKey: entryKey, in: map)
+                        continue
+                    }
+                    if let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
+                        try realm.storeMixed(mixed, at: .entry(map, entryKey))
                         continue
                     }
                     try transaction.setValue(try nested.stored(element), forKey: entryKey, in: map)
@@ -234,7 +240,10 @@ struct ObjectWriter {
             if property.type == .mixed {
                 // An object held is added (or found) as a link's target is.
                 let value: Value
-                if case .object(let linked)? = given as? AnyRealmValue {
+                if let mixed = given as? AnyRealmValue, mixed.isNestedCollection {
+                    try realm.storeMixed(mixed, at: .property(handle, key, index))
+                    continue
+                } else if case .object(let linked)? = given as? AnyRealmValue {
                     value = .link(className: linked.objectSchema.name, key: try nested.key(for: linked))
                 } else {
                     value = try given?._toValue(in: nil) ?? .null

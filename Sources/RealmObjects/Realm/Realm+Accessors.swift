@@ -102,6 +102,10 @@ extension Realm {
         recordingFailure(of: "set \(name)") {
             // Only links can hold embedded objects; the casts cost.
             guard V._propertyType == .object else {
+                if V._propertyType == .mixed, let mixed = value as? AnyRealmValue, mixed.isNestedCollection {
+                    try storeMixed(mixed, at: .property(object._handle!, object._key, property))
+                    return
+                }
                 try transaction.setValue(try value._toValue(in: self), of: object._key, property: property, in: object._handle!)
                 return
             }

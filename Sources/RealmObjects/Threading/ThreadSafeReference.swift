@@ -69,6 +69,8 @@ public enum ThreadConfinedPayload: Sendable {
     case list(className: String, owner: ObjectKey, property: String)
     case set(className: String, owner: ObjectKey, property: String)
     case map(className: String, owner: ObjectKey, property: String)
+    /// A list or dictionary nested in a mixed value.
+    case nested(NestedCollection)
     case linkingObjects(ownerClass: String, owner: ObjectKey, property: String)
     /// The collection an `AnyRealmCollection` wraps.
     indirect case wrapped(ThreadConfinedPayload)
@@ -125,11 +127,13 @@ extension List: ThreadConfined {
         guard case .some(let query) = _managedHandle else {
             preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged List.")
         }
+        if let nested = query.handle.nested { return .nested(nested) }
         return .list(className: query.handle.owningClass.className, owner: query.handle.owner,
                      property: query.realm.propertyName(query.handle.property, of: query.handle.owningClass))
     }
 
     public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> List<Element>? {
+        if case .nested(let collection) = payload { return realm.nestedCollection(collection).listValue as? List<Element> }
         guard case .list(let className, let owner, let property) = payload,
               let (handle, index) = realm.collectionProperty(property, of: owner, className: className) else { return nil }
         let list = List<Element>()
@@ -161,11 +165,13 @@ extension Map: ThreadConfined {
         guard let (realm, handle) = managed else {
             preconditionFailure("Cannot construct a ThreadSafeReference to an unmanaged Map.")
         }
+        if let nested = handle.nested { return .nested(nested) }
         return .map(className: handle.owningClass.className, owner: handle.owner,
                     property: realm.propertyName(handle.property, of: handle.owningClass))
     }
 
     public static func resolve(_ payload: ThreadConfinedPayload, in realm: Realm) -> Map<Key, Value>? {
+        if case .nested(let collection) = payload { return realm.nestedCollection(collection).dictionaryValue as? Map<Key, Value> }
         guard case .map(let className, let owner, let property) = payload,
               let (handle, index) = realm.collectionProperty(property, of: owner, className: className) else { return nil }
         let map = Map<Key, Value>()
@@ -218,7 +224,7 @@ extension AnyRealmCollection: ThreadConfined {
         switch wrapped {
         case .results(let query):
             return AnyRealmCollection.wrapping(results: query, in: realm)
-        case .list:
+        case .list, .nested:
             return List<Element>.resolve(wrapped, in: realm).map { AnyRealmCollection($0) }
         case .set:
             return MutableSet<Element>.resolve(wrapped, in: realm).map { AnyRealmCollection($0) }

@@ -186,7 +186,7 @@ extension QueryExpression {
 /// its type, and for floating-point values whether it is NaN (NaN compiles
 /// to a constant false).
 enum ConstantKind: Hashable, Sendable {
-    case null, bool, int, float, double, floatingNaN, string, data, date, objectId, uuid, decimal, object
+    case null, bool, int, float, double, floatingNaN, string, data, date, objectId, uuid, decimal, object, collection
     /// A collection of values (`IN %@`, `BETWEEN %@`, `{…}`).
     case values
 
@@ -204,6 +204,7 @@ enum ConstantKind: Hashable, Sendable {
         case .uuid: self = .uuid
         case .decimal: self = .decimal
         case .object, .link: self = .object
+        case .collection: self = .collection
         }
     }
 

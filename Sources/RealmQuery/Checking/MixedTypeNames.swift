@@ -19,12 +19,12 @@ enum MixedTypeNames {
         case .objectId: "objectid"
         case .uuid: "uuid"
         case .link, .object: "objectlink"
+        case .collection(let collection): collection.kind == .list ? "list" : "dictionary"
         }
     }
 
     /// The value type names a written name stands for (several for a
-    /// group such as `numeric`; none for the kinds of nested collections
-    /// mixed values here do not hold), or nil for no name.
+    /// group such as `numeric` or `collection`), or nil for no name.
     static func group(named written: String) -> [String]? {
         let name = written.lowercased()
         if let group = groups[name] { return group }
@@ -50,9 +50,9 @@ enum MixedTypeNames {
         add(["objectid"], ["objectid"])
         add(["uuid", "guid"], ["uuid"])
         add(["numeric"], ["int", "float", "double", "decimal128"])
-        // Nested collections in mixed values are not stored yet: nothing
-        // is of these types.
-        add(["object", "dictionary", "array", "list", "collection"], [])
+        add(["list", "array"], ["list"])
+        add(["dictionary", "object"], ["dictionary"])
+        add(["collection"], ["list", "dictionary"])
         return groups
     }()
 }

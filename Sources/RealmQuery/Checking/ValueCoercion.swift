@@ -57,6 +57,7 @@ enum ValueCoercion {
         case .decimal(let decimal): "the decimal \(decimal)"
         case .object(let key): "object \(key.rawValue)"
         case .link(let className, let key): "object \(key.rawValue) of class \(className)"
+        case .collection(let collection): collection.kind == .list ? "a list" : "a dictionary"
         }
     }
 }

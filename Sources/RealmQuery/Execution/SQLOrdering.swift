@@ -33,7 +33,7 @@ package enum SQLOrdering {
     }
 
     /// Realm's order of the kinds of mixed values: nil, Booleans, numbers,
-    /// strings, data, dates, object ids, UUIDs, links.
+    /// strings, data, dates, object ids, UUIDs, links, nested collections.
     private static func mixedRank(_ value: Value) -> Int {
         switch value {
         case .null: -1
@@ -45,6 +45,7 @@ package enum SQLOrdering {
         case .objectId: 5
         case .uuid: 6
         case .link, .object: 7
+        case .collection: 8
         }
     }
 
@@ -70,7 +71,7 @@ package enum SQLOrdering {
         switch value {
         case .null: 0
         case .bool, .int, .date, .object: 1
-        case .link: 3
+        case .link, .collection: 3
         case .float(let number): number.isNaN ? 3 : 1
         case .double(let number): number.isNaN ? 3 : 1
         case .decimal: 1
@@ -124,6 +125,8 @@ struct DistinctKey: Hashable {
             case .objectId(let id): .bytes(id.bytes)
             case .uuid(let uuid): .bytes(withUnsafeBytes(of: uuid.uuid) { Array($0) })
             case .link(let className, let key): .text(Array("\(className)\u{0}\(key.rawValue)".utf8))
+            // Each nested collection is distinct: its own place.
+            case .collection(let collection): .text(Array("\(collection.kind.rawValue)\u{0}\(collection.key)".utf8))
             }
         }
     }

@@ -28,9 +28,9 @@ extension SyncValue {
         case .decimal(let value): self = .decimal(value.canonicalText)
         case .object:
             throw RealmError(.invalidValue, "A link cannot be replicated without its target's identity.")
-        case .link:
+        case .link, .collection:
             // Mixed values are refused by synchronized Realms for now.
-            throw RealmError(.invalidValue, "A mixed value's link cannot be replicated yet.")
+            throw RealmError(.invalidValue, "A mixed value's link or nested collection cannot be replicated yet.")
         }
     }
 

@@ -131,6 +131,13 @@ final class ObjectReader {
             // The value's type with it, so that it reads back as itself.
             let inner: (value: Value, property: Property)
             json.raw("{\"$type\":")
+            if case .collection(let collection) = value {
+                json.string(collection.kind == .list ? "list" : "dictionary")
+                json.raw(",\"value\":")
+                try writeNestedJSON(collection, of: property, into: &json, depth: depth)
+                json.raw(UInt8(ascii: "}"))
+                return
+            }
             if case .link(let className, let key) = value {
                 json.string("object")
                 json.raw(",\"class\":")
@@ -159,6 +166,9 @@ final class ObjectReader {
         case .uuid(let id): json.string(id.uuidString)
         // Exact: the coefficient and exponent read back as they were.
         case .decimal(let number): json.string(number.canonicalText)
+        case .collection(let collection):
+            // Only mixed values hold these, written above.
+            try writeNestedJSON(collection, of: property, into: &json, depth: depth)
         case .link(let className, let key):
             // Only mixed values hold these, written above.
             let target = Property(name: property.name, type: .object, isOptional: true, objectClassName: className)
@@ -220,6 +230,39 @@ final class ObjectReader {
         case short
     }
 
+    /// Writes a list or dictionary nested in a mixed value: a JSON array or
+    /// object of its mixed values.
+    private func writeNestedJSON(_ collection: NestedCollection, of property: Property, into json: inout JSONWriter, depth: Int) throws(ToolError) {
+        guard depth < 100 else { throw ToolError("collections in '\(property.name)' nested more than 100 deep") }
+        let mixed = Property(name: property.name, type: .mixed, isOptional: true)
+        do {
+            guard let handle = try transaction.handle(of: collection) else { return json.raw("null") }
+            if collection.kind == .list {
+                json.raw(UInt8(ascii: "["))
+                for (index, element) in try transaction.values(of: handle).enumerated() {
+                    if index > 0 { json.raw(UInt8(ascii: ",")) }
+                    try writeJSON(element, of: mixed, into: &json, depth: depth + 1)
+                }
+                json.raw(UInt8(ascii: "]"))
+            } else {
+                json.raw(UInt8(ascii: "{"))
+                for (index, entry) in try transaction.entries(of: handle).enumerated() {
+                    if index > 0 { json.raw(UInt8(ascii: ",")) }
+                    json.string(entry.key)
+                    json.raw(UInt8(ascii: ":"))
+                    try writeJSON(entry.value, of: mixed, into: &json, depth: depth + 1)
+                }
+                json.raw(UInt8(ascii: "}"))
+            }
+        } catch let error as RealmError {
+            throw ToolError(error, while: "reading a nested collection of '\(property.name)'")
+        } catch let error as ToolError {
+            throw error
+        } catch {
+            throw ToolError("\(error)")
+        }
+    }
+
     /// A scalar value as text, nil for null.
     func scalarText(_ value: Value, of property: Property, linkStyle: LinkStyle) throws(ToolError) -> String? {
         switch value {
@@ -237,6 +280,11 @@ final class ObjectReader {
         case .link(let className, let key):
             let target = Property(name: property.name, type: .object, isOptional: true, objectClassName: className)
             return try scalarText(.object(key), of: target, linkStyle: linkStyle)
+        case .collection(let collection):
+            // Its contents as JSON, as an export writes them.
+            var json = JSONWriter()
+            try writeNestedJSON(collection, of: property, into: &json, depth: 0)
+            return String(decoding: json.bytes, as: UTF8.self)
         case .object(let target):
             let targetClass = try self.target(of: property)
             if let primaryKey = targetClass.primaryKeyIndex, !targetClass.objectSchema.isEmbedded {
