@@ -133,14 +133,15 @@ final class MixedTarget: Object {
     @Test func aggregatesAndOrderOfMixedCollections() throws {
         let realm = try makeRealm()
         let holder = try realm.write { realm.create(MixedHolder.self, value: ["id": 1]) }
-        #expect(holder.values.min() == nil && holder.values.sum() == .int(0))
+        // A managed list's sum is a decimal, as realm-core's (see MixedAggregateTests).
+        #expect(holder.values.min() == nil && holder.values.sum() == .decimal128(0))
         try realm.write {
             holder.values.append(objectsIn: [.int(3), .double(1.5), .decimal128("2.5"), .string("z"), .none, .bool(true)])
         }
         // Realm's order of kinds: Booleans before numbers, strings after.
         #expect(holder.values.min() == .bool(true))
         #expect(holder.values.max() == .string("z"))
-        // Numbers add in the widest kind; other values add nothing.
+        // Numbers add in decimal; other values add nothing.
         #expect(holder.values.sum() == .decimal128(7))
         let sorted = [AnyRealmValue.string("a"), .int(2), .none, .double(1.5), .bool(false)].sorted()
         #expect(sorted == [.none, .bool(false), .double(1.5), .int(2), .string("a")])

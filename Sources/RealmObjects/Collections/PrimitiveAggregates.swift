@@ -12,6 +12,13 @@ public protocol AddableType {
     static func + (lhs: Self, rhs: Self) -> Self
     /// The value as a double, for averages of numbers.
     var _doubleValue: Double { get }
+    /// Whether an average counts the value: every value of a number type,
+    /// and the numbers among mixed values (see ``AnyRealmValue/_isAddend``).
+    var _isAddend: Bool { get }
+}
+
+extension AddableType {
+    public var _isAddend: Bool { true }
 }
 
 extension Int: MinMaxType, AddableType {
@@ -98,7 +105,7 @@ extension RealmCollection where Element: _AggregatedElement, Element._Aggregated
     /// The average of the values as a double, or nil when the collection
     /// has none.
     public func average() -> Double? {
-        let values = compactMap(\._aggregated)
+        let values = compactMap(\._aggregated).filter(\._isAddend)
         guard !values.isEmpty else { return nil }
         return values.reduce(0) { $0 + $1._doubleValue } / Double(values.count)
     }
@@ -120,8 +127,131 @@ extension Map where Value: _AggregatedElement, Value._Aggregated: AddableType {
 
     /// The average of the values as a double, or nil when there are none.
     public func average() -> Double? {
-        let values = values.compactMap(\._aggregated)
+        let values = values.compactMap(\._aggregated).filter(\._isAddend)
         guard !values.isEmpty else { return nil }
         return values.reduce(0) { $0 + $1._doubleValue } / Double(values.count)
+    }
+}
+
+// MARK: Mixed values
+
+/// Sums and averages of mixed values (`List<AnyRealmValue>`,
+/// `MutableSet<AnyRealmValue>`, `Map<String, AnyRealmValue>` …) follow
+/// realm-core's: they count the numbers among the values (ints, floats,
+/// doubles, decimals but NaN) and leave out everything else (`.none`,
+/// Booleans, strings, dates, objects …); they add in decimal, and the kind
+/// of the result is the one Realm Swift hands out, which depends on whether
+/// the collection is managed:
+///
+/// | | managed | unmanaged |
+/// |---|---|---|
+/// | `sum()` | `.decimal128` (an empty map: `.int(0)`) | `.double` (no numbers: `.int(0)`) |
+/// | `average()` as `AnyRealmValue` | `.decimal128`, nil without numbers | `.double`, nil without numbers |
+///
+/// (An unmanaged collection aggregates through Foundation's `@sum` and
+/// `@avg` in Realm, whose decimal numbers come back as doubles. A managed
+/// map never written to sums to realm-core's integer zero; one emptied
+/// after holding values sums to a decimal zero there, and to `.int(0)`
+/// here, where the two are not told apart.) `average()` read as a
+/// `Double?` is the same average as a double.
+extension AnyRealmValue {
+    /// Whether sums and averages count the value: a number that is not a
+    /// NaN decimal, as realm-core's `Mixed::accumulate_numeric_to`.
+    public var _isAddend: Bool { addend != nil }
+
+    /// The number as realm-core adds it: a decimal, from a double rounded
+    /// to 15 significant digits and from a float to 7. Nil for a value
+    /// that is no number, and for a NaN decimal.
+    fileprivate var addend: Decimal128? {
+        switch self {
+        case .int(let value): Decimal128(value)
+        // realm-core's `Decimal128(float)` rounds to 7 digits; the
+        // initializer of a float here, to 15 (through its double).
+        case .float(let value) where value.isFinite: Decimal128(exactText: String(format: "%.6e", Double(value)))!
+        case .float(let value): Decimal128(value)
+        case .double(let value): Decimal128(value)
+        case .decimal128(let value): value.isNaN ? nil : value
+        default: nil
+        }
+    }
+}
+
+/// The numbers of some mixed values, added up.
+private struct MixedTotal {
+    var sum: Decimal128 = 0
+    var count = 0
+
+    init(_ values: some Sequence<AnyRealmValue>) {
+        for addend in values.lazy.compactMap(\.addend) {
+            sum += addend
+            count += 1
+        }
+    }
+
+    /// The sum as Realm hands it out: see ``AnyRealmValue/_isAddend``.
+    func sum(managed: Bool, managedWhenEmpty: AnyRealmValue) -> AnyRealmValue {
+        if managed { return count == 0 ? managedWhenEmpty : .decimal128(sum) }
+        return count == 0 ? .int(0) : .double(sum.doubleValue)
+    }
+
+    func average<T: _MixedAverage>(managed: Bool) -> T? {
+        count == 0 ? nil : T._mixedAverage(sum / Decimal128(count), managed: managed)
+    }
+}
+
+/// What the average of mixed values can be read as, besides a `Double`:
+/// an ``AnyRealmValue`` (a `.decimal128` for a managed collection, a
+/// `.double` for an unmanaged one, as in Realm) or a ``Decimal128``.
+public protocol _MixedAverage {
+    /// The average, computed in decimal, of a managed collection or not.
+    static func _mixedAverage(_ average: Decimal128, managed: Bool) -> Self
+}
+
+extension AnyRealmValue: _MixedAverage {
+    public static func _mixedAverage(_ average: Decimal128, managed: Bool) -> AnyRealmValue {
+        managed ? .decimal128(average) : .double(average.doubleValue)
+    }
+}
+
+extension Decimal128: _MixedAverage {
+    public static func _mixedAverage(_ average: Decimal128, managed: Bool) -> Decimal128 { average }
+}
+
+extension RealmCollection where Element == AnyRealmValue {
+    /// The sum of the numbers among the values, others left out: a
+    /// `.decimal128` when the collection is managed (`.decimal128(0)` when
+    /// it has no numbers), a `.double` when not (`.int(0)` when it has no
+    /// numbers), as in Realm (see ``AnyRealmValue/_isAddend``).
+    public func sum() -> AnyRealmValue {
+        MixedTotal(self).sum(managed: realm != nil, managedWhenEmpty: .decimal128(0))
+    }
+
+    /// The average of the numbers among the values, others left out, or
+    /// nil when there are none: as an ``AnyRealmValue``, a `.decimal128`
+    /// when the collection is managed and a `.double` when not, as in
+    /// Realm; or as a ``Decimal128``. (Read as a `Double?`, it is the
+    /// average as a double.)
+    public func average<T: _MixedAverage>() -> T? {
+        MixedTotal(self).average(managed: realm != nil)
+    }
+}
+
+extension Map where Value == AnyRealmValue {
+    /// The sum of the numbers among the values, others left out: a
+    /// `.decimal128` when the map is managed (`.int(0)` when it is empty,
+    /// as realm-core sums a map never written to), a `.double` when not
+    /// (`.int(0)` when it has no numbers), as in Realm (see
+    /// ``AnyRealmValue/_isAddend``).
+    public func sum() -> AnyRealmValue {
+        MixedTotal(values).sum(managed: realm != nil, managedWhenEmpty: isEmpty ? .int(0) : .decimal128(0))
+    }
+
+    /// The average of the numbers among the values, others left out, or
+    /// nil when there are none: as an ``AnyRealmValue``, a `.decimal128`
+    /// when the map is managed and a `.double` when not, as in Realm; or as
+    /// a ``Decimal128``. (Read as a `Double?`, it is the average as a
+    /// double.)
+    public func average<T: _MixedAverage>() -> T? {
+        MixedTotal(values).average(managed: realm != nil)
     }
 }

@@ -43,14 +43,23 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
 
     // MARK: Equality
 
-    /// Projections are equal when their root objects are (see
-    /// `Object`'s `==`).
+    /// Projections are equal when they project the same object: the same
+    /// instance, or the same stored object read through the same Realm
+    /// instance (so a frozen projection never equals a live one), whatever
+    /// the class's primary key, as in Realm Swift.
     public static func == (lhs: Projection, rhs: Projection) -> Bool {
-        lhs.rootObject == rhs.rootObject
+        if lhs.rootObject === rhs.rootObject { return true }
+        guard let realm = lhs.realm, realm == rhs.realm, !lhs.isInvalidated, !rhs.isInvalidated else { return false }
+        return lhs.rootObject.isSameObject(as: rhs.rootObject)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(rootObject)
+        if let handle = rootObject._handle, !isInvalidated {
+            hasher.combine(rootObject._key.rawValue)
+            hasher.combine(handle.className)
+        } else {
+            hasher.combine(ObjectIdentifier(rootObject))
+        }
     }
 
     // MARK: Description
@@ -80,48 +89,6 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
         Root.resolve(payload, in: realm).map { Self(projecting: $0) }
     }
 
-    // MARK: Observing
-
-    /// Calls `block` after each commit that changed the root object's
-    /// properties that the projection reads (narrowed to `keyPaths`: root
-    /// key paths such as `"address.city"`, or projected names), with the
-    /// projected properties' old and new values; and once with `.deleted`.
-    /// On the registering thread, or on `queue` (a serial queue), where the
-    /// projection passed projects an object confined to the queue.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Projection<Root>>) -> Void) -> NotificationToken {
-        var schema = ProjectionSchema.of(self)
-        if let keyPaths, !keyPaths.isEmpty {
-            schema = schema.filter { keyPaths.contains($0.rootPath) || keyPaths.contains($0.label) }
-        }
-        let rootKeyPaths = Array(Set(schema.map(\.rootPath).filter { !$0.isEmpty })).sorted()
-        let type = Swift.type(of: self)
-        return rootObject.observe(keyPaths: rootKeyPaths, on: queue) { (change: ObjectChange<Root>) in
-            switch change {
-            case .change(let properties):
-                let object = properties.object
-                // The old values read through the projected key paths: set
-                // on an unmanaged root, as Realm Swift does.
-                let oldRoot = properties.contains { $0.oldValue != nil } ? Root() : nil
-                for property in properties {
-                    if let oldRoot, let old = property.oldValue { oldRoot.setValue(old, forKey: property.name) }
-                }
-                let changed = Set(properties.map(\.name))
-                let projected = schema.filter { changed.contains($0.rootPath.components(separatedBy: ".")[0]) }.map { property in
-                    PropertyChange(name: property.label,
-                                   oldValue: oldRoot.flatMap { $0[keyPath: property.keyPath] },
-                                   newValue: object[keyPath: property.keyPath])
-                }
-                guard !projected.isEmpty else { return }
-                block(.change(PropertyChanges(object: type.init(projecting: object), properties: projected)))
-            case .deleted:
-                block(.deleted)
-            case .error(let error):
-                block(.error(error))
-            }
-        }
-    }
-
     // MARK: _Persistable
 
     public static var _propertyType: PropertyType { .object }
@@ -142,6 +109,142 @@ open class Projection<Root: Object>: RealmFetchable, ThreadConfined, Hashable, C
 
     public static func _convert(from any: Any) -> Self? {
         (any as? Root).map { Self(projecting: $0) }
+    }
+}
+
+// MARK: Observing
+
+/// What every projection class is: its `observe` methods hand out changes
+/// of the class's own type (`ObjectChange<PersonProjection>`), as Realm
+/// Swift's do. (`SendableMetatype`: observing on an actor makes the
+/// projections of its changes there.)
+public protocol ProjectionObservable: AnyObject, SendableMetatype {
+    /// The model class projected.
+    associatedtype Root: Object
+    /// The object projected.
+    var rootObject: Root { get }
+    /// A projection of `object`.
+    init(projecting object: Root)
+}
+
+extension Projection: ProjectionObservable {}
+
+extension ProjectionObservable {
+    /// Calls `block` after each commit that changed the root object's
+    /// properties that the projection reads (narrowed to `keyPaths`: root
+    /// key paths such as `"address.city"`, or projected names), with the
+    /// projected properties' old and new values; and once with `.deleted`.
+    /// On the registering thread, or on `queue` (a serial queue), where the
+    /// projection passed projects an object confined to the queue.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        let observation = ProjectedObservation(of: self, keyPaths: keyPaths)
+        return rootObject.observe(keyPaths: observation.rootKeyPaths, on: queue) { (change: ObjectChange<Root>) in
+            if let projected = observation.project(change, as: Self.self) { block(projected) }
+        }
+    }
+
+    /// Observes the projection's properties that `keyPaths` name
+    /// (`[\PersonProjection.homeCity]`): the root key paths they read,
+    /// observed as when named by strings.
+    ///
+    /// - Precondition: each key path reads a stored property of the root.
+    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
+                        _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        observe(keyPaths: rootKeyPaths(keyPaths), on: queue, block)
+    }
+
+    /// Calls `block` on `actor` after each commit that changed the root
+    /// object's properties that the projection reads (narrowed to
+    /// `keyPaths`, root key paths or projected names), and once with
+    /// `.deleted`; the projection passed projects an object of a Realm
+    /// isolated to `actor`.
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void) async -> NotificationToken {
+        let observation = ProjectedObservation(of: self, keyPaths: keyPaths)
+        return await rootObject.observe(keyPaths: observation.rootKeyPaths, on: actor, _isolation: _isolation) { actor, change in
+            if let projected = observation.project(change, as: Self.self) { block(actor, projected) }
+        }
+    }
+
+    /// Observes on `actor` the projection's properties that `keyPaths`
+    /// name (`[\PersonProjection.homeCity]`).
+    ///
+    /// - Precondition: each key path reads a stored property of the root.
+    public func observe<A: Actor>(keyPaths: [PartialKeyPath<Self>], on actor: A,
+                                  _isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void) async -> NotificationToken {
+        await observe(keyPaths: rootKeyPaths(keyPaths), on: actor, _isolation: _isolation, block)
+    }
+
+    /// The root key paths that the projection's key paths read.
+    private func rootKeyPaths(_ keyPaths: [PartialKeyPath<Self>]) -> [String] {
+        keyPaths.map { keyPath in
+            let path = KeyPathNames.path(in: Root.self) { probe in Self(projecting: unsafeDowncast(probe, to: Root.self))[keyPath: keyPath] }
+            precondition(!path.isEmpty, "Key path \(keyPath) does not read a stored property of '\(Root.className())'.")
+            return path.joined(separator: ".")
+        }
+    }
+}
+
+/// What observing a projection observes of its root object, and how a
+/// change of the root reads as a change of the projection.
+///
+/// `@unchecked Sendable`: the schema's key paths are immutable, and a
+/// change is projected on the thread (or actor) it is delivered on.
+private struct ProjectedObservation<Root: Object>: @unchecked Sendable {
+    /// The projected properties observed.
+    let schema: [ProjectionSchema.Property]
+    /// The root's key paths they read.
+    let rootKeyPaths: [String]
+
+    init<P: ProjectionObservable>(of projection: P, keyPaths: [String]?) where P.Root == Root {
+        var schema = ProjectionSchema.of(projection)
+        if let keyPaths, !keyPaths.isEmpty {
+            schema = schema.filter { keyPaths.contains($0.rootPath) || keyPaths.contains($0.label) }
+        }
+        self.schema = schema
+        rootKeyPaths = Array(Set(schema.map(\.rootPath).filter { !$0.isEmpty })).sorted()
+    }
+
+    /// The change of a projection of class `type`: the projected
+    /// properties that read a changed property of the root, with their old
+    /// and new values; nil when none does.
+    func project<P: ProjectionObservable>(_ change: ObjectChange<Root>, as type: P.Type) -> ObjectChange<P>? where P.Root == Root {
+        switch change {
+        case .change(let properties):
+            let object = properties.object
+            // The old values read through the projected key paths: set
+            // on an unmanaged root, as Realm Swift does.
+            let oldRoot = properties.contains { $0.oldValue != nil } ? Root() : nil
+            for property in properties {
+                if let oldRoot, let old = property.oldValue { oldRoot.setValue(Self.typed(old), forKey: property.name) }
+            }
+            let changed = Set(properties.map(\.name))
+            let projected = schema.filter { changed.contains($0.rootPath.components(separatedBy: ".")[0]) }.map { property in
+                PropertyChange(name: property.label,
+                               oldValue: oldRoot.flatMap { $0[keyPath: property.keyPath] },
+                               newValue: object[keyPath: property.keyPath])
+            }
+            guard !projected.isEmpty else { return nil }
+            return .change(PropertyChanges(object: type.init(projecting: object), properties: projected))
+        case .deleted:
+            return .deleted
+        case .error(let error):
+            return .error(error)
+        }
+    }
+
+    /// An old value as the root's property takes it: the object's
+    /// notification hands out a linked object as a `DynamicObject`, which
+    /// a link property of a model class does not take; it is made an
+    /// object of the class the root links to.
+    private static func typed(_ value: Any) -> Any {
+        guard let linked = value as? DynamicObject, let realm = linked.realm,
+              let type = ClassInfo.of(Root.self).linkedTypes.first(where: { $0.className() == linked.dynamicClassName })
+        else { return value }
+        return realm.makeObject(type, key: linked._key, className: linked.dynamicClassName)
     }
 }
 
@@ -209,7 +312,7 @@ enum ProjectionSchema {
 
     private static let cache = Mutex<[ObjectIdentifier: [Property]]>([:])
 
-    static func of<Root: Object>(_ projection: Projection<Root>) -> [Property] {
+    static func of<P: ProjectionObservable>(_ projection: P) -> [Property] {
         let key = ObjectIdentifier(type(of: projection))
         if let known = cache.withLock({ $0[key] }) { return known }
         var properties: [Property] = []
@@ -218,7 +321,7 @@ enum ProjectionSchema {
         while let current = mirror {
             levels.append(current.children.compactMap { child in
                 guard let projected = child.value as? AnyProjected, let label = child.label else { return nil }
-                let path = KeyPathNames.path(of: projected.projectedKeyPath, in: Root.self).joined(separator: ".")
+                let path = KeyPathNames.path(of: projected.projectedKeyPath, in: P.Root.self).joined(separator: ".")
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 precondition(!path.isEmpty, "@Projected property '\(name)' must be a part of Realm object")
                 return Property(label: name, keyPath: projected.projectedKeyPath, rootPath: path)

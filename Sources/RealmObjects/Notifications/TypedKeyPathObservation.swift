@@ -140,38 +140,6 @@ extension ObjectObservable where Self: Object {
     }
 }
 
-/// What gives every projection class an `observe` taking Swift key paths
-/// of its own properties.
-public protocol ProjectionObservable: AnyObject {
-    /// The model class projected.
-    associatedtype Root: Object
-    /// A projection of `object`.
-    init(projecting object: Root)
-    /// Observes the properties that root key paths or projected names
-    /// name (``Projection/observe(keyPaths:on:_:)``).
-    func observe(keyPaths: [String]?, on queue: DispatchQueue?,
-                 _ block: @escaping (ObjectChange<Projection<Root>>) -> Void) -> NotificationToken
-}
-
-extension Projection: ProjectionObservable {}
-
-extension ProjectionObservable {
-    /// Observes the projection's properties that `keyPaths` name
-    /// (`[\PersonProjection.homeCity]`), as ``Projection/observe(keyPaths:on:_:)``
-    /// observes the root key paths they read.
-    ///
-    /// - Precondition: each key path reads a stored property of the root.
-    public func observe(keyPaths: [PartialKeyPath<Self>], on queue: DispatchQueue? = nil,
-                        _ block: @escaping (ObjectChange<Projection<Root>>) -> Void) -> NotificationToken {
-        let names = keyPaths.map { keyPath in
-            let path = KeyPathNames.path(in: Root.self) { probe in Self(projecting: unsafeDowncast(probe, to: Root.self))[keyPath: keyPath] }
-            precondition(!path.isEmpty, "Key path \(keyPath) does not read a stored property of '\(Root.className())'.")
-            return path.joined(separator: ".")
-        }
-        return observe(keyPaths: names, on: queue, block)
-    }
-}
-
 extension KeyPathNames {
     /// The dotted names of the stored properties each key path reads.
     ///

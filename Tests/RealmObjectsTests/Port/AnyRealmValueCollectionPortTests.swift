@@ -28,13 +28,6 @@ import Testing
 //   Realm it raises: each of the List tests' `assertThrows` is an exit test
 //   (`listStops`, with the tests' Int values, unmanaged and managed), which
 //   also checks Realm's `reason:` where there is one.
-// - `doubleValue(_:)` of a sum accepts any number: Realm sums mixed values
-//   to a Decimal128, here they add in the widest kind of the values (an
-//   `.int` for integers) (ComingFromRealmSwift10, AnyRealmValue).
-// - `average()` is a `Double?` here, an `AnyRealmValue?` in Realm.
-// - A managed empty collection's `sum()` is `.none`-like in Realm
-//   (`intValue == nil`); here it is `.int(0)`, as for an unmanaged one in
-//   Realm.
 // - Map's `value(forKey:)` is typed (`AnyRealmValue?`): the payload of each
 //   case is compared where Realm casts the bridged `AnyObject`.
 // - setFormUnion and setSubscript `#require` the set's count before reading
@@ -46,7 +39,10 @@ import Testing
 // Found by this port and fixed (session 29): `index(of:)` of a list of
 // mixed values, and unmanaged sets of them, took every `.object` value for
 // equal; a managed `MutableSet<AnyRealmValue>` did not find `.object`
-// values.
+// values. Fixed later (see MixedAggregateTests): the sums and averages,
+// which added in the widest kind of the values (an `.int` for integers),
+// gave `.int(0)` for a managed empty list or set, and averaged as a
+// `Double?` only, counting values that are no numbers.
 //
 // Known issues (withKnownIssue):
 // - `value(forKey: "self")` of a list or set of mixed values gives nil for
@@ -177,11 +173,15 @@ private func assertMixedEqual(_ obj: AnyRealmValue, _ anotherObj: AnyRealmValue,
     }
 }
 
-/// `doubleValue(_:)` of a sum (any number; see the header).
+/// `doubleValue(_:)`: a sum or an average is a double or a decimal.
 private func mixedDoubleValue(_ value: AnyRealmValue) -> Double {
-    switch value {
-    case .int, .float, .double, .decimal128: return value._doubleValue
-    default: Issue.record("Unexpected mixed value: \(value)"); return .nan
+    if case let .double(d) = value {
+        return d
+    } else if case let .decimal128(d) = value {
+        return d.doubleValue
+    } else {
+        Issue.record("Unexpected mixed value: \(value)")
+        return .nan
     }
 }
 
@@ -638,8 +638,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         let f = try PortMixedCollFixture(variant, type)
         let (array, values) = (f.array, f.values)
         if array.realm != nil {
-            // Realm: nil (see the header).
-            #expect(array.sum().intValue == 0)
+            #expect(array.sum().intValue == nil)
         } else {
             #expect(array.sum().intValue == 0)
         }
@@ -654,11 +653,11 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func listAverage(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (array, values) = (f.array, f.values)
-        #expect(array.average() == nil)
+        #expect((array.average() as Double?) == nil)
         array.append(objectsIn: values)
 
-        let v = try #require(array.average())
-        #expect(abs(v - type.average) <= 0.1)
+        let v: AnyRealmValue = try #require(array.average())
+        #expect(abs(mixedDoubleValue(v) - type.average) <= 0.1)
         f.finish()
     }
 
@@ -715,6 +714,8 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
                 #expect(kvc as? String == s)
             case let .uuid(u):
                 #expect(kvc as? UUID == u)
+            case .list, .dictionary:
+                Issue.record("no nested collection in this test")
             }
         }
         f.finish()
@@ -955,8 +956,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, values) = (f.mutableSet, f.values)
         if mutableSet.realm != nil {
-            // Realm: nil (see the header).
-            #expect(mutableSet.sum().intValue == 0)
+            #expect(mutableSet.sum().intValue == nil)
         } else {
             #expect(mutableSet.sum().intValue == 0)
         }
@@ -970,11 +970,11 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func setAverage(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (mutableSet, values) = (f.mutableSet, f.values)
-        #expect(mutableSet.average() == nil)
+        #expect((mutableSet.average() as Double?) == nil)
         mutableSet.insert(objectsIn: values)
 
-        let v = try #require(mutableSet.average())
-        #expect(abs(v - type.average) <= 0.1)
+        let v: AnyRealmValue = try #require(mutableSet.average())
+        #expect(abs(mixedDoubleValue(v) - type.average) <= 0.1)
         f.finish()
     }
 
@@ -1032,6 +1032,8 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
             #expect(kvc?.stringValue == s)
         case let .uuid(u):
             #expect(kvc?.uuidValue == u)
+        case .list, .dictionary:
+            Issue.record("no nested collection in this test")
         }
         f.finish()
     }
@@ -1185,10 +1187,10 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
     func mapAverage(_ variant: Variant, _ type: ValueType) throws {
         let f = try PortMixedCollFixture(variant, type)
         let (map, values) = (f.map, f.keyedValues)
-        #expect(map.average() == nil)
+        #expect((map.average() as Double?) == nil)
         map.merge(values) { $1 }
-        let v = try #require(map.average())
-        #expect(abs(v - type.average) <= 0.1)
+        let v: AnyRealmValue = try #require(map.average())
+        #expect(abs(mixedDoubleValue(v) - type.average) <= 0.1)
         f.finish()
     }
 }

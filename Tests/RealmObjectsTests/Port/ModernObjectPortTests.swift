@@ -18,6 +18,7 @@ import Testing
 enum MPortIntEnum: Int, PersistableEnum {
     case value1 = 1
     case value2 = 3
+    case value3 = 5
 }
 
 enum MPortStringEnum: String, PersistableEnum {
