@@ -6,6 +6,8 @@ import Testing
 /// exactly, and bytes from a hostile peer fail with an error, never a crash.
 @Suite struct ChangesetCodingTests {
     static let dogList = ListReference(ownerClass: "Person", owner: .primaryKey(.int(7), incarnation: 0), property: "dogs")
+    static let tagSet = ListReference(ownerClass: "Person", owner: .primaryKey(.int(7), incarnation: 0), property: "tags")
+    static let petMap = ListReference(ownerClass: "Person", owner: .primaryKey(.int(7), incarnation: 0), property: "pets")
 
     /// One of every instruction, with every kind of value.
     static let sample = Changeset(
@@ -15,6 +17,8 @@ import Testing
             .addClass(ClassSpec(name: "Address", primaryKey: nil, isEmbedded: true)),
             .addProperty(class: "Person", PropertySpec(name: "id", type: "int", isOptional: false, isList: false, target: nil)),
             .addProperty(class: "Person", PropertySpec(name: "dogs", type: "object", isOptional: false, isList: true, target: "Dog")),
+            .addProperty(class: "Person", PropertySpec(name: "tags", type: "string", isOptional: true, isList: false, isSet: true, target: nil)),
+            .addProperty(class: "Person", PropertySpec(name: "pets", type: "object", isOptional: true, isList: false, isMap: true, target: "Dog")),
             .create(class: "Person", .primaryKey(.int(7), incarnation: 0)),
             .create(class: "Dog", .global(GlobalKey(client: 3, counter: 1))),
             .set(class: "Dog", .global(GlobalKey(client: 3, counter: 1)), property: "name", .string("Rex 🐕")),
@@ -36,6 +40,12 @@ import Testing
             .listMove(dogList, element: GlobalKey(client: 3, counter: 2), position: PositionKey([0x40, 0xFF])),
             .listErase(dogList, element: GlobalKey(client: 3, counter: 2)),
             .listClear(dogList, elements: [GlobalKey(client: 1, counter: 1), GlobalKey(client: UInt64.max, counter: UInt64.max)]),
+            .setInsert(tagSet, .string("blue")),
+            .setInsert(tagSet, .link(class: "Dog", .global(GlobalKey(client: 3, counter: 1)))),
+            .setErase(tagSet, .null),
+            .mapSet(petMap, key: "first 🐕", .link(class: "Dog", .global(GlobalKey(client: 3, counter: 1)))),
+            .mapSet(petMap, key: "", .null),
+            .mapErase(petMap, key: "first 🐕"),
             .erase(class: "Dog", .global(GlobalKey(client: 3, counter: 1))),
             .set(class: "Values", .global(GlobalKey(client: 0, counter: 0)), property: "all", .bool(true)),
             .set(class: "Values", .global(GlobalKey(client: 0, counter: 0)), property: "all", .bool(false)),
@@ -135,6 +145,21 @@ import Testing
         let deep = Changeset(clientFileIdent: 1, clientVersion: 1, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
                              instructions: [.create(class: "A", identity)])
         #expect(throws: WireFormatError.self) { _ = try ChangesetCoding.decode(ChangesetCoding.encode(deep)) }
+        // A property that is two kinds of collection, or has unknown flags.
+        for flags: UInt8 in [2 | 4, 4 | 8, 2 | 8, 16, 0x80] {
+            let property = Changeset(clientFileIdent: 1, clientVersion: 1, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                                     instructions: [.addProperty(class: "A", PropertySpec(name: "b", type: "int", isOptional: false, isList: true, target: nil))])
+            var bytes = ChangesetCoding.encode(property)
+            // The flags byte is the one before the last (the target's 0).
+            bytes[bytes.count - 2] = flags
+            #expect(throws: WireFormatError.self, "flags \(flags)") { _ = try ChangesetCoding.decode(bytes) }
+        }
+        // A map key that is not UTF-8.
+        let map = Changeset(clientFileIdent: 1, clientVersion: 1, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
+                            instructions: [.mapErase(Self.petMap, key: "ab")])
+        var badKey = ChangesetCoding.encode(map)
+        badKey.replaceSubrange((badKey.count - 2)..., with: [0xC3, 0x28] as [UInt8])
+        #expect(throws: WireFormatError.self) { _ = try ChangesetCoding.decode(badKey) }
         // A string that is not UTF-8, in the names table.
         #expect(throws: WireFormatError.self) { _ = try ChangesetCoding.decode([1, 1, 1, 0, 0, 0, 1, 2, 0xC3, 0x28, 0]) }
     }
@@ -214,11 +239,14 @@ enum RandomChangesets {
     }
 
     static func instruction(_ g: inout SeededGenerator) -> Instruction {
-        switch Int.random(in: 0..<12, using: &g) {
+        switch Int.random(in: 0..<16, using: &g) {
         case 0: .addClass(ClassSpec(name: name(&g), primaryKey: Bool.random(using: &g) ? name(&g) : nil, isEmbedded: Bool.random(using: &g)))
-        case 1: .addProperty(class: name(&g), PropertySpec(name: name(&g), type: name(&g),
-                                                           isOptional: Bool.random(using: &g), isList: Bool.random(using: &g),
-                                                           target: Bool.random(using: &g) ? name(&g) : nil))
+        case 1:
+            // No collection, a list, a set or a map.
+            .addProperty(class: name(&g), { kind in
+                PropertySpec(name: name(&g), type: name(&g), isOptional: Bool.random(using: &g), isList: kind == 1, isSet: kind == 2,
+                             isMap: kind == 3, target: Bool.random(using: &g) ? name(&g) : nil)
+            }(Int.random(in: 0...3, using: &g)))
         case 2: .create(class: name(&g), identity(&g))
         case 3: .erase(class: name(&g), identity(&g))
         case 4: .set(class: name(&g), identity(&g), property: name(&g), value(&g))
@@ -228,6 +256,10 @@ enum RandomChangesets {
         case 8: .listMove(list(&g), element: key(&g), position: position(&g))
         case 9: .listErase(list(&g), element: key(&g))
         case 10: .setDefault(class: name(&g), identity(&g), property: name(&g), value(&g))
+        case 11: .setInsert(list(&g), value(&g))
+        case 12: .setErase(list(&g), value(&g))
+        case 13: .mapSet(list(&g), key: name(&g), value(&g))
+        case 14: .mapErase(list(&g), key: name(&g))
         default: .listClear(list(&g), elements: (0..<Int.random(in: 0...4, using: &g)).map { _ in key(&g) })
         }
     }

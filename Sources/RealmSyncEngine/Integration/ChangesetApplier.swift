@@ -170,6 +170,10 @@ package enum ChangesetApplier {
                 try listErase(elements, in: reference)
             case .addInteger:
                 throw Self.badChangeset("integer additions are not integrated yet")
+            case .setInsert, .setErase, .mapSet, .mapErase:
+                // The wire carries them (Docs/SyncDesign.md, "Sets and
+                // maps"); replicas do not integrate them yet.
+                throw Self.badChangeset("set and map instructions are not integrated yet")
             }
         }
 
@@ -198,6 +202,9 @@ package enum ChangesetApplier {
             }
             guard let type = PropertyType(rawValue: spec.type) else {
                 throw Self.badChangeset("property '\(className).\(spec.name)' has an unknown type '\(spec.type)'")
+            }
+            guard !spec.isSet && !spec.isMap else {
+                throw Self.badChangeset("property '\(className).\(spec.name)' is a set or map, which replicas do not integrate yet")
             }
             if let existing = objectSchema.properties.first(where: { $0.name == spec.name }) {
                 guard existing.type == type, existing.isOptional == spec.isOptional, existing.isList == spec.isList,

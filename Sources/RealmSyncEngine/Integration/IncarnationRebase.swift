@@ -101,6 +101,10 @@ struct IncarnationRebase {
         case .listMove(let list, let element, let position): .listMove(rebase(list), element: element, position: position)
         case .listErase(let list, let element): .listErase(rebase(list), element: element)
         case .listClear(let list, let elements): .listClear(rebase(list), elements: elements)
+        case .setInsert(let set, let member): .setInsert(rebase(set), rebase(member))
+        case .setErase(let set, let member): .setErase(rebase(set), rebase(member))
+        case .mapSet(let map, let key, let value): .mapSet(rebase(map), key: key, rebase(value))
+        case .mapErase(let map, let key): .mapErase(rebase(map), key: key)
         }
     }
 
@@ -114,10 +118,11 @@ struct IncarnationRebase {
         case .set(let className, let object, _, let carried), .setDefault(let className, let object, _, let carried):
             identity(object, className)
             value(carried)
-        case .listInsert(let list, _, _, let carried), .listSet(let list, _, let carried):
+        case .listInsert(let list, _, _, let carried), .listSet(let list, _, let carried),
+             .setInsert(let list, let carried), .setErase(let list, let carried), .mapSet(let list, _, let carried):
             identity(list.owner, list.ownerClass)
             value(carried)
-        case .listMove(let list, _, _), .listErase(let list, _), .listClear(let list, _):
+        case .listMove(let list, _, _), .listErase(let list, _), .listClear(let list, _), .mapErase(let list, _):
             identity(list.owner, list.ownerClass)
         }
     }

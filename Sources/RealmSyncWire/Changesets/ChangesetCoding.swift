@@ -57,6 +57,16 @@ public enum ChangesetCoding {
 
     private enum Tag: UInt8 {
         case addClass = 1, addProperty, create, erase, set, addInteger, listInsert, listSet, listMove, listErase, listClear, setDefault
+        case setInsert, setErase, mapSet, mapErase
+    }
+
+    /// The flags of `addProperty`: optional, then the kind of collection
+    /// (at most one).
+    private enum PropertyFlag {
+        static let optional: UInt8 = 1
+        static let list: UInt8 = 2
+        static let set: UInt8 = 4
+        static let map: UInt8 = 8
     }
 
     private static func encode(_ instruction: Instruction, into writer: inout BinaryWriter, names: inout NameTable) {
@@ -71,7 +81,8 @@ public enum ChangesetCoding {
             writer.varint(names.index(className))
             writer.varint(names.index(spec.name))
             writer.varint(names.index(spec.type))
-            writer.byte((spec.isOptional ? 1 : 0) | (spec.isList ? 2 : 0))
+            writer.byte((spec.isOptional ? PropertyFlag.optional : 0) | (spec.isList ? PropertyFlag.list : 0)
+                        | (spec.isSet ? PropertyFlag.set : 0) | (spec.isMap ? PropertyFlag.map : 0))
             writer.varint(spec.target.map { names.index($0) + 1 } ?? 0)
         case .create(let className, let identity):
             writer.byte(Tag.create.rawValue)
@@ -118,6 +129,19 @@ public enum ChangesetCoding {
             encode(list, into: &writer, names: &names)
             writer.varint(UInt64(elements.count))
             for element in elements { encode(element, into: &writer) }
+        case .setInsert(let set, let member), .setErase(let set, let member):
+            writer.byte(instruction.isSetInsert ? Tag.setInsert.rawValue : Tag.setErase.rawValue)
+            encode(set, into: &writer, names: &names)
+            encode(member, into: &writer, names: &names)
+        case .mapSet(let map, let key, let value):
+            writer.byte(Tag.mapSet.rawValue)
+            encode(map, into: &writer, names: &names)
+            writer.lengthPrefixed(Array(key.utf8))
+            encode(value, into: &writer, names: &names)
+        case .mapErase(let map, let key):
+            writer.byte(Tag.mapErase.rawValue)
+            encode(map, into: &writer, names: &names)
+            writer.lengthPrefixed(Array(key.utf8))
         }
     }
 
@@ -307,10 +331,15 @@ public enum ChangesetCoding {
                 let propertyName = try name()
                 let type = try name()
                 let flags = try reader.byte()
-                guard flags <= 3 else { throw reader.failure("flags of \(flags)") }
+                let collection = flags & ~PropertyFlag.optional
+                // At most one kind of collection, and no other bit.
+                guard [0, PropertyFlag.list, PropertyFlag.set, PropertyFlag.map].contains(collection) else {
+                    throw reader.failure("flags of \(flags)")
+                }
                 let target = try optionalName()
-                return .addProperty(class: className, PropertySpec(name: propertyName, type: type, isOptional: flags & 1 != 0,
-                                                                   isList: flags & 2 != 0, target: target))
+                return .addProperty(class: className, PropertySpec(name: propertyName, type: type, isOptional: flags & PropertyFlag.optional != 0,
+                                                                   isList: collection == PropertyFlag.list, isSet: collection == PropertyFlag.set,
+                                                                   isMap: collection == PropertyFlag.map, target: target))
             case .create:
                 return .create(class: try name(), try identity(depth: 0))
             case .erase:
@@ -349,6 +378,19 @@ public enum ChangesetCoding {
                 elements.reserveCapacity(count)
                 for _ in 0..<count { elements.append(try globalKey()) }
                 return .listClear(list, elements: elements)
+            case .setInsert:
+                let set = try listReference()
+                return .setInsert(set, try value(depth: 0))
+            case .setErase:
+                let set = try listReference()
+                return .setErase(set, try value(depth: 0))
+            case .mapSet:
+                let map = try listReference()
+                let key = try reader.string()
+                return .mapSet(map, key: key, try value(depth: 0))
+            case .mapErase:
+                let map = try listReference()
+                return .mapErase(map, key: try reader.string())
             }
         }
 

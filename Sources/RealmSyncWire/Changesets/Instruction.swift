@@ -32,18 +32,30 @@ public enum Instruction: Hashable, Sendable {
     case listErase(ListReference, element: GlobalKey)
     /// The elements the clearing client had seen, removed.
     case listClear(ListReference, elements: [GlobalKey])
+    /// A member added to a set: its presence is a last-writer-wins
+    /// register (Docs/SyncDesign.md, "Sets and maps"). A link member is
+    /// its target's identity.
+    case setInsert(ListReference, SyncValue)
+    /// A member taken out of a set (clearing is the erase of each member
+    /// the clearing client held).
+    case setErase(ListReference, SyncValue)
+    /// A map's key given a value: last writer wins per key.
+    case mapSet(ListReference, key: String, SyncValue)
+    /// A map's key removed (clearing is the erase of each key the
+    /// clearing client held).
+    case mapErase(ListReference, key: String)
 }
 
-/// A list: its owner and the owner's list property.
+/// A list, set or map: its owner and the owner's collection property.
 public struct ListReference: Hashable, Sendable {
     /// The owner's class.
     public var ownerClass: String
     /// The owner.
     public var owner: ObjectIdentity
-    /// The list property of the owner.
+    /// The collection property of the owner.
     public var property: String
 
-    /// The list `property` of `owner`.
+    /// The collection `property` of `owner`.
     public init(ownerClass: String, owner: ObjectIdentity, property: String) {
         self.ownerClass = ownerClass
         self.owner = owner
@@ -76,19 +88,34 @@ public struct PropertySpec: Hashable, Sendable {
     /// The stored type's name: RealmCore's `PropertyType` raw value
     /// (`int`, `string`, `object` …).
     public var type: String
-    /// Whether it may be nil (its elements, for a list).
+    /// Whether it may be nil (its elements or values, for a collection).
     public var isOptional: Bool
     /// Whether it is a list.
     public var isList: Bool
-    /// The linked class, for links and lists of objects.
+    /// Whether it is a set.
+    public var isSet: Bool
+    /// Whether it is a map (from strings).
+    public var isMap: Bool
+    /// The linked class, for links and collections of objects.
     public var target: String?
 
-    /// A property as described.
-    public init(name: String, type: String, isOptional: Bool, isList: Bool, target: String?) {
+    /// A property as described; at most one of `isList`, `isSet` and
+    /// `isMap`.
+    public init(name: String, type: String, isOptional: Bool, isList: Bool, isSet: Bool = false, isMap: Bool = false, target: String?) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.isList = isList
+        self.isSet = isSet
+        self.isMap = isMap
         self.target = target
+    }
+}
+
+extension Instruction {
+    /// Whether this is a `setInsert`.
+    var isSetInsert: Bool {
+        if case .setInsert = self { return true }
+        return false
     }
 }

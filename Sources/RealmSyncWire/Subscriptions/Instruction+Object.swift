@@ -12,7 +12,7 @@ extension Instruction {
              .addInteger(let className, let identity, _, _):
             ObjectReference(className: className, identity: identity).topLevel
         case .listInsert(let list, _, _, _), .listSet(let list, _, _), .listMove(let list, _, _), .listErase(let list, _),
-             .listClear(let list, _):
+             .listClear(let list, _), .setInsert(let list, _), .setErase(let list, _), .mapSet(let list, _, _), .mapErase(let list, _):
             ObjectReference(className: list.ownerClass, identity: list.owner).topLevel
         }
     }
@@ -36,7 +36,8 @@ extension Instruction {
     public var referencedObjects: [ObjectReference] {
         var objects = topLevelObject.map { [$0] } ?? []
         switch self {
-        case .set(_, _, _, let value), .setDefault(_, _, _, let value), .listInsert(_, _, _, let value), .listSet(_, _, let value):
+        case .set(_, _, _, let value), .setDefault(_, _, _, let value), .listInsert(_, _, _, let value), .listSet(_, _, let value),
+             .setInsert(_, let value), .mapSet(_, _, let value):
             if case .link(let className, let identity) = value {
                 objects.append(ObjectReference(className: className, identity: identity).topLevel)
             }

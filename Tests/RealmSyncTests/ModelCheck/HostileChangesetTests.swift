@@ -48,6 +48,21 @@ import Testing
         try Self.expectRefused([.listInsert(tags, element: element, position: taken, .string("x"))], "a taken key")
     }
 
+    /// The wire carries set and map instructions (Docs/SyncDesign.md, "Sets
+    /// and maps"); until replicas integrate them, each is a bad changeset,
+    /// and so is a property that is a set or map.
+    @Test func setAndMapInstructionsAreRefusedUntilIntegrated() throws {
+        let (_, tags, _, _) = try Self.seeded()
+        try Self.expectRefused([.setInsert(tags, .string("x"))], "a set insertion")
+        try Self.expectRefused([.setErase(tags, .string("x"))], "a set erasure")
+        try Self.expectRefused([.mapSet(tags, key: "k", .string("x"))], "a map value")
+        try Self.expectRefused([.mapErase(tags, key: "k")], "a map erasure")
+        try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "labels", type: "string", isOptional: false, isList: false,
+                                                                           isSet: true, target: nil))], "a set property")
+        try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "scores", type: "int", isOptional: false, isList: false,
+                                                                           isMap: true, target: nil))], "a map property")
+    }
+
     @Test func valuesOfTheWrongKindForAListAreRefused() throws {
         let (_, tags, dogs, past) = try Self.seeded()
         let element = GlobalKey(client: 77, counter: 1)
