@@ -1,5 +1,6 @@
 import Foundation
 import RealmObjects
+import Synchronization
 import Testing
 
 final class NestedMixedHolder: Object {
@@ -96,11 +97,17 @@ final class NestedMixedTag: Object {
         let map = try #require(holder.value.dictionaryValue)
         let reference = ThreadSafeReference(to: map)
         let configuration = realm.configuration
-        let flag = try DispatchQueue(label: "nested").sync {
-            let other = try Realm(configuration: configuration)
-            return other.resolve(reference)?["flag"]
+        let flag = Mutex<Bool?>(nil)
+        let isSameThread = Mutex(true)
+        let here = ObjectIdentifier(Thread.current)
+        seedRunOnThread {
+            let other = try! Realm(configuration: configuration)
+            let resolved = other.resolve(reference)?["flag"]?.boolValue
+            flag.withLock { $0 = resolved }
+            isSameThread.withLock { $0 = ObjectIdentifier(Thread.current) == here }
         }
-        #expect(flag == .bool(true))
+        #expect(!isSameThread.withLock { $0 })
+        #expect(flag.withLock { $0 } == true)
     }
 
     @Test func queriesSeeTheTypeOfNestedCollections() throws {

@@ -51,6 +51,10 @@ final class CollectionNotifier: @unchecked Sendable {
     /// Whether the elements are a list of values, whose replacements are
     /// reported as modifications (see `CollectionDiff.pairingReplacements`).
     private let isListOfValues: Bool
+    /// For a list property of values, the list, whose changes then come
+    /// from the change sets' record of its operations
+    /// (``ListChangeComposition``).
+    private let recordedList: ListIdentifier?
     /// The query of a `Results`, to maintain its matches.
     private let query: Query?
     private let deliverChange: (RealmCollectionChange<Void>) -> Void
@@ -64,13 +68,15 @@ final class CollectionNotifier: @unchecked Sendable {
     /// computed (a statistic, for tests and diagnostics).
     static let deliveriesComputedOffThread = Atomic<Int>(0)
 
-    init(className: String?, keyPaths: [String]?, query: Query? = nil, isListOfValues: Bool = false, elements: @escaping Elements,
+    init(className: String?, keyPaths: [String]?, query: Query? = nil, isListOfValues: Bool = false, recordedList: ListIdentifier? = nil,
+         elements: @escaping Elements,
          objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
          deliver: @escaping (RealmCollectionChange<Void>) -> Void) {
         self.className = className
         self.objectKey = objectKey
         self.keyPaths = keyPaths
         self.isListOfValues = isListOfValues
+        self.recordedList = recordedList
         self.query = query
         self.elements = elements
         self.deliverChange = deliver
@@ -191,6 +197,11 @@ final class CollectionNotifier: @unchecked Sendable {
         }
         let current = try currentState(in: transaction)
         let new = current.maintained.map { Self.identities($0.keys) } ?? current.identities
+        if let recordedList, let changeSets, inspector.isComplete,
+           let recorded = ListChangeComposition.compose(changeSets.map { $0.lists[recordedList] }, baseCount: base.identities.count,
+                                                        newCount: new.count) {
+            return Step(from: base.version, to: current, changes: recorded)
+        }
         var changes = CollectionDiff.changes(
             from: Self.separatingRecreated(base.identities, inspector: inspector, className: className), to: new, isModified: isModified)
         if isListOfValues {

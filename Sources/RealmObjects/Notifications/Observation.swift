@@ -66,7 +66,11 @@ extension List {
         }
         realm.verifyThread()
         return realm.state.notifiers.observe(self, className: Element._objectType?.className(), model: Element._objectType, keyPaths: keyPaths,
-                                             isListOfValues: Element._objectType == nil, elements: { try $0.values(of: handle) }, block)
+                                             isListOfValues: Element._objectType == nil,
+                                             recordedList: Element._objectType == nil && handle.nested == nil
+                                                 ? ListIdentifier(className: handle.owningClass.className, propertyIndex: handle.property, owner: handle.owner)
+                                                 : nil,
+                                             elements: { try $0.values(of: handle) }, block)
     }
 }
 
@@ -141,7 +145,7 @@ extension NotifierSet {
     /// values). The registration keeps the collection alive, as in Realm,
     /// so observing a temporary `realm.objects(…).observe { … }` works.
     func observe<C>(_ collection: C, className: String?, model: Object.Type?, keyPaths: [String]?, query: Query? = nil,
-                    isListOfValues: Bool = false, elements: @escaping CollectionNotifier.Elements,
+                    isListOfValues: Bool = false, recordedList: ListIdentifier? = nil, elements: @escaping CollectionNotifier.Elements,
                     objectKey: @escaping @Sendable (Value) -> ObjectKey? = CollectionNotifier.elementKey,
                     _ block: @escaping (RealmCollectionChange<C>) -> Void) -> NotificationToken {
         // A key path the class does not have stops here, as in Realm; for
@@ -153,7 +157,7 @@ extension NotifierSet {
             }
             _ = KeyPathFilter.make(keyPaths, className: className, schema: schema)
         }
-        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, isListOfValues: isListOfValues,
+        let notifier = CollectionNotifier(className: className, keyPaths: keyPaths, query: query, isListOfValues: isListOfValues, recordedList: recordedList,
                                           elements: elements, objectKey: objectKey,
                                           deliver: { change in
             block(change.map(collection))

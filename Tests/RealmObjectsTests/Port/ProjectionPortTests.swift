@@ -37,12 +37,12 @@ import Testing
 //   `DynamicObject`, which the typed root the old values are set on did
 //   not take.
 //
-// Known issues (withKnownIssue), in testAllPropertyTypes' list checks: a
-// list of values' notification is a diff of its values (CollectionNotifier),
-// not realm-core's record of the operations, so around equal values (nils,
-// repeated numbers) it reports other indexes or extra modifications, a
-// replacement in a list holding nils as a deletion and an insertion, and
-// setting an element to the value it holds not at all.
+// Its list checks once were known issues: a list of values' notification
+// was a diff of its values, which around equal values (nils, repeated
+// numbers) reported other indexes, and nothing for an element set to the
+// value it held. Notifications of lists of values now come from the
+// change sets' record of the operations, as realm-core's do
+// (`ListChangeComposition`), and all of them pass.
 
 final class PPortAddress: EmbeddedObject {
     @Persisted var city = ""
@@ -1332,19 +1332,6 @@ extension Map: PPortSnapshotCollection {
         }
     }
 
-    /// A list of values' notification is a diff of its values before and
-    /// after the write (see `CollectionNotifier`), not realm-core's record
-    /// of the operations: around equal values (nils, repeated numbers) it
-    /// reports other indexes than the ones written, or modifications of
-    /// elements that only moved, and replacing a value in a list that
-    /// holds nils, a deletion and an insertion.
-    private static let listDiffIssue: Comment = "list of values' notification diffs the values, not Realm's operations"
-
-    /// Setting a list element to the value it holds changes no value, so
-    /// the list's notification (a diff of its values) reports nothing;
-    /// realm-core records the set and reports a modification.
-    private static let unchangedListValueIssue: Comment = "setting a list element to its value is not reported as a modification"
-
     @Test func allPropertyTypes() throws {
         let realm = try Realm(configuration: inMemoryConfiguration())
         var (obj, obs) = newObjects(realm, allTypeValues)
@@ -1482,70 +1469,70 @@ extension Map: PPortSnapshotCollection {
         observeListChange(obs, "arrayOptObjectId", .insertion) { obj.arrayOptObjectId.insert(objectId, at: 0) }
         observeListChange(obs, "arrayOptUuid", .insertion) { obj.arrayOptUuid.insert(uuid, at: 0) }
 
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBool", .insertion) { obj.arrayOptBool.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt", .insertion) { obj.arrayOptInt.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt8", .insertion) { obj.arrayOptInt8.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt16", .insertion) { obj.arrayOptInt16.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt32", .insertion) { obj.arrayOptInt32.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt64", .insertion) { obj.arrayOptInt64.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptFloat", .insertion) { obj.arrayOptFloat.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDouble", .insertion) { obj.arrayOptDouble.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptString", .insertion) { obj.arrayOptString.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDate", .insertion) { obj.arrayOptDate.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBinary", .insertion) { obj.arrayOptBinary.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDecimal", .insertion) { obj.arrayOptDecimal.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptObjectId", .insertion) { obj.arrayOptObjectId.insert(nil, at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptUuid", .insertion) { obj.arrayOptUuid.insert(nil, at: 0) } }
+        observeListChange(obs, "arrayOptBool", .insertion) { obj.arrayOptBool.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptInt", .insertion) { obj.arrayOptInt.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptInt8", .insertion) { obj.arrayOptInt8.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptInt16", .insertion) { obj.arrayOptInt16.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptInt32", .insertion) { obj.arrayOptInt32.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptInt64", .insertion) { obj.arrayOptInt64.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptFloat", .insertion) { obj.arrayOptFloat.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptDouble", .insertion) { obj.arrayOptDouble.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptString", .insertion) { obj.arrayOptString.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptDate", .insertion) { obj.arrayOptDate.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptBinary", .insertion) { obj.arrayOptBinary.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptDecimal", .insertion) { obj.arrayOptDecimal.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptObjectId", .insertion) { obj.arrayOptObjectId.insert(nil, at: 0) }
+        observeListChange(obs, "arrayOptUuid", .insertion) { obj.arrayOptUuid.insert(nil, at: 0) }
         // .replacement
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayBool", .replacement) { obj.arrayBool[0] = true } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayInt", .replacement) { obj.arrayInt[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayInt8", .replacement) { obj.arrayInt8[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayInt16", .replacement) { obj.arrayInt16[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayInt32", .replacement) { obj.arrayInt32[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayInt64", .replacement) { obj.arrayInt64[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayFloat", .replacement) { obj.arrayFloat[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayDouble", .replacement) { obj.arrayDouble[0] = 10 } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayString", .replacement) { obj.arrayString[0] = "abc" } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayBinary", .replacement) { obj.arrayBinary[0] = data } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayDate", .replacement) { obj.arrayDate[0] = date } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayDecimal", .replacement) { obj.arrayDecimal[0] = decimal } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayObjectId", .replacement) { obj.arrayObjectId[0] = objectId } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayUuid", .replacement) { obj.arrayUuid[0] = uuid } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayAny", .replacement) { obj.arrayAny[0] = .string("a") } }
+        observeListChange(obs, "arrayBool", .replacement) { obj.arrayBool[0] = true }
+        observeListChange(obs, "arrayInt", .replacement) { obj.arrayInt[0] = 10 }
+        observeListChange(obs, "arrayInt8", .replacement) { obj.arrayInt8[0] = 10 }
+        observeListChange(obs, "arrayInt16", .replacement) { obj.arrayInt16[0] = 10 }
+        observeListChange(obs, "arrayInt32", .replacement) { obj.arrayInt32[0] = 10 }
+        observeListChange(obs, "arrayInt64", .replacement) { obj.arrayInt64[0] = 10 }
+        observeListChange(obs, "arrayFloat", .replacement) { obj.arrayFloat[0] = 10 }
+        observeListChange(obs, "arrayDouble", .replacement) { obj.arrayDouble[0] = 10 }
+        observeListChange(obs, "arrayString", .replacement) { obj.arrayString[0] = "abc" }
+        observeListChange(obs, "arrayBinary", .replacement) { obj.arrayBinary[0] = data }
+        observeListChange(obs, "arrayDate", .replacement) { obj.arrayDate[0] = date }
+        observeListChange(obs, "arrayDecimal", .replacement) { obj.arrayDecimal[0] = decimal }
+        observeListChange(obs, "arrayObjectId", .replacement) { obj.arrayObjectId[0] = objectId }
+        observeListChange(obs, "arrayUuid", .replacement) { obj.arrayUuid[0] = uuid }
+        observeListChange(obs, "arrayAny", .replacement) { obj.arrayAny[0] = .string("a") }
 
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBool", .replacement) { obj.arrayOptBool[0] = true } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt", .replacement) { obj.arrayOptInt[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt8", .replacement) { obj.arrayOptInt8[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt16", .replacement) { obj.arrayOptInt16[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt32", .replacement) { obj.arrayOptInt32[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt64", .replacement) { obj.arrayOptInt64[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptFloat", .replacement) { obj.arrayOptFloat[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDouble", .replacement) { obj.arrayOptDouble[0] = 10 } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptString", .replacement) { obj.arrayOptString[0] = "abc" } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = data } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = date } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = data } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = date } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDecimal", .replacement) { obj.arrayOptDecimal[0] = decimal } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptObjectId", .replacement) { obj.arrayOptObjectId[0] = objectId } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptUuid", .replacement) { obj.arrayOptUuid[0] = uuid } }
+        observeListChange(obs, "arrayOptBool", .replacement) { obj.arrayOptBool[0] = true }
+        observeListChange(obs, "arrayOptInt", .replacement) { obj.arrayOptInt[0] = 10 }
+        observeListChange(obs, "arrayOptInt8", .replacement) { obj.arrayOptInt8[0] = 10 }
+        observeListChange(obs, "arrayOptInt16", .replacement) { obj.arrayOptInt16[0] = 10 }
+        observeListChange(obs, "arrayOptInt32", .replacement) { obj.arrayOptInt32[0] = 10 }
+        observeListChange(obs, "arrayOptInt64", .replacement) { obj.arrayOptInt64[0] = 10 }
+        observeListChange(obs, "arrayOptFloat", .replacement) { obj.arrayOptFloat[0] = 10 }
+        observeListChange(obs, "arrayOptDouble", .replacement) { obj.arrayOptDouble[0] = 10 }
+        observeListChange(obs, "arrayOptString", .replacement) { obj.arrayOptString[0] = "abc" }
+        observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = data }
+        observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = date }
+        observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = data }
+        observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = date }
+        observeListChange(obs, "arrayOptDecimal", .replacement) { obj.arrayOptDecimal[0] = decimal }
+        observeListChange(obs, "arrayOptObjectId", .replacement) { obj.arrayOptObjectId[0] = objectId }
+        observeListChange(obs, "arrayOptUuid", .replacement) { obj.arrayOptUuid[0] = uuid }
 
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBool", .replacement) { obj.arrayOptBool[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt", .replacement) { obj.arrayOptInt[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt8", .replacement) { obj.arrayOptInt8[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt16", .replacement) { obj.arrayOptInt16[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt32", .replacement) { obj.arrayOptInt32[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt64", .replacement) { obj.arrayOptInt64[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptFloat", .replacement) { obj.arrayOptFloat[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDouble", .replacement) { obj.arrayOptDouble[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptString", .replacement) { obj.arrayOptString[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = nil } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = nil } }
-        withKnownIssue(Self.unchangedListValueIssue) { observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDecimal", .replacement) { obj.arrayOptDecimal[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptObjectId", .replacement) { obj.arrayOptObjectId[0] = nil } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptUuid", .replacement) { obj.arrayOptUuid[0] = nil } }
+        observeListChange(obs, "arrayOptBool", .replacement) { obj.arrayOptBool[0] = nil }
+        observeListChange(obs, "arrayOptInt", .replacement) { obj.arrayOptInt[0] = nil }
+        observeListChange(obs, "arrayOptInt8", .replacement) { obj.arrayOptInt8[0] = nil }
+        observeListChange(obs, "arrayOptInt16", .replacement) { obj.arrayOptInt16[0] = nil }
+        observeListChange(obs, "arrayOptInt32", .replacement) { obj.arrayOptInt32[0] = nil }
+        observeListChange(obs, "arrayOptInt64", .replacement) { obj.arrayOptInt64[0] = nil }
+        observeListChange(obs, "arrayOptFloat", .replacement) { obj.arrayOptFloat[0] = nil }
+        observeListChange(obs, "arrayOptDouble", .replacement) { obj.arrayOptDouble[0] = nil }
+        observeListChange(obs, "arrayOptString", .replacement) { obj.arrayOptString[0] = nil }
+        observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = nil }
+        observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = nil }
+        observeListChange(obs, "arrayOptDate", .replacement) { obj.arrayOptDate[0] = nil }
+        observeListChange(obs, "arrayOptBinary", .replacement) { obj.arrayOptBinary[0] = nil }
+        observeListChange(obs, "arrayOptDecimal", .replacement) { obj.arrayOptDecimal[0] = nil }
+        observeListChange(obs, "arrayOptObjectId", .replacement) { obj.arrayOptObjectId[0] = nil }
+        observeListChange(obs, "arrayOptUuid", .replacement) { obj.arrayOptUuid[0] = nil }
 
         // .removal removeAll
         observeListChange(obs, "arrayBool", .removal) { obj.arrayBool.removeAll() }
@@ -1583,29 +1570,29 @@ extension Map: PPortSnapshotCollection {
         // .removal remove at
         (obj, obs) = newObjects(realm, allTypeValues)
         observeListChange(obs, "arrayBool", .removal) { obj.arrayBool.remove(at: 0) }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayInt", .removal) { obj.arrayInt.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayInt8", .removal) { obj.arrayInt8.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayInt16", .removal) { obj.arrayInt16.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayInt32", .removal) { obj.arrayInt32.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayInt64", .removal) { obj.arrayInt64.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayFloat", .removal) { obj.arrayFloat.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayDouble", .removal) { obj.arrayDouble.remove(at: 0) } }
+        observeListChange(obs, "arrayInt", .removal) { obj.arrayInt.remove(at: 0) }
+        observeListChange(obs, "arrayInt8", .removal) { obj.arrayInt8.remove(at: 0) }
+        observeListChange(obs, "arrayInt16", .removal) { obj.arrayInt16.remove(at: 0) }
+        observeListChange(obs, "arrayInt32", .removal) { obj.arrayInt32.remove(at: 0) }
+        observeListChange(obs, "arrayInt64", .removal) { obj.arrayInt64.remove(at: 0) }
+        observeListChange(obs, "arrayFloat", .removal) { obj.arrayFloat.remove(at: 0) }
+        observeListChange(obs, "arrayDouble", .removal) { obj.arrayDouble.remove(at: 0) }
         observeListChange(obs, "arrayString", .removal) { obj.arrayString.remove(at: 0) }
         observeListChange(obs, "arrayBinary", .removal) { obj.arrayBinary.remove(at: 0) }
         observeListChange(obs, "arrayDate", .removal) { obj.arrayDate.remove(at: 0) }
         observeListChange(obs, "arrayDecimal", .removal) { obj.arrayDecimal.remove(at: 0) }
         observeListChange(obs, "arrayObjectId", .removal) { obj.arrayObjectId.remove(at: 0) }
         observeListChange(obs, "arrayUuid", .removal) { obj.arrayUuid.remove(at: 0) }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayAny", .removal) { obj.arrayAny.remove(at: 0) } }
+        observeListChange(obs, "arrayAny", .removal) { obj.arrayAny.remove(at: 0) }
 
         observeListChange(obs, "arrayOptBool", .removal) { obj.arrayOptBool.remove(at: 0) }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt", .removal) { obj.arrayOptInt.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt8", .removal) { obj.arrayOptInt8.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt16", .removal) { obj.arrayOptInt16.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt32", .removal) { obj.arrayOptInt32.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptInt64", .removal) { obj.arrayOptInt64.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptFloat", .removal) { obj.arrayOptFloat.remove(at: 0) } }
-        withKnownIssue(Self.listDiffIssue) { observeListChange(obs, "arrayOptDouble", .removal) { obj.arrayOptDouble.remove(at: 0) } }
+        observeListChange(obs, "arrayOptInt", .removal) { obj.arrayOptInt.remove(at: 0) }
+        observeListChange(obs, "arrayOptInt8", .removal) { obj.arrayOptInt8.remove(at: 0) }
+        observeListChange(obs, "arrayOptInt16", .removal) { obj.arrayOptInt16.remove(at: 0) }
+        observeListChange(obs, "arrayOptInt32", .removal) { obj.arrayOptInt32.remove(at: 0) }
+        observeListChange(obs, "arrayOptInt64", .removal) { obj.arrayOptInt64.remove(at: 0) }
+        observeListChange(obs, "arrayOptFloat", .removal) { obj.arrayOptFloat.remove(at: 0) }
+        observeListChange(obs, "arrayOptDouble", .removal) { obj.arrayOptDouble.remove(at: 0) }
         observeListChange(obs, "arrayOptString", .removal) { obj.arrayOptString.remove(at: 0) }
         observeListChange(obs, "arrayOptBinary", .removal) { obj.arrayOptBinary.remove(at: 0) }
         observeListChange(obs, "arrayOptDate", .removal) { obj.arrayOptDate.remove(at: 0) }
