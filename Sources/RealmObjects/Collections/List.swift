@@ -101,9 +101,10 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     public subscript(position: Int) -> Element {
         get {
+            Self.checkNotNegative(position)
             switch storage {
             case .unmanaged(let elements):
-                precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds (must be less than \(elements.count)).")
+                Self.checkIndex(position, count: elements.count)
                 return elements[position]
             case .managed(let realm, let handle):
                 return realm.withAccess {
@@ -252,6 +253,7 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Inserts an element at `index` (0...count).
     public func insert(_ element: Element, at index: Int) {
+        Self.checkNotNegative(index)
         switch storage {
         case .unmanaged(var elements):
             precondition(index >= 0 && index <= elements.count, "Index \(index) is out of bounds (must be at most \(elements.count)).")
@@ -300,6 +302,8 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Removes the element at `index`.
     public func remove(at index: Int) {
+        Self.checkNotNegative(index)
+        if case .unmanaged(let elements) = storage { Self.checkIndex(index, count: elements.count) }
         mutate("remove from list", { $0.remove(at: index) }) { try $0.remove(at: index, from: $1) }
     }
 
@@ -311,6 +315,12 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
+        Self.checkNotNegative(from, parameter: "from")
+        Self.checkNotNegative(to, parameter: "to")
+        if case .unmanaged(let elements) = storage {
+            Self.checkIndex(from, count: elements.count)
+            Self.checkIndex(to, count: elements.count)
+        }
         mutate("move within list", { elements in
             let element = elements.remove(at: from)
             elements.insert(element, at: to)
@@ -319,13 +329,21 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
 
     /// Exchanges the elements at two indices.
     public func swapAt(_ index1: Int, _ index2: Int) {
+        Self.checkNotNegative(index1, parameter: "index1")
+        Self.checkNotNegative(index2, parameter: "index2")
+        if case .unmanaged(let elements) = storage {
+            Self.checkIndex(index1, count: elements.count)
+            Self.checkIndex(index2, count: elements.count)
+        }
         mutate("swap elements of list", { $0.swapAt(index1, index2) }) { try $0.swapAt(index1, index2, in: $1) }
     }
 
     /// Replaces the element at `index`.
     public func replace(index: Int, object: Element) {
+        Self.checkNotNegative(index)
         switch storage {
         case .unmanaged(var elements):
+            Self.checkIndex(index, count: elements.count)
             elements[index] = object
             storage = .unmanaged(elements)
         case .managed(let realm, let handle):
@@ -357,6 +375,18 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
             verifyValid(realm)
             realm.recordingFailure(of: "\(action()) \(name(handle, in: realm))") { try managed(realm.transaction, handle) }
         }
+    }
+
+    /// Stops, with Realm's message, for a negative index: checked before
+    /// anything else, managed or not.
+    private static func checkNotNegative(_ index: Int, parameter: String = "index") {
+        precondition(index >= 0, "Cannot pass a negative value '\(index)' for parameter '\(parameter)'.")
+    }
+
+    /// Stops, with Realm's message, for an index past the end of an
+    /// unmanaged list (RealmCore says the same of a managed one).
+    private static func checkIndex(_ index: Int, count: Int) {
+        precondition(index < count, "Index \(index) is out of bounds (must be less than \(count)).")
     }
 
     // MARK: Binding

@@ -63,15 +63,40 @@ extension RealmCollection {
         return (try? lhs._toValue(in: nil)) == (try? rhs._toValue(in: nil))
     }
 
-    /// The values of the property named `key` of every element, in order.
+    /// The values of the property named `key` of every element, in order;
+    /// for `"self"`, the elements themselves (a mixed value's payload, nil
+    /// for none), as key-value coding gives them.
+    ///
+    /// - Precondition: the elements are objects, or `key` is `"self"`
+    ///   (Realm's `NSUnknownKeyException`).
     public func value(forKey key: String) -> [Any?] {
-        map { element in (element as? Object)?[key] }
+        if key == "self" { return map(Self.keyValue(of:)) }
+        precondition(Element._objectType != nil, Self.unknownKey(key))
+        return map { element in (element as? Object)?[key] }
     }
 
     /// Sets the property named `key` of every element (inside a write
     /// transaction).
+    ///
+    /// - Precondition: the elements are objects (Realm's
+    ///   `NSUnknownKeyException` otherwise).
     public func setValue(_ value: Any?, forKey key: String) {
+        precondition(Element._objectType != nil, Self.unknownKey(key))
         for element in self { (element as? Object)?[key] = value }
+    }
+
+    /// An element as key-value coding hands it out: an object as itself,
+    /// a value as its Swift payload, nil for none.
+    private static func keyValue(of element: Element) -> Any? {
+        if let object = element as? Object { return object }
+        if let mixed = element as? AnyRealmValue, mixed == .none { return nil }
+        let payload = element._keyValue
+        return payload is NSNull ? nil : payload
+    }
+
+    /// Realm's message for a key its elements do not have.
+    private static func unknownKey(_ key: String) -> String {
+        "[<\(Self.self)> valueForUndefinedKey:]: this class is not key value coding-compliant for the key \(key)."
     }
 
     /// The values at `keyPath` of every element, in order (see

@@ -44,14 +44,12 @@ import Testing
 // gave `.int(0)` for a managed empty list or set, and averaged as a
 // `Double?` only, counting values that are no numbers.
 //
-// Known issues (withKnownIssue):
-// - `value(forKey: "self")` of a list or set of mixed values gives nil for
-//   each element (Realm: the elements); `value(forKey: "not self")` gives
-//   nils too instead of raising NSUnknownKeyException.
-// - Messages of the stops: a negative index stops with "Index -1 is out of
-//   bounds", not Realm's "Cannot pass a negative value"; an unmanaged
-//   list's replace/move/swap out of bounds stops in Swift's Array ("Index
-//   out of range") without Realm's "Index N is out of bounds".
+// Found by this port and fixed (session 30): `value(forKey: "self")` of
+// a collection of values gave nils, and another key nils instead of
+// Realm's NSUnknownKeyException stop; a negative index stopped with
+// "Index -1 is out of bounds" rather than Realm's "Cannot pass a negative
+// value", and an unmanaged list's replace, move and swap out of bounds
+// stopped in Swift's Array without Realm's "Index N is out of bounds".
 //
 // Not ported:
 // - `disabled_testIndexMatching`: disabled in Realm (its name does not
@@ -274,10 +272,8 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         }
 
         #expect(actual.count == values.count)
-        withKnownIssue("value(forKey: \"self\") of a collection of mixed values gives nil for each element, not the element") {
-            for (expected, actual) in zip(values, actual) {
-                assertMixedEqual(expected, actual)
-            }
+        for (expected, actual) in zip(values, actual) {
+            assertMixedEqual(expected, actual)
         }
         f.finish()
     }
@@ -568,33 +564,13 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         }
     }
 
-    /// Why the message of a stop lacks Realm's reason, where it does.
-    static func messageDifference(_ variant: Variant, _ stop: ListStop) -> Comment? {
-        switch stop {
-        case .subscriptNegative, .replaceNegative, .moveFromNegative, .moveToNegative, .swapNegativeAnd0, .swap0AndNegative:
-            return variant == .managed
-                ? "a negative index stops with 'Index -1 is out of bounds', not Realm's 'Cannot pass a negative value'"
-                : (stop == .subscriptNegative
-                    ? "a negative index stops with 'Index -1 is out of bounds', not Realm's 'Cannot pass a negative value'"
-                    : "an unmanaged list's replace/move/swap out of bounds stops in Swift's Array ('Index out of range'), without Realm's message")
-        case .replaceOnEmpty, .replacePastEnd, .moveOnEmpty, .moveFrom3, .moveTo3, .swapOnEmpty, .swap3And0, .swap0And3:
-            return variant == .unmanaged
-                ? "an unmanaged list's replace/move/swap out of bounds stops in Swift's Array ('Index out of range'), without Realm's message"
-                : nil
-        default:
-            return nil
-        }
-    }
-
     // The assertThrows of the List tests: each stops the process.
     @Test(arguments: Variant.allCases, ListStop.allCases)
     func listStops(_ variant: Variant, _ stop: ListStop) async {
         if stop == .valueForKeyNotSelf || stop == .setValueForKeyNotSelf {
             // assertThrows(…value(forKey: "not self"), named: "NSUnknownKeyException")
-            await withKnownIssue("value(forKey:) of a collection of values gives nil for each element for any key; it does not stop on an unknown key") {
-                await #expect(processExitsWith: .failure) { [variant, stop] in
-                    stop.run(variant)
-                }
+            await #expect(processExitsWith: .failure) { [variant, stop] in
+                stop.run(variant)
             }
             return
         }
@@ -603,10 +579,7 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         }
         if let reason = stop.reason, result != nil {
             let message = seedStandardError(result)
-            let difference = Self.messageDifference(variant, stop)
-            withKnownIssue(difference ?? "") {
-                #expect(message.contains(reason), "\(message)")
-            } when: { difference != nil }
+            #expect(message.contains(reason), "\(message)")
         }
     }
 
@@ -684,39 +657,37 @@ private func stringCols(_ values: [AnyRealmValue]) -> [String?] {
         #expect(mutableSet.value(forKey: "self").count == 0)
         mutableSet.insert(values[0])
         let kvc: Any? = mutableSet.value(forKey: "self").first!
-        withKnownIssue("value(forKey: \"self\") of a collection of mixed values gives nil for each element, not the element") {
-            switch values[0] {
-            case let .object(o):
-                if let obj = kvc as? PortMixedStringObject {
-                    #expect(obj.stringCol == (o as! PortMixedStringObject).stringCol)
-                } else {
-                    Issue.record("not an object")
-                }
-            case let .bool(b):
-                #expect(kvc as? Bool == b)
-            case let .data(d):
-                #expect(kvc as? Data == d)
-            case let .date(d):
-                #expect(kvc as? Date == d)
-            case let .decimal128(d):
-                #expect(kvc as? Decimal128 == d)
-            case let .double(d):
-                #expect(kvc as? Double == d)
-            case let .float(fl):
-                #expect(kvc as? Float == fl)
-            case let .int(i):
-                #expect(kvc as? Int == i)
-            case .none:
-                #expect(kvc == nil)
-            case let .objectId(o):
-                #expect(kvc as? ObjectId == o)
-            case let .string(s):
-                #expect(kvc as? String == s)
-            case let .uuid(u):
-                #expect(kvc as? UUID == u)
-            case .list, .dictionary:
-                Issue.record("no nested collection in this test")
+        switch values[0] {
+        case let .object(o):
+            if let obj = kvc as? PortMixedStringObject {
+                #expect(obj.stringCol == (o as! PortMixedStringObject).stringCol)
+            } else {
+                Issue.record("not an object")
             }
+        case let .bool(b):
+            #expect(kvc as? Bool == b)
+        case let .data(d):
+            #expect(kvc as? Data == d)
+        case let .date(d):
+            #expect(kvc as? Date == d)
+        case let .decimal128(d):
+            #expect(kvc as? Decimal128 == d)
+        case let .double(d):
+            #expect(kvc as? Double == d)
+        case let .float(fl):
+            #expect(kvc as? Float == fl)
+        case let .int(i):
+            #expect(kvc as? Int == i)
+        case .none:
+            #expect(kvc == nil)
+        case let .objectId(o):
+            #expect(kvc as? ObjectId == o)
+        case let .string(s):
+            #expect(kvc as? String == s)
+        case let .uuid(u):
+            #expect(kvc as? UUID == u)
+        case .list, .dictionary:
+            Issue.record("no nested collection in this test")
         }
         f.finish()
     }
