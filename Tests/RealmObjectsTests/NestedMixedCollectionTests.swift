@@ -125,6 +125,45 @@ final class NestedMixedTag: Object {
         #expect(holders.sorted(byKeyPath: "value").last?.value.isCollection == true)
     }
 
+    @Test func queriesReachIntoNestedCollections() throws {
+        let realm = try realm()
+        try realm.write {
+            realm.add(NestedMixedHolder(value: ["name": "a", "value": AnyRealmValue.fromDictionary([
+                "scores": .fromArray([.int(1), .int(5), .int(9)]), "tag": .string("red"),
+                "deep": .fromDictionary(["x": .fromArray([.string("inner")])])])]))
+            realm.add(NestedMixedHolder(value: ["name": "b", "value": AnyRealmValue.fromArray([.int(7), .fromArray([.int(2)])])]))
+            realm.add(NestedMixedHolder(value: ["name": "c", "value": AnyRealmValue.int(3)]))
+        }
+        let holders = realm.objects(NestedMixedHolder.self)
+        func names(_ format: String) -> [String] {
+            holders.filter(format).map(\.name).sorted()
+        }
+        #expect(names("value['tag'] == 'red'") == ["a"])
+        #expect(names("value['scores'][0] == 1") == ["a"])
+        #expect(names("value['scores'][FIRST] == 1 AND value['scores'][LAST] == 9") == ["a"])
+        #expect(names("ANY value['scores'][*] == 5") == ["a"])
+        #expect(names("value['scores'][*] > 8") == ["a"])
+        // ALL of nothing holds, as for an empty list.
+        #expect(names("ALL value['scores'][*] > 0") == ["a", "b", "c"])
+        #expect(names("ALL value['scores'][*] > 1") == ["b", "c"])
+        #expect(names("value['deep']['x'][0] BEGINSWITH 'in'") == ["a"])
+        #expect(names("value[0] == 7") == ["b"])
+        #expect(holders.filter("value[1][0] == %@", 2).map(\.name) == ["b"])
+        #expect(names("value[1].@type == 'list'") == ["b"])
+        #expect(names("value['scores'][SIZE] == 3") == ["a"])
+        #expect(names("value.@size == 2") == ["b"])
+        #expect(names("value['scores'].@size == 3") == ["a"])
+        // What a path does not reach reads as nil, as a map's missing key.
+        #expect(names("value[5] == nil") == ["a", "b", "c"])
+        #expect(names("value['missing'] == nil") == ["a", "b", "c"])
+        #expect(names("value['tag'] != nil") == ["a"])
+        // A subscript of a value that holds no collection reaches nothing.
+        #expect(names("value[0] == 3") == [])
+        // Subscripts of anything but a mixed property are refused.
+        #expect(throws: Realm.Error.self) { _ = try holders.filter(validating: "name[0] == 'a'") }
+        #expect(throws: Realm.Error.self) { _ = try holders.filter(validating: "value[SIZE][0] == 1") }
+    }
+
     @Test func aDeletedObjectInANestedCollectionBecomesNone() throws {
         let realm = try realm()
         let tag = NestedMixedTag(value: ["label": "t"])

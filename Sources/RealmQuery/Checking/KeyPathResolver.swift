@@ -65,6 +65,10 @@ struct KeyPathResolver {
                     return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
                 }
             }
+            if property.type == .mixed, !property.isCollection, !isLast, components[offset + 1].hasPrefix("[") {
+                let terminal = try Self.mixedPath(property, index: propertyIndex, components[(offset + 1)...], firstComponent: index + 1)
+                return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
+            }
             if property.type == .mixed, !isLast, components[offset + 1] == "@type" {
                 guard offset + 2 == components.count else {
                     throw Failure(message: "@type ends a key path; nothing can follow it", component: index + 2)
@@ -161,5 +165,37 @@ struct KeyPathResolver {
     static func componentLength(_ text: String, _ index: Int) -> Int {
         let components = text.split(separator: ".", omittingEmptySubsequences: false)
         return index < components.count ? components[index].count : 1
+    }
+}
+
+extension KeyPathResolver {
+    /// The subscripts after a mixed property (`[0]`, `['key']`, `[*]`,
+    /// `[FIRST]`, `[LAST]`), then optionally `[SIZE]` or `@type`.
+    static func mixedPath(_ property: Property, index: Int, _ components: ArraySlice<String>, firstComponent: Int) throws(Failure) -> PathTerminal {
+        var steps: [MixedStep] = []
+        var end = MixedPathEnd.values
+        for (offset, component) in components.enumerated() {
+            let position = firstComponent + offset
+            guard end == .values else {
+                throw Failure(message: "'\(components[components.index(before: components.startIndex + offset)])' ends a key path; nothing can follow it", component: position)
+            }
+            switch component {
+            case "[*]": steps.append(.all)
+            case "[FIRST]": steps.append(.position(0))
+            case "[LAST]": steps.append(.fromEnd(1))
+            case "[SIZE]": end = .size
+            case "@type": end = .typeNames
+            case let key where key.hasPrefix("['"): steps.append(.key(String(key.dropFirst(2).dropLast(2))))
+            case let number where number.hasPrefix("["):
+                guard let value = Int(number.dropFirst().dropLast()) else {
+                    throw Failure(message: "'\(number)' is no subscript of a mixed value", component: position)
+                }
+                steps.append(.position(value))
+            default:
+                throw Failure(message: "'\(component)' cannot follow the subscripts of mixed property '\(property.name)'; use [index], ['key'], [*], [FIRST], [LAST], [SIZE] or @type",
+                              component: position)
+            }
+        }
+        return .mixedPath(property, index: index, steps: steps, end: end)
     }
 }

@@ -45,6 +45,31 @@ enum PathTerminal: Hashable, Sendable {
     case mapValue(Property, index: Int, key: String)
     /// The type of a mixed value (`value.@type`), by Realm's type names.
     case mixedType(Property, index: Int)
+    /// What a path into the collections nested in a mixed property reaches
+    /// (`value[0]`, `value['key'][*]`): the values, their type names
+    /// (`.@type`), or the size of the collection reached (`[SIZE]`,
+    /// `.@size`). A step that finds no collection, or no such element,
+    /// reaches nothing: nil for a single value.
+    case mixedPath(Property, index: Int, steps: [MixedStep], end: MixedPathEnd)
+}
+
+/// One subscript of a path into nested collections.
+enum MixedStep: Hashable, Sendable {
+    /// A list's element by position (`[0]`, `[FIRST]`), or from the end
+    /// (`[LAST]` is `fromEnd(1)`).
+    case position(Int)
+    case fromEnd(Int)
+    /// A dictionary's value by key (`['key']`).
+    case key(String)
+    /// Every element of a list, every value of a dictionary (`[*]`).
+    case all
+}
+
+/// What a path into nested collections yields at its end.
+enum MixedPathEnd: Hashable, Sendable {
+    case values
+    case typeNames
+    case size
 }
 
 /// A key path resolved against a schema.
@@ -62,6 +87,7 @@ struct ResolvedPath: Hashable, Sendable {
         switch terminal {
         case .primitiveList, .mapKeys: return true
         case .mixedType(let property, _) where property.isCollection: return true
+        case .mixedPath(_, _, let steps, _) where steps.contains(.all): return true
         default: return steps.contains(where: \.isToMany)
         }
     }
@@ -77,6 +103,9 @@ struct ResolvedPath: Hashable, Sendable {
         case .mapKeys: .string
         // Compared as mixed: SQL leaves the comparison to the post-filter.
         case .mixedType: .mixed
+        // A size too: the post-filter decides every comparison on a path
+        // into nested collections.
+        case .mixedPath: .mixed
         }
     }
 
@@ -103,6 +132,9 @@ struct ResolvedPath: Hashable, Sendable {
         case .mixedType:
             // nil has a type name: "null".
             return false
+        case .mixedPath(_, _, _, let end):
+            // Nothing reached reads as nil (and has no size).
+            return end != .typeNames
         }
     }
 
@@ -111,7 +143,7 @@ struct ResolvedPath: Hashable, Sendable {
     /// column): SQL reads it from the root's row without a join.
     var isRootOnly: Bool {
         switch terminal {
-        case .primitiveList, .mapKeys, .mapValue, .mixedType:
+        case .primitiveList, .mapKeys, .mapValue, .mixedType, .mixedPath:
             return false
         case .column:
             return steps.isEmpty

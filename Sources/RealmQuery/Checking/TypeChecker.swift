@@ -110,8 +110,13 @@ struct TypeChecker {
         }
 
         let subject = left.isConstant ? right : left
-        if case .path(let path)? = Optional(subject.operand), case .mixedType = path.terminal {
-            return try typeComparison(left: left, op: op, right: right, quantifier: quantifier, report: report)
+        if case .path(let path)? = Optional(subject.operand) {
+            switch path.terminal {
+            case .mixedType, .mixedPath(_, _, _, .typeNames):
+                return try typeComparison(left: left, op: op, right: right, quantifier: quantifier, report: report)
+            default:
+                break
+            }
         }
         let type = subject.type!
         if !left.isConstant && !right.isConstant {
@@ -146,6 +151,12 @@ struct TypeChecker {
             let text = collection + (property.map { "." + $0 } ?? "")
             let path = try resolve(text, className: className, variable: variable, isLeft: isLeft, componentShift: collectionCount, report: report)
             let place: Reporter.Place = isLeft ? .left : .right
+            if op == .count, property == nil, let sized = Self.sizeOfNestedCollection(path) {
+                // `value.@size`: the size of the collection a mixed value
+                // holds, as `value[SIZE]`.
+                return Side(operand: .path(sized), type: sized.valueType, mayBeNull: sized.mayBeNull, isMultiValued: sized.isMultiValued,
+                            name: "'\(collection).\(op.rawValue)' (\(Self.describe(sized)))")
+            }
             guard path.isMultiValued else {
                 throw report.error("\(op.rawValue) needs a list, linking objects or a key path through one, but '\(collection)' is \(Self.phrase(path))", at: place)
             }
@@ -166,6 +177,21 @@ struct TypeChecker {
             let inner = try check(predicate, className: path.endClass, variable: subqueryVariable)
             return Side(operand: .subqueryCount(path, inner), type: .int, isSubquery: true, name: "SUBQUERY(\(collection), …).@count")
         }
+    }
+
+    /// The path to the size of the collection a mixed property (or a path
+    /// into its nested collections) reaches; nil for any other path.
+    private static func sizeOfNestedCollection(_ path: ResolvedPath) -> ResolvedPath? {
+        let terminal: PathTerminal
+        switch path.terminal {
+        case .column(let property, let index) where property.type == .mixed:
+            terminal = .mixedPath(property, index: index, steps: [], end: .size)
+        case .mixedPath(let property, let index, let steps, .values):
+            terminal = .mixedPath(property, index: index, steps: steps, end: .size)
+        default:
+            return nil
+        }
+        return ResolvedPath(rootClass: path.rootClass, steps: path.steps, terminal: terminal, text: path.text)
     }
 
     private func resolve(_ text: String, className: String, variable: String?, isLeft: Bool, componentShift: Int, report: Reporter) throws(QueryError) -> ResolvedPath {
@@ -359,6 +385,12 @@ struct TypeChecker {
             return "a map value of \(property.type)"
         case .mixedType:
             return "the type of a mixed value"
+        case .mixedPath(_, _, _, let end):
+            switch end {
+            case .values: return "a value in a nested collection"
+            case .typeNames: return "the type of a value in a nested collection"
+            case .size: return "the size of a nested collection"
+            }
         }
     }
 }

@@ -66,4 +66,35 @@ final class ObjectReader {
     func clearRows() {
         rows.removeAll(keepingCapacity: true)
     }
+
+    // MARK: Nested collections
+
+    /// What `step` reaches from a mixed value: nothing unless it holds a
+    /// nested collection with such an element.
+    func nested(_ value: Value, _ step: MixedStep) throws -> [Value] {
+        guard case .collection(let collection) = value, let handle = try transaction.handle(of: collection) else { return [] }
+        switch (collection.kind, step) {
+        case (.list, .all):
+            return try transaction.values(of: handle)
+        case (.dictionary, .all):
+            return try transaction.entries(of: handle).map(\.value)
+        case (.list, .position(let position)):
+            let count = try transaction.count(of: handle)
+            return position < count ? [try transaction.value(at: position, in: handle)] : []
+        case (.list, .fromEnd(let distance)):
+            let count = try transaction.count(of: handle)
+            return count >= distance ? [try transaction.value(at: count - distance, in: handle)] : []
+        case (.dictionary, .key(let key)):
+            return try transaction.value(forKey: key, in: handle).map { [$0] } ?? []
+        case (.list, .key), (.dictionary, .position), (.dictionary, .fromEnd):
+            return []
+        }
+    }
+
+    /// The number of elements of the collection a mixed value holds; nil
+    /// for any other value.
+    func size(of value: Value) throws -> Value {
+        guard case .collection(let collection) = value, let handle = try transaction.handle(of: collection) else { return .null }
+        return .int(Int64(collection.kind == .list ? try transaction.count(of: handle) : try transaction.mapCount(of: handle)))
+    }
 }

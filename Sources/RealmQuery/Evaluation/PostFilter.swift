@@ -176,6 +176,22 @@ struct PostFilter {
                 result += values.map { .string(MixedTypeNames.name(of: $0)) }
             }
             return result
+        case .mixedPath(_, let index, let steps, let end):
+            var result: [Value] = []
+            for object in current {
+                var reached = [try object.map { try reader.column(index, of: $0, in: endClass) } ?? .null]
+                for step in steps { reached = try reached.flatMap { try reader.nested($0, step) } }
+                switch end {
+                case .values:
+                    // A single value not reached reads as nil.
+                    result += reached.isEmpty && !steps.contains(.all) ? [.null] : reached
+                case .typeNames:
+                    result += reached.map { .string(MixedTypeNames.name(of: $0)) }
+                case .size:
+                    result += try reached.map { try reader.size(of: $0) }
+                }
+            }
+            return result
         }
     }
 }

@@ -69,6 +69,7 @@ struct Lexer {
         case ",": return token(.comma, from: start)
         case ".": return token(.dot, from: start)
         case "-": return token(.minus, from: start)
+        case "*": return token(.star, from: start)
         case "=":
             if peek() == "=" { position += 1; return token(.equal, from: start) }
             if peek() == "<" { position += 1; return token(.lessOrEqual, from: start) }

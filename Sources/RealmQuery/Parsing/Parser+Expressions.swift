@@ -229,23 +229,37 @@ extension Parser {
                       start: first.start, end: end, components: offsets)
     }
 
-    /// A map's value by key after a key path component: `scores['math']`,
-    /// kept in the path as the component `['math']`.
+    /// Subscripts after a key path component, each kept in the path as a
+    /// component of its own: a map's value by key (`scores['math']`, the
+    /// component `['math']`), and in a collection nested in a mixed value
+    /// an element by position (`value[0]`, `value[FIRST]`, `value[LAST]`),
+    /// every element (`value[*]`) or the size (`value[SIZE]`).
     private mutating func parseSubscripts(_ append: ([String], Int) -> Void) throws(QueryError) {
         while current.kind == .leftBracket {
             let open = advance()
-            guard case .string(let key) = current.kind else {
-                throw error("Expected a quoted key after '[' but found \(describe(current))", current.kind == .end ? open : current)
+            let component: String
+            switch current.kind {
+            case .string(let key):
+                guard !key.contains(".") && !key.contains("'") else {
+                    throw error("A map key in a query cannot contain '.' or a quote", open)
+                }
+                component = "['" + key + "']"
+            case .number(let digits) where digits.allSatisfy(\.isASCIIDigit) && Int(digits) != nil:
+                component = "[" + String(Int(digits)!) + "]"
+            case .star:
+                component = "[*]"
+            case .identifier(let word) where ["FIRST", "LAST", "SIZE"].contains(word.uppercased()):
+                component = "[" + word.uppercased() + "]"
+            default:
+                throw error("Expected a quoted key, an index, FIRST, LAST, SIZE or * after '[' but found \(describe(current))",
+                            current.kind == .end ? open : current)
             }
             _ = advance()
             guard current.kind == .rightBracket else {
-                throw error("Expected ']' after the key but found \(describe(current))", current.kind == .end ? open : current)
+                throw error("Expected ']' after the subscript but found \(describe(current))", current.kind == .end ? open : current)
             }
             _ = advance()
-            guard !key.contains(".") && !key.contains("'") else {
-                throw error("A map key in a query cannot contain '.' or a quote", open)
-            }
-            append(["['" + key + "']"], open.start)
+            append([component], open.start)
         }
     }
 
@@ -328,4 +342,8 @@ extension Parser {
         case .values(let values): "a collection of \(values.count) value\(values.count == 1 ? "" : "s")"
         }
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -19,6 +19,9 @@ struct Token: Sendable {
         case and, or, not
         case leftParen, rightParen, leftBrace, rightBrace, leftBracket, rightBracket
         case comma, dot, minus
+        /// `*`: every element, in a subscript of a nested collection
+        /// (`value[*]`).
+        case star
         case end
     }
 

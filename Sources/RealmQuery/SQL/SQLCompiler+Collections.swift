@@ -54,6 +54,11 @@ extension SQLCompiler {
             case .mapKeys(let property, _):
                 let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
                 return CollectionSQL(from: from, correlation: "\(list).owner = \(outer.key)", element: .value("\(list).key", isNullable: false))
+            case .mixedPath(let property, _, _, _):
+                // Never compared in SQL; the value stands in.
+                let from = FromClause("\(SQLNames.table(outer.className)) AS \(list)", names: names)
+                return CollectionSQL(from: from, correlation: "\(list)._key = \(outer.key)",
+                                     element: .value("\(list).\(SQLNames.quote(property.name))", isNullable: true))
             case .mixedType(let property, _) where property.isCollection:
                 // Never compared in SQL; the elements stand in.
                 let from = FromClause("\(SQLNames.list(outer.className, property.name)) AS \(list)", names: names)
@@ -121,6 +126,10 @@ extension SQLCompiler {
             let list = names.next("l")
             from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
             return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).key", isNullable: false))
+        case .mixedPath(let property, _, _, _):
+            // Never compared in SQL (the post-filter walks the nested
+            // collections); the value stands in.
+            return CollectionSQL(from: from, correlation: correlation, element: .value(current.column(property.name), isNullable: true))
         case .mixedType(let property, _) where !property.isCollection:
             // Never compared in SQL (the comparison is a mixed one); the
             // value stands in.

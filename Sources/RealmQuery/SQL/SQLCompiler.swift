@@ -171,7 +171,7 @@ struct SQLCompiler {
         case .column(let property, _), .primitiveList(let property, _):
             return .expression(object.column(property.name), mayBeNaNBlob: property.type == .float || property.type == .double,
                                isNullable: path.mayBeNull)
-        case .mapKeys(let property, _), .mixedType(let property, _):
+        case .mapKeys(let property, _), .mixedType(let property, _), .mixedPath(let property, _, _, _):
             // Never compared in SQL (a map's keys are a collection; a
             // type comparison is a mixed one).
             return .expression(object.column(property.name), isNullable: true)
