@@ -169,10 +169,7 @@ extension Transaction {
             SELECT id FROM doomed
             """)
         subtree.bind(collection.key, at: 1)
-        var keys: [Int64] = []
-        while try subtree.step() { keys.append(subtree.int64(at: 0)) }
-        subtree.reset()
-        try deleteNestedCollections(keys)
+        try deleteNestedCollections(selectedBy: subtree)
     }
 
     /// Deletes the collections nested in the mixed values of `owner` (of
@@ -184,10 +181,7 @@ extension Transaction {
             : "SELECT id FROM realm_nested_collections WHERE class_name = ?1 AND owner = ?2")
         select.bind(layout.name, at: 1)
         if let owner { select.bind(owner.rawValue, at: 2) }
-        var keys: [Int64] = []
-        while try select.step() { keys.append(select.int64(at: 0)) }
-        select.reset()
-        try deleteNestedCollections(keys)
+        try deleteNestedCollections(selectedBy: select)
     }
 
     /// Deletes the collections nested in property `property` of class
@@ -197,10 +191,7 @@ extension Transaction {
         let select = try connection.cachedStatement("SELECT id FROM realm_nested_collections WHERE class_name = ? AND property = ?")
         select.bind(className, at: 1)
         select.bind(property, at: 2)
-        var keys: [Int64] = []
-        while try select.step() { keys.append(select.int64(at: 0)) }
-        select.reset()
-        try deleteNestedCollections(keys)
+        try deleteNestedCollections(selectedBy: select)
     }
 
     /// Deletes every nested collection (every object of the file is going).
@@ -209,7 +200,12 @@ extension Transaction {
         try connection.execute("DELETE FROM realm_nested_elements; DELETE FROM realm_nested_entries; DELETE FROM realm_nested_collections")
     }
 
-    private func deleteNestedCollections(_ keys: [Int64]) throws(RealmError) {
+    /// Deletes the collections whose keys `select` (bound, not yet run)
+    /// returns.
+    private func deleteNestedCollections(selectedBy select: Statement) throws(RealmError) {
+        var keys: [Int64] = []
+        while try select.step() { keys.append(select.int64(at: 0)) }
+        select.reset()
         guard !keys.isEmpty else { return }
         // Handles of these collections must not append to what they knew.
         listEpoch &+= 1
