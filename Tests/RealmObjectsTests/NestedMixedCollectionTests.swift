@@ -15,6 +15,20 @@ final class NestedMixedTag: Object {
     @Persisted var label = ""
 }
 
+final class NestedMixedBoxV0: Object {
+    @Persisted var old: AnyRealmValue
+    @Persisted var oldList: List<AnyRealmValue>
+    @Persisted var oldMap: Map<String, AnyRealmValue>
+    override class func className() -> String { "NestedMixedBox" }
+}
+
+final class NestedMixedBoxV1: Object {
+    @Persisted var new: AnyRealmValue
+    @Persisted var newList: List<AnyRealmValue>
+    @Persisted var newMap: Map<String, AnyRealmValue>
+    override class func className() -> String { "NestedMixedBox" }
+}
+
 /// Lists and dictionaries nested in `AnyRealmValue`, beyond realm-swift's
 /// own tests (`MixedCollectionPortTests`): in lists and maps of mixed
 /// values, through frozen Realms and thread-safe references, with queries,
@@ -213,6 +227,30 @@ final class NestedMixedTag: Object {
         // The copy is its own: changing it leaves the original.
         try other.write { copy.value.dictionaryValue?["flag"] = .bool(false) }
         #expect(holder.value.dictionaryValue?["flag"] == .bool(true))
+    }
+
+    @Test func renamingAMixedPropertyKeepsItsNestedCollections() throws {
+        let file = directory.file("rename.realm")
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: file, objectTypes: [NestedMixedBoxV0.self]))
+            let box = NestedMixedBoxV0()
+            box.old = .fromDictionary(["list": .fromArray([.int(1), .fromDictionary(["deep": .string("x")])])])
+            box.oldList.append(.fromArray([.bool(true)]))
+            box.oldMap["k"] = .fromArray([.double(2.5)])
+            try realm.write { realm.add(box) }
+        }
+        var configuration = Realm.Configuration(fileURL: file, schemaVersion: 1, objectTypes: [NestedMixedBoxV1.self])
+        configuration.migrationBlock = { migration, _ in
+            migration.renameProperty(onType: "NestedMixedBox", from: "old", to: "new")
+            migration.renameProperty(onType: "NestedMixedBox", from: "oldList", to: "newList")
+            migration.renameProperty(onType: "NestedMixedBox", from: "oldMap", to: "newMap")
+        }
+        let realm = try Realm(configuration: configuration)
+        let box = try #require(realm.objects(NestedMixedBoxV1.self).first)
+        #expect(box.new.dictionaryValue?["list"]?.listValue?[0] == .int(1))
+        #expect(box.new.dictionaryValue?["list"]?.listValue?[1].dictionaryValue?["deep"] == .string("x"))
+        #expect(box.newList.first?.listValue?.first == .bool(true))
+        #expect(box.newMap["k"]?.listValue?.first == .double(2.5))
     }
 
     @Test func descriptionShowsNestedCollections() throws {

@@ -147,17 +147,20 @@ public final class Migration {
                         for value in try oldTransaction.setValues(of: source) { try newTransaction.insert(value, intoSet: target) }
                     } else {
                         try newTransaction.removeAll(fromMap: target)
-                        for entry in try oldTransaction.entries(of: source) { try newTransaction.setValue(entry.value, forKey: entry.key, in: target) }
+                        for entry in try oldTransaction.entries(of: source) {
+                            // Mixed values: a nested collection is made again.
+                            try newTransaction.copyMixed(entry.value, from: oldTransaction, to: .entry(target, entry.key))
+                        }
                     }
                 } else if old.isList {
                     let target = try newTransaction.list(newIndex, of: key, in: newHandle)
                     try newTransaction.removeAll(from: target)
                     for value in try oldTransaction.values(of: oldTransaction.list(oldIndex, of: key, in: oldHandle)) {
-                        try newTransaction.append(value, to: target)
+                        try newTransaction.copyMixed(value, from: oldTransaction, to: .append(target))
                     }
                 } else {
-                    try newTransaction.setValue(try oldTransaction.value(of: key, property: oldIndex, in: oldHandle),
-                                                of: key, property: newIndex, in: newHandle)
+                    try newTransaction.copyMixed(try oldTransaction.value(of: key, property: oldIndex, in: oldHandle),
+                                                 from: oldTransaction, to: .property(newHandle, key, newIndex))
                 }
             }
         }

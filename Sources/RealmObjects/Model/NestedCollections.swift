@@ -38,23 +38,11 @@ extension Realm {
     }
 
     private func storeScalar(_ value: Value, at place: MixedPlace) throws {
-        switch place {
-        case .property(let handle, let key, let property): try transaction.setValue(value, of: key, property: property, in: handle)
-        case .append(let list): try transaction.append(value, to: list)
-        case .insert(let list, let index): try transaction.insert(value, at: index, in: list)
-        case .replace(let list, let index): try transaction.replace(at: index, with: value, in: list)
-        case .entry(let map, let key): try transaction.setValue(value, forKey: key, in: map)
-        }
+        try transaction.store(value, at: place)
     }
 
     private func makeNested(_ kind: NestedCollection.Kind, at place: MixedPlace) throws -> ListHandle {
-        switch place {
-        case .property(let handle, let key, let property): try transaction.setNestedCollection(kind, of: key, property: property, in: handle)
-        case .append(let list): try transaction.insertNestedCollection(kind, at: transaction.count(of: list), in: list)
-        case .insert(let list, let index): try transaction.insertNestedCollection(kind, at: index, in: list)
-        case .replace(let list, let index): try transaction.replaceWithNestedCollection(kind, at: index, in: list)
-        case .entry(let map, let key): try transaction.setNestedCollection(kind, forKey: key, in: map)
-        }
+        try transaction.makeNestedCollection(kind, at: place)
     }
 
     /// The list or dictionary a mixed value read from the file holds, live
@@ -78,6 +66,45 @@ extension Realm {
     func nestedCollectionExists(_ handle: ListHandle) -> Bool {
         guard handle.nested != nil else { return true }
         return perform("check a nested collection", ifDamaged: false) { try $0.nestedCollectionExists(handle) }
+    }
+}
+
+extension Transaction {
+    /// Writes a stored value (no collection) at `place`.
+    func store(_ value: Value, at place: MixedPlace) throws(RealmError) {
+        switch place {
+        case .property(let handle, let key, let property): try setValue(value, of: key, property: property, in: handle)
+        case .append(let list): try append(value, to: list)
+        case .insert(let list, let index): try insert(value, at: index, in: list)
+        case .replace(let list, let index): try replace(at: index, with: value, in: list)
+        case .entry(let map, let key): try setValue(value, forKey: key, in: map)
+        }
+    }
+
+    /// Makes a new, empty nested collection at `place`.
+    func makeNestedCollection(_ kind: NestedCollection.Kind, at place: MixedPlace) throws(RealmError) -> ListHandle {
+        switch place {
+        case .property(let handle, let key, let property): try setNestedCollection(kind, of: key, property: property, in: handle)
+        case .append(let list): try insertNestedCollection(kind, at: count(of: list), in: list)
+        case .insert(let list, let index): try insertNestedCollection(kind, at: index, in: list)
+        case .replace(let list, let index): try replaceWithNestedCollection(kind, at: index, in: list)
+        case .entry(let map, let key): try setNestedCollection(kind, forKey: key, in: map)
+        }
+    }
+
+    /// Writes `value`, as `source` reads it, at `place`: a nested
+    /// collection is made again here, element by element (a migration's
+    /// copy of a renamed property).
+    func copyMixed(_ value: Value, from source: Transaction, to place: MixedPlace) throws(RealmError) {
+        guard case .collection(let collection) = value else { return try store(value, at: place) }
+        guard let origin = try source.handle(of: collection) else { return try store(.null, at: place) }
+        let copy = try makeNestedCollection(collection.kind, at: place)
+        switch collection.kind {
+        case .list:
+            for element in try source.values(of: origin) { try copyMixed(element, from: source, to: .append(copy)) }
+        case .dictionary:
+            for entry in try source.entries(of: origin) { try copyMixed(entry.value, from: source, to: .entry(copy, entry.key)) }
+        }
     }
 }
 
