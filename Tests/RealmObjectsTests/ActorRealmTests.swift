@@ -193,12 +193,8 @@ actor WriteMixer {
             let realm = try! Realm(configuration: configuration)
             try! realm.write { realm.add(Dog(value: ["name": "Fido", "age": 3])) }
         }
-        var deliveries: [Int] = []
-        for _ in 0..<500 {
-            deliveries = await kennel.deliveries
-            if deliveries.last == 2 { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { await kennel.deliveries.last == 2 }
+        let deliveries = await kennel.deliveries
         #expect(deliveries.first == 0)
         #expect(deliveries.last == 2)
         await kennel.stopObserving()
@@ -289,13 +285,11 @@ actor WriteMixer {
             try! realm.write { realm.add(Dog(value: ["name": "Fido", "age": 2])) }
             try! realm.write { realm.objects(Dog.self).filter("name == 'Rex'").first!.name = "Max" }
         }
-        var counts: [Int] = [], names: [String] = []
-        for _ in 0..<500 {
-            counts = await log.counts
-            names = await log.names
-            if counts.last == 2 && names == ["Max"] { break }
-            try await Task.sleep(for: .milliseconds(10))
+        try await waitUntil {
+            let (counts, names) = (await log.counts, await log.names)
+            return counts.last == 2 && names == ["Max"]
         }
+        let counts = await log.counts, names = await log.names
         #expect(counts.first == 1 && counts.last == 2)
         #expect(names == ["Max"])
         await source.stop()

@@ -130,14 +130,9 @@ import Testing
             try! realm.write { dog.name = "Max" }
             try! realm.write { dog.age = 9 }
         }
-        var notes: [String] = []
-        for _ in 0..<500 {
-            notes = await log.notes
-            if notes.count >= 2 { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { await log.notes.count >= 2 }
         try await Task.sleep(for: .milliseconds(50))
-        notes = await log.notes
+        let notes = await log.notes
         #expect(Set(notes) == ["results [0]", "dog [\"age\"]"], "the name change counts for neither")
         #expect(notes.count == 2)
         await source.stop()

@@ -24,6 +24,16 @@ func seedRunOnThread(_ body: @escaping @Sendable () -> Void) {
     done.wait()
 }
 
+/// Waits until `condition` holds, looking every 10 ms, for at most
+/// `timeout`: a deadline rather than a number of naps, which a loaded
+/// machine stretches (an actor's deliveries once waited past 5 s in CI).
+func waitUntil(timeout: Duration = .seconds(60), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline, !(await condition()) {
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
 /// What an exit test's child process wrote to its standard error.
 func seedStandardError(_ result: ExitTest.Result?) -> String {
     String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -150,19 +150,13 @@ private actor ScoreWatcher {
         let watcher = ScoreWatcher()
         try await watcher.watch(configuration)
         // The initial results come on the actor; the write follows them.
-        var seen: [[Int]] = []
-        for _ in 0..<500 where seen.isEmpty {
-            seen = await watcher.seen
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { await !watcher.seen.isEmpty }
         seedRunOnThread {
             let realm = try! Realm(configuration: configuration)
             try! realm.write { realm.object(ofType: Tally.self, forPrimaryKey: 1)!.scores.append(0) }
         }
-        for _ in 0..<500 where seen.count < 2 {
-            seen = await watcher.seen
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil { await watcher.seen.count >= 2 }
+        let seen = await watcher.seen
         #expect(seen == [[1, 2, 3, 3], [0, 1, 2, 3, 3]])
         await watcher.stop()
         withExtendedLifetime(keeper) {}
