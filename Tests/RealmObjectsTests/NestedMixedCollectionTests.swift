@@ -161,6 +161,10 @@ final class NestedMixedBoxV1: Object {
         #expect(names("ALL value['scores'][*] > 0") == ["a", "b", "c"])
         #expect(names("ALL value['scores'][*] > 1") == ["b", "c"])
         #expect(names("value['deep']['x'][0] BEGINSWITH 'in'") == ["a"])
+        // A dictionary's key after a dot, as Realm writes it too.
+        #expect(names("value.tag == 'red'") == ["a"])
+        #expect(names("value.deep.x[0] == 'inner'") == ["a"])
+        #expect(names("value.scores[SIZE] == 3") == ["a"])
         #expect(names("value[0] == 7") == ["b"])
         #expect(holders.filter("value[1][0] == %@", 2).map(\.name) == ["b"])
         #expect(names("value[1].@type == 'list'") == ["b"])

@@ -65,7 +65,9 @@ struct KeyPathResolver {
                     return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
                 }
             }
-            if property.type == .mixed, !property.isCollection, !isLast, components[offset + 1].hasPrefix("[") {
+            // Subscripts into a mixed value's nested collections, or a
+            // dictionary key after a dot (`value.color`, as `value['color']`).
+            if property.type == .mixed, !property.isCollection, !isLast, components[offset + 1] != "@type" {
                 let terminal = try Self.mixedPath(property, index: propertyIndex, components[(offset + 1)...], firstComponent: index + 1)
                 return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
             }
@@ -191,8 +193,11 @@ extension KeyPathResolver {
                     throw Failure(message: "'\(number)' is no subscript of a mixed value", component: position)
                 }
                 steps.append(.position(value))
+            case let name where !name.hasPrefix("@") && !name.hasPrefix("$"):
+                // A dictionary's key, after a dot.
+                steps.append(.key(name))
             default:
-                throw Failure(message: "'\(component)' cannot follow the subscripts of mixed property '\(property.name)'; use [index], ['key'], [*], [FIRST], [LAST], [SIZE] or @type",
+                throw Failure(message: "'\(component)' cannot follow mixed property '\(property.name)'; use [index], ['key'], .key, [*], [FIRST], [LAST], [SIZE] or @type",
                               component: position)
             }
         }
