@@ -48,7 +48,8 @@ final class ObjectWriter {
     /// lists, and links to embedded objects (which are made through their
     /// parent).
     func isDeferred(_ property: Property) throws(ToolError) -> Bool {
-        if property.isCollection { return true }
+        // A mixed value may be a nested collection, made in its place.
+        if property.isCollection || property.type == .mixed { return true }
         if property.type == .object { return try file.storedClass(named: property.objectClassName ?? "").objectSchema.isEmbedded }
         return false
     }
@@ -70,15 +71,84 @@ final class ObjectWriter {
         }
     }
 
+    /// A mixed value's input, parsed: a value, or a list or dictionary of
+    /// them nested in it.
+    indirect enum MixedInput {
+        case value(Value)
+        case list([MixedInput])
+        case dictionary([(key: String, value: MixedInput)])
+    }
+
+    /// A mixed value's input, as the export writes it (see ``mixed(_:)``),
+    /// including nested collections: `{"$type": "list", "value": [...]}`
+    /// and `{"$type": "dictionary", "value": {...}}` of mixed values.
+    func mixedInput(_ json: JSONValue, depth: Int = 0) throws(ValueError) -> MixedInput {
+        guard case .object(let members) = json, case .string(let typeName)? = members.first(where: { $0.0 == "$type" })?.1,
+              typeName == "list" || typeName == "dictionary" else {
+            return .value(try mixed(json))
+        }
+        guard depth < 100 else { throw ValueError("collections nested more than 100 deep") }
+        let value = members.first(where: { $0.0 == "value" })?.1
+        if typeName == "list" {
+            guard case .array(let elements)? = value else { throw ValueError("a mixed list's \"value\" is an array") }
+            var list: [MixedInput] = []
+            for element in elements { list.append(try mixedInput(element, depth: depth + 1)) }
+            return .list(list)
+        }
+        guard case .object(let entries)? = value else { throw ValueError("a mixed dictionary's \"value\" is an object") }
+        var dictionary: [(key: String, value: MixedInput)] = []
+        for (key, element) in entries { dictionary.append((key, try mixedInput(element, depth: depth + 1))) }
+        return .dictionary(dictionary)
+    }
+
+    /// Where a mixed input is written.
+    enum MixedPlace {
+        case property(ClassHandle, ObjectKey, Int)
+        case append(ListHandle)
+        case entry(ListHandle, String)
+    }
+
+    /// Writes a mixed input at `place`, making its nested collections there.
+    func write(_ input: MixedInput, at place: MixedPlace) throws(RealmError) {
+        let kind: NestedCollection.Kind
+        switch input {
+        case .value(let value):
+            switch place {
+            case .property(let handle, let key, let index): try transaction.setValue(value, of: key, property: index, in: handle)
+            case .append(let list): try transaction.append(value, to: list)
+            case .entry(let map, let key): try transaction.setValue(value, forKey: key, in: map)
+            }
+            return
+        case .list: kind = .list
+        case .dictionary: kind = .dictionary
+        }
+        let collection: ListHandle
+        switch place {
+        case .property(let handle, let key, let index): collection = try transaction.setNestedCollection(kind, of: key, property: index, in: handle)
+        case .append(let list): collection = try transaction.insertNestedCollection(kind, at: transaction.count(of: list), in: list)
+        case .entry(let map, let key): collection = try transaction.setNestedCollection(kind, forKey: key, in: map)
+        }
+        switch input {
+        case .list(let elements): for element in elements { try write(element, at: .append(collection)) }
+        case .dictionary(let entries): for entry in entries { try write(entry.value, at: .entry(collection, entry.key)) }
+        case .value: break
+        }
+    }
+
     /// A mixed value's input, as the export writes it: null, or
     /// `{"$type": "int", "value": 1}` (any type's name and value; a link is
-    /// `{"$type": "object", "class": "Dog", "value": <the link>}`).
+    /// `{"$type": "object", "class": "Dog", "value": <the link>}`). A
+    /// nested list or dictionary is read by ``mixedInput(_:depth:)``.
     func mixed(_ json: JSONValue) throws(ValueError) -> Value {
         if json == .null { return .null }
         guard case .object(let members) = json,
               case .string(let typeName)? = members.first(where: { $0.0 == "$type" })?.1,
               let value = members.first(where: { $0.0 == "value" })?.1 else {
             throw ValueError("expected a mixed value ({\"$type\": …, \"value\": …} or null), found \(json.kind)")
+        }
+        if typeName == "list" || typeName == "dictionary" {
+            // Only in a property, a list or a map (`mixedInput`).
+            throw ValueError("a nested \(typeName) is not accepted here (a set holds none)")
         }
         if typeName == "object" {
             guard case .string(let className)? = members.first(where: { $0.0 == "class" })?.1 else {
@@ -202,7 +272,11 @@ final class ObjectWriter {
             try transaction.removeAll(fromMap: collection)
             for (mapKey, json) in members {
                 do {
-                    try transaction.setValue(element(json), forKey: mapKey, in: collection)
+                    if property.type == .mixed {
+                        try write(mixedInput(json), at: .entry(collection, mapKey))
+                    } else {
+                        try transaction.setValue(element(json), forKey: mapKey, in: collection)
+                    }
                 } catch let error as ValueError {
                     throw ToolError("key '\(mapKey)': \(error.message)")
                 }
@@ -238,7 +312,7 @@ final class ObjectWriter {
                             let child = try transaction.appendEmbeddedObject(to: list, values: [])
                             try fill(child, of: target, from: element)
                         } else if property.type == .mixed {
-                            try transaction.append(mixed(element), to: list)
+                            try write(mixedInput(element), at: .append(list))
                         } else if property.type == .object {
                             try transaction.append(link(element, to: property), to: list)
                         } else {
@@ -250,6 +324,8 @@ final class ObjectWriter {
                         throw ToolError("element \(position): \(error.message)")
                     }
                 }
+            } else if property.type == .mixed {
+                try write(mixedInput(value), at: .property(storedClass.handle, key, index))
             } else {
                 // An embedded object.
                 let target = try file.storedClass(named: property.objectClassName ?? "")
