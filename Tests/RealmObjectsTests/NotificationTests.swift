@@ -10,6 +10,40 @@ import Testing
         @Persisted var steps = 0
     }
 
+    /// A link's old and new values in an object's change are objects of the
+    /// model class, as Realm hands them out; a dynamic object's are dynamic.
+    @Test func aChangedLinkIsAnObjectOfItsModelClass() throws {
+        let realm = try Realm(configuration: inMemoryConfiguration())
+        let (ann, bob) = (Person(value: ["name": "Ann"]), Person(value: ["name": "Bob"]))
+        let rex = Dog(value: ["name": "Rex", "owner": ann])
+        try realm.write { realm.add([rex, bob]) }
+        var owners: [(old: Any?, new: Any?)] = []
+        let token = rex.observe { change in
+            if case .change(let properties) = change, let owner = properties.properties.first(where: { $0.name == "owner" }) {
+                owners.append((owner.oldValue, owner.newValue))
+            }
+        }
+        var dynamicOwners: [Any?] = []
+        let dynamicRex = try #require(realm.dynamicObjects("Dog").first)
+        let dynamicToken = dynamicRex.observe { change in
+            if case .change(let properties) = change { dynamicOwners += properties.properties.map(\.newValue) }
+        }
+        defer { token.invalidate(); dynamicToken.invalidate() }
+        realm.refresh()
+        // From another thread, so that the old value is known.
+        let configuration = realm.configuration
+        seedRunOnThread {
+            let other = try! Realm(configuration: configuration)
+            let dog = other.objects(Dog.self).first!
+            try! other.write { dog.owner = other.objects(Person.self).filter("name == 'Bob'").first }
+        }
+        realm.refresh()
+        #expect(owners.count == 1)
+        #expect((owners.first?.old as? Person)?.name == "Ann")
+        #expect((owners.first?.new as? Person)?.name == "Bob")
+        #expect(dynamicOwners.first is DynamicObject)
+    }
+
     /// Applies a collection change to an array the way a table view would.
     static func apply<T>(_ deletions: [Int], _ insertions: [Int], _ modifications: [Int] = [], to old: [T], new: [T]) -> [T] {
         var result = old

@@ -122,13 +122,14 @@ extension ObjectObservable where Self: Object {
                 block(.error(error))
             case .change(let changes, let oldValuesKnown):
                 let object = self
+                let typed = !(object is DynamicObject)
                 let described = changes.map { change in
                     let property = schema.properties[change.index]
                     let isCollection = property.isCollection || property.type == .linkingObjects
                     return PropertyChange(
                         name: property.name,
-                        oldValue: isCollection || !oldValuesKnown ? nil : DynamicAccess.swiftValue(change.old, property: property, realm: realm),
-                        newValue: isCollection ? object[property.name] : DynamicAccess.swiftValue(change.new, property: property, realm: realm))
+                        oldValue: isCollection || !oldValuesKnown ? nil : Self.changedValue(change.old, property: property, realm: realm, typed: typed),
+                        newValue: isCollection ? object[property.name] : Self.changedValue(change.new, property: property, realm: realm, typed: typed))
                 }
                 block(.change(PropertyChanges(object: object, properties: described)))
             }
@@ -137,6 +138,17 @@ extension ObjectObservable where Self: Object {
         let token = realm.state.notifiers.addObjectNotifier(notifier)
         notifier.token = token
         return token
+    }
+
+    /// A changed property's value as Realm hands it out: a link as an
+    /// object of its model class for a typed observed object (a
+    /// `DynamicObject` for a dynamic one, or a class without a model).
+    private static func changedValue(_ value: Value, property: Property, realm: Realm, typed: Bool) -> Any? {
+        if typed, case .object(let key) = value, let className = property.objectClassName,
+           let type = ClassInfo.registeredType(named: className) {
+            return realm.makeObject(type, key: key, className: className)
+        }
+        return DynamicAccess.swiftValue(value, property: property, realm: realm)
     }
 }
 
