@@ -138,6 +138,15 @@ import Testing
         try f.transaction.deleteObject(tag, in: f.tags)
         #expect(try f.transaction.values(of: list) == [.null])
         #expect(try f.transaction.value(forKey: "tag", in: dictionary) == .null)
+        // Deleting an object looks for links to it by value, through an
+        // index, not by scanning every element of every nested collection.
+        for table in ["realm_nested_elements", "realm_nested_entries"] {
+            let plan = try f.transaction.queryStatement("EXPLAIN QUERY PLAN UPDATE \(table) SET value = NULL WHERE value = ?")
+            defer { plan.reset() }
+            var details: [String] = []
+            while try plan.step() { details.append(plan.string(at: 3)) }
+            #expect(details.contains { $0.contains("USING INDEX \(table)_by_value") || $0.contains("USING COVERING INDEX \(table)_by_value") }, "\(details)")
+        }
     }
 
     @Test func nestedCollectionsAreRefusedWhereTheyCannotBe() throws {

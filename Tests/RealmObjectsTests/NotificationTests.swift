@@ -13,6 +13,10 @@ import Testing
     /// A link's old and new values in an object's change are objects of the
     /// model class, as Realm hands them out; a dynamic object's are dynamic.
     @Test func aChangedLinkIsAnObjectOfItsModelClass() throws {
+        // Another model class named "Person", used first: the class comes
+        // from Dog's declaration, not from the name (this test once failed
+        // when another suite's Person had been reflected over first).
+        _ = try Realm(configuration: inMemoryConfiguration(types: [NotificationSamples.Person.self]))
         let realm = try Realm(configuration: inMemoryConfiguration())
         let (ann, bob) = (Person(value: ["name": "Ann"]), Person(value: ["name": "Bob"]))
         let rex = Dog(value: ["name": "Rex", "owner": ann])

@@ -287,7 +287,9 @@ extension Transaction {
     }
 
     /// Makes the nested collections' tables, once per file, as a change of
-    /// the catalog so that every connection learns that they exist.
+    /// the catalog so that every connection learns that they exist. The
+    /// values are indexed, as mixed columns are, because deleting an object
+    /// looks for links to it in them (`dropFromNestedCollections`).
     private func ensureNestedCollectionTables() throws(RealmError) {
         guard !catalog.hasNestedCollections else { return }
         try connection.execute("""
@@ -313,6 +315,8 @@ extension Transaction {
                 value,
                 PRIMARY KEY (collection, key)
             ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS realm_nested_elements_by_value ON realm_nested_elements (value);
+            CREATE INDEX IF NOT EXISTS realm_nested_entries_by_value ON realm_nested_entries (value);
             UPDATE realm_metadata SET catalog_generation = catalog_generation + 1 WHERE id = 1;
             """)
         replaceCatalog(try Catalog.load(from: connection))

@@ -196,7 +196,7 @@ extension AnyRealmValue: _Persistable {
         case .decimal(let decimal): return .decimal128(decimal)
         case .link(let className, let key):
             guard let realm, realm.state.handleIfStored(className) != nil else { return .none }
-            if let type = ClassInfo.registeredType(named: className) {
+            if let type = realm.state.modelType(named: className) {
                 return .object(realm.makeObject(type, key: key, className: className))
             }
             return .object(realm.makeObject(DynamicObject.self, key: key, className: className))

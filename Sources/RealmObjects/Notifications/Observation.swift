@@ -122,14 +122,14 @@ extension ObjectObservable where Self: Object {
                 block(.error(error))
             case .change(let changes, let oldValuesKnown):
                 let object = self
-                let typed = !(object is DynamicObject)
+                let model: Object.Type? = object is DynamicObject ? nil : type(of: object)
                 let described = changes.map { change in
                     let property = schema.properties[change.index]
                     let isCollection = property.isCollection || property.type == .linkingObjects
                     return PropertyChange(
                         name: property.name,
-                        oldValue: isCollection || !oldValuesKnown ? nil : Self.changedValue(change.old, property: property, realm: realm, typed: typed),
-                        newValue: isCollection ? object[property.name] : Self.changedValue(change.new, property: property, realm: realm, typed: typed))
+                        oldValue: isCollection || !oldValuesKnown ? nil : Self.changedValue(change.old, property: property, realm: realm, model: model),
+                        newValue: isCollection ? object[property.name] : Self.changedValue(change.new, property: property, realm: realm, model: model))
                 }
                 block(.change(PropertyChanges(object: object, properties: described)))
             }
@@ -141,11 +141,13 @@ extension ObjectObservable where Self: Object {
     }
 
     /// A changed property's value as Realm hands it out: a link as an
-    /// object of its model class for a typed observed object (a
-    /// `DynamicObject` for a dynamic one, or a class without a model).
-    private static func changedValue(_ value: Value, property: Property, realm: Realm, typed: Bool) -> Any? {
-        if typed, case .object(let key) = value, let className = property.objectClassName,
-           let type = ClassInfo.registeredType(named: className) {
+    /// object of the class the observed class declares it with (a
+    /// `DynamicObject` for a dynamic observed object). The class comes
+    /// from the declaration, not the class name: several model classes
+    /// may share one name.
+    private static func changedValue(_ value: Value, property: Property, realm: Realm, model: Object.Type?) -> Any? {
+        if let model, case .object(let key) = value, let className = property.objectClassName,
+           let type = ClassInfo.of(model).linkedTypes.first(where: { $0.className() == className }) {
             return realm.makeObject(type, key: key, className: className)
         }
         return DynamicAccess.swiftValue(value, property: property, realm: realm)

@@ -29,6 +29,22 @@ extension RealmState {
         return info
     }
 
+    /// The model class to make for an object of `className` that no
+    /// declared property types (a mixed value's link): the class of that
+    /// name among the configuration's `objectTypes`, else one this Realm
+    /// has used, else one reflected over anywhere in the process. Test
+    /// suites and apps may declare several classes of one name, so the
+    /// Realm's own classes come first; nil makes a `DynamicObject`.
+    func modelType(named className: String) -> Object.Type? {
+        if let types = configuration.objectTypes {
+            return SchemaDiscovery.closure(of: types).first { $0.className() == className }
+        }
+        if let used = schemaCache.storedClasses.values.first(where: { $0.className == className && !$0.isDynamic }) {
+            return used.type
+        }
+        return ClassInfo.registeredType(named: className)
+    }
+
     /// The handle of a stored class, or nil when the file does not have it.
     func handleIfStored(_ className: String) -> ClassHandle? {
         if let recent = schemaCache.recentHandle, recent.className == className { return recent }
