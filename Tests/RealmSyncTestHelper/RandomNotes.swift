@@ -16,6 +16,10 @@ final class RandomNote: Object {
     let tags = List<String>()
     let children = List<RandomNote>()
     let places = List<RandomAddress>()
+    @Persisted var labels: MutableSet<String>
+    @Persisted var friends: MutableSet<RandomNote>
+    @Persisted var marks: Map<String, Int>
+    @Persisted var pals: Map<String, RandomNote?>
 }
 
 final class RandomAddress: EmbeddedObject {
@@ -37,7 +41,7 @@ enum RandomNotes {
         let note = realm.object(ofType: RandomNote.self, forPrimaryKey: id)
         let other = realm.object(ofType: RandomNote.self, forPrimaryKey: Int((argument / 7) % 6))
         func index(_ count: Int) -> Int { Int((argument / 11) % UInt64(max(count, 1))) }
-        switch generator.next() % 26 {
+        switch generator.next() % 31 {
         case 0, 1: _ = try realm.create(RandomNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
         case 2: note?.text = "text \(argument % 1000)"
         case 3: note?.count = Int(argument % 100)
@@ -64,7 +68,18 @@ enum RandomNotes {
         case 22: note?.places.insert(RandomAddress(value: ["street": "place \(argument % 10)"]), at: index((note?.places.count ?? 0) + 1))
         case 23: if let places = note?.places, !places.isEmpty { places[index(places.count)].street = "moved \(argument % 10)" }
         case 24: if let places = note?.places, places.count > 1 { places.move(from: index(places.count), to: 0) }
-        default: if let places = note?.places, !places.isEmpty { realm.delete(places[index(places.count)]) }
+        case 25: if let places = note?.places, !places.isEmpty { realm.delete(places[index(places.count)]) }
+        case 26: if argument % 3 == 0 { note?.labels.remove("l\(argument % 8)") } else { note?.labels.insert("l\(argument % 8)") }
+        case 27: if let other { if argument % 3 == 0 { note?.friends.remove(other) } else { note?.friends.insert(other) } }
+        case 28: if argument % 3 == 0 { note?.marks.removeObject(for: "m\(argument % 4)") } else { note?.marks["m\(argument % 4)"] = Int(argument % 100) }
+        case 29: if argument % 3 == 0 { note?.pals.removeObject(for: "p\(argument % 3)") } else { note?.pals["p\(argument % 3)"] = other }
+        default:
+            switch argument % 4 {
+            case 0: note?.labels.removeAll()
+            case 1: note?.friends.removeAll()
+            case 2: note?.marks.removeAll()
+            default: note?.pals.removeAll()
+            }
         }
     }
 
@@ -73,7 +88,9 @@ enum RandomNotes {
         let notes = realm.objects(RandomNote.self).sorted(byKeyPath: "id").map { note in
             "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
                 + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
-                + "places \(note.places.map(\.street))"
+                + "places \(note.places.map(\.street)) labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) "
+                + "marks \(note.marks.keys.sorted().map { "\($0)=\(note.marks[$0] ?? -1)" }) "
+                + "pals \(note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" })"
         }
         let pins = realm.objects(RandomPin.self).map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
         return Array(notes) + pins

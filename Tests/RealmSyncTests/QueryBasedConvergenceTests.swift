@@ -191,11 +191,11 @@ extension SyncTests {
                     guard notes.insert(note.id).inserted else { continue }
                     if let link = note.link { pending.append(link) }
                     pending += Array(note.children)
+                    pending += Array(note.friends)
+                    pending += note.pals.values.compactMap { $0 }
                 }
-                let described = realm.objects(SyncNote.self).sorted(byKeyPath: "id").filter { notes.contains($0.id) }.map { note in
-                    "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
-                        + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id))"
-                }
+                let described = realm.objects(SyncNote.self).sorted(byKeyPath: "id").filter { notes.contains($0.id) }
+                    .map(SyncTests.SyncedConvergence.describe)
                 return Array(described) + pins.map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
             }
         }

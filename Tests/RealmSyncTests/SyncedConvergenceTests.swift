@@ -16,6 +16,10 @@ final class SyncNote: Object {
     @Persisted var address: SyncAddress?
     let tags = List<String>()
     let children = List<SyncNote>()
+    @Persisted var labels: MutableSet<String>
+    @Persisted var friends: MutableSet<SyncNote>
+    @Persisted var marks: Map<String, Int>
+    @Persisted var pals: Map<String, SyncNote?>
 }
 
 final class SyncAddress: EmbeddedObject {
@@ -120,7 +124,7 @@ extension SyncTests {
             let id = Int(argument % 6)
             let note = realm.object(ofType: SyncNote.self, forPrimaryKey: id)
             let other = realm.object(ofType: SyncNote.self, forPrimaryKey: Int((argument / 7) % 6))
-            switch operation % 22 {
+            switch operation % 28 {
             case 0, 1: _ = try realm.create(SyncNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
             case 2: note?.text = "text \(argument % 1000)"
             case 3: note?.count = Int(argument % 100)
@@ -152,10 +156,34 @@ extension SyncTests {
             case 21:
                 // A creation that leaves every property at its default.
                 if note == nil { realm.create(SyncNote.self, value: ["id": id]) }
+            case 22:
+                if argument % 3 == 0 { note?.labels.remove("l\(argument % 8)") } else { note?.labels.insert("l\(argument % 8)") }
+            case 23:
+                if let other { if argument % 3 == 0 { note?.friends.remove(other) } else { note?.friends.insert(other) } }
+            case 24:
+                if argument % 3 == 0 { note?.marks.removeObject(for: "m\(argument % 4)") } else { note?.marks["m\(argument % 4)"] = Int(argument % 100) }
+            case 25:
+                if argument % 3 == 0 { note?.pals.removeObject(for: "p\(argument % 3)") } else { note?.pals["p\(argument % 3)"] = other }
+            case 26:
+                switch argument % 4 {
+                case 0: note?.labels.removeAll()
+                case 1: note?.friends.removeAll()
+                case 2: note?.marks.removeAll()
+                default: note?.pals.removeAll()
+                }
             default:
                 let pins = realm.objects(SyncPin.self)
                 if !pins.isEmpty { realm.delete(pins[Int(argument % UInt64(pins.count))]) }
             }
+        }
+
+        /// A note by content: its sets sorted, its maps by key.
+        static func describe(_ note: SyncNote) -> String {
+            let marks = note.marks.keys.sorted().map { "\($0)=\(note.marks[$0] ?? -1)" }
+            let pals = note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" }
+            return "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
+                + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
+                + "labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) marks \(marks) pals \(pals)"
         }
 
         /// A replica's objects by content, in an order every replica shares.
@@ -163,10 +191,7 @@ extension SyncTests {
             let configuration = replica.configuration
             return try await offloaded {
                 let realm = try Realm(configuration: configuration)
-                let notes = realm.objects(SyncNote.self).sorted(byKeyPath: "id").map { note in
-                    "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
-                        + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id))"
-                }
+                let notes = realm.objects(SyncNote.self).sorted(byKeyPath: "id").map(describe)
                 let pins = realm.objects(SyncPin.self).map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
                 return Array(notes) + pins
             }

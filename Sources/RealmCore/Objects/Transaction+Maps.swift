@@ -190,11 +190,12 @@ extension Transaction {
             }
         }
         try mapChange(deletingEmbedded: embeddedTarget != nil || !nested.isEmpty) { () throws(RealmError) in
+            // Before: a replica records the keys it clears.
+            try replicate(.mapCleared(map))
             let clear = try rowsStatement(.clear, layout, map)
             clear.bind(map.rowOwner, at: 1)
             try clear.run()
             record(.modified(map.owner, property: map.property, classIndex: layout.index))
-            try replicate(.mapCleared(map))
             if let embeddedTarget {
                 for key in embedded { try deleteRecursively(key, in: embeddedTarget) }
             }

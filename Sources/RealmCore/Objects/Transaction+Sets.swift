@@ -123,11 +123,12 @@ extension Transaction {
         let layout = try prepareSetWrite(set, "remove from a set")
         guard try setCount(of: set) > 0 else { return }
         try replicatingAtomically { () throws(RealmError) in
+            // Before: a replica records the members it clears.
+            try replicate(.setCleared(set))
             let clear = try statement(layout, .listClear(set.property))
             clear.bind(set.owner.rawValue, at: 1)
             try clear.run()
             record(.modified(set.owner, property: set.property, classIndex: layout.index))
-            try replicate(.setCleared(set))
         }
     }
 

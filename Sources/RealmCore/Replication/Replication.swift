@@ -36,7 +36,8 @@ package enum ReplicatedChange {
     case setInserted(ListHandle, Value)
     /// A value removed from a set (as stored).
     case setErased(ListHandle, Value)
-    /// Every element of a set removed.
+    /// Every element of a set about to be removed: recorded just before,
+    /// so that the members can still be read.
     case setCleared(ListHandle)
     /// A map's key set to a value (added or replaced).
     case mapSet(ListHandle, key: String, Value)
@@ -45,7 +46,8 @@ package enum ReplicatedChange {
     case createdEmbeddedInMap(ClassHandle, ObjectKey, map: ListHandle, key: String)
     /// A map's key removed.
     case mapErased(ListHandle, key: String)
-    /// Every key of a map removed.
+    /// Every key of a map about to be removed: recorded just before, so
+    /// that the keys can still be read.
     case mapCleared(ListHandle)
 }
 
@@ -53,12 +55,13 @@ package enum ReplicatedChange {
 /// given the last word before each commits: how sync records changesets
 /// (Docs/SyncDesign.md).
 ///
-/// Calls come after the change succeeded (deletions just before they
-/// happen), on the writing thread, inside the SQLite transaction, and inside
-/// the same atomic step as the change, so that a later failure of the
-/// operation rolls both back. What an observer records must roll back
-/// with the change: it keeps it in tables of its own in the file (written
-/// through ``Transaction/replicationStatement(_:)``), or in memory that it
+/// Calls come after the change succeeded (deletions and the clearing of
+/// sets and maps just before they happen), on the writing thread, inside
+/// the SQLite transaction, and inside the same atomic step as the change,
+/// so that a later failure of the operation rolls both back. What an
+/// observer records must roll back with the change: it keeps it in tables
+/// of its own in the file (written through
+/// ``Transaction/replicationStatement(_:)``), or in memory that it
 /// truncates when told an operation was rolled back. An error it throws
 /// fails the change (or the commit), as any storage error would.
 ///

@@ -388,6 +388,26 @@ extension Decimal128: Hashable, Comparable {
         }
     }
 
+    /// The same text for numbers that are equal (`1.50` and `1.5`,
+    /// `1E2` and `100`, `-0` and `0`), different text otherwise: the
+    /// coefficient's digits without trailing zeros and the exponent that
+    /// goes with them. Sync names a set's member by it.
+    package var numericKey: String {
+        switch kind {
+        case .nan: return "NaN"
+        case .infinity: return isNegative ? "-Inf" : "Inf"
+        case .finite: break
+        }
+        guard !coefficient.isZero else { return "0" }
+        var digits = coefficient.decimalDigits
+        var exponent = Int(self.exponent)
+        while digits.last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        return (isNegative ? "-" : "") + String(decoding: digits.map { $0 + 48 }, as: UTF8.self) + "E\(exponent)"
+    }
+
     /// -1, 0 or 1 as `lhs` orders before, with or after `rhs`.
     static func compare(_ lhs: Decimal128, _ rhs: Decimal128) -> Int {
         switch (lhs.kind, rhs.kind) {

@@ -111,6 +111,21 @@ package enum ChangesetApplier {
             func noted() {
                 known = true
             }
+
+            private var membersLink: Bool?
+
+            /// Whether a register of a set or map may hold a link, asked
+            /// once and kept true once one is written.
+            func membersMayLink(_ transaction: Transaction) throws(RealmError) -> Bool {
+                if let membersLink { return membersLink }
+                let found = try MemberRegisters.holdLinks(transaction)
+                membersLink = found
+                return found
+            }
+
+            func memberLinkWritten() {
+                membersLink = true
+            }
         }
 
         /// A new top-level object and the values the `set`s after its
@@ -170,10 +185,14 @@ package enum ChangesetApplier {
                 try listErase(elements, in: reference)
             case .addInteger:
                 throw Self.badChangeset("integer additions are not integrated yet")
-            case .setInsert, .setErase, .mapSet, .mapErase:
-                // The wire carries them (Docs/SyncDesign.md, "Sets and
-                // maps"); replicas do not integrate them yet.
-                throw Self.badChangeset("set and map instructions are not integrated yet")
+            case .setInsert(let reference, let value):
+                try setWrite(value, present: true, in: reference, stamp: stamp)
+            case .setErase(let reference, let value):
+                try setWrite(value, present: false, in: reference, stamp: stamp)
+            case .mapSet(let reference, let key, let value):
+                try mapWrite(value, forKey: key, in: reference, stamp: stamp)
+            case .mapErase(let reference, let key):
+                try mapWrite(nil, forKey: key, in: reference, stamp: stamp)
             }
         }
 
@@ -203,19 +222,20 @@ package enum ChangesetApplier {
             guard let type = PropertyType(rawValue: spec.type) else {
                 throw Self.badChangeset("property '\(className).\(spec.name)' has an unknown type '\(spec.type)'")
             }
-            guard !spec.isSet && !spec.isMap else {
-                throw Self.badChangeset("property '\(className).\(spec.name)' is a set or map, which replicas do not integrate yet")
+            if spec.isMap, let target = spec.target, transaction.schema[target]?.isEmbedded == true {
+                throw Self.badChangeset("property '\(className).\(spec.name)' is a map of embedded objects, which replicas do not integrate yet")
             }
             if let existing = objectSchema.properties.first(where: { $0.name == spec.name }) {
                 guard existing.type == type, existing.isOptional == spec.isOptional, existing.isList == spec.isList,
-                      existing.objectClassName == spec.target else {
+                      existing.isSet == spec.isSet, existing.isMap == spec.isMap, existing.objectClassName == spec.target else {
                     throw Self.badChangeset("property '\(className).\(spec.name)' exists as \(existing.typeDescription); a changeset makes it '\(spec.type)'")
                 }
             } else {
                 let isPrimaryKey = pendingPrimaryKeys[className] == spec.name
                 if isPrimaryKey { pendingPrimaryKeys[className] = nil }
                 objectSchema.properties.append(Property(name: spec.name, type: type, isOptional: spec.isOptional, isList: spec.isList,
-                                                        objectClassName: spec.target, isPrimaryKey: isPrimaryKey))
+                                                        isSet: spec.isSet, isMap: spec.isMap, objectClassName: spec.target,
+                                                        isPrimaryKey: isPrimaryKey))
                 var schema = transaction.schema
                 schema.upsert(objectSchema)
                 try transaction.applySchema(schema, schemaVersion: transaction.schemaVersion)
@@ -289,7 +309,7 @@ package enum ChangesetApplier {
             let schema = try transaction.objectSchema(unborn.handle)
             let index = try transaction.propertyIndex(named: property, in: unborn.handle)
             let target = schema.properties[index]
-            guard !target.isList, !target.isPrimaryKey, target.type != .object, target.type != .linkingObjects else { return false }
+            guard !target.isCollection, !target.isPrimaryKey, target.type != .object, target.type != .linkingObjects else { return false }
             // Last writer wins among the sets gathered, as among writes of
             // an object that exists.
             if let gathered = unborn.stamps[property], gathered >= stamp { return true }
@@ -605,6 +625,7 @@ package enum ChangesetApplier {
         /// waited for it are set, and the list elements shown, keeping the
         /// stamps of the writes that named it.
         private func arrived(_ target: ObjectReference, as key: ObjectKey) throws(RealmError) {
+            try showMembers(linkingTo: target, as: key)
             guard try waiting.mayExist(transaction) else { return }
             for link in try PendingLinks.take(target: target, transaction) {
                 guard transaction.schema[link.className] != nil else { continue }
@@ -622,6 +643,111 @@ package enum ChangesetApplier {
                 mirror.elements[position].isHidden = false
                 mirror.elements[position].hold(key.rawValue, .link(class: target.className, target.identity))
                 try mirror.save(list, property: link.property, transaction)
+            }
+        }
+
+        // MARK: Sets and maps
+
+        /// A set or map of this replica named by `reference`, with its
+        /// registers' key and link target; nil when the owner is not here.
+        private func resolve(_ reference: ListReference, isSet: Bool) throws(RealmError) -> ResolvedCollection? {
+            guard let owner = try localKey(reference.owner, reference.ownerClass) else { return nil }
+            let handle = try transaction.classHandle(named: reference.ownerClass)
+            let index = try transaction.propertyIndex(named: reference.property, in: handle)
+            let property = try transaction.objectSchema(handle).properties[index]
+            guard isSet ? property.isSet : property.isMap else {
+                throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a \(isSet ? "set" : "map")")
+            }
+            return ResolvedCollection(handle: ListHandle(owningClass: handle, owner: owner, property: index),
+                                      registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
+                                      property: property)
+        }
+
+        private struct ResolvedCollection {
+            let handle: ListHandle
+            let registers: MemberRegisters.Collection
+            let property: Property
+
+            /// Checks that `value` is what the collection holds: a link to
+            /// its class when it holds objects (a map's value may also be
+            /// nil), a value of its type otherwise.
+            func check(_ value: SyncValue) throws(RealmError) {
+                let fits = switch (value, property.objectClassName) {
+                case (.link(let linked, _), let target?): linked == target
+                case (.null, _?): property.isMap
+                case (_, _?), (.link, nil): false
+                case (.null, nil): property.isOptional
+                default: property.type == .mixed || value.propertyType == property.type
+                }
+                guard fits else {
+                    throw ChangesetApplier.Applier.badChangeset("'\(registers.className).\(registers.property)' is given \(value)")
+                }
+            }
+        }
+
+        /// The value RealmCore shows for `value`: a link's object when this
+        /// replica has it (nil when it does not, the link waiting in its
+        /// register for ``showMembers(linkingTo:as:)``).
+        private func shown(_ value: SyncValue) throws(RealmError) -> Value? {
+            guard case .link(let targetClass, let target) = value else { return try value.coreValue() }
+            return try localKey(target, targetClass).map { .object($0) }
+        }
+
+        /// A `setInsert` (`present`) or `setErase` of `value`: applied if
+        /// its stamp is newer than the member's register.
+        private func setWrite(_ value: SyncValue, present: Bool, in reference: ListReference, stamp: Stamp) throws(RealmError) {
+            guard let resolved = try resolve(reference, isSet: true) else { return }
+            try resolved.check(value)
+            let member = MemberRegisters.member(of: value)
+            let old = try MemberRegisters.register(member, of: resolved.registers, transaction)
+            if let old, old.stamp >= stamp { return }
+            try MemberRegisters.write(MemberRegisters.Register(member: member, value: present ? value : nil, stamp: stamp),
+                                      of: resolved.registers, transaction)
+            if present, case .link = value { waiting.memberLinkWritten() }
+            // Out goes the member as the set shows it: for an erase, and for
+            // an insertion of another representation of it (`1.50` where
+            // `1.5` was), so that every replica stores the winner's.
+            let replaced = old?.value.map { $0 != value } ?? false
+            if !present || replaced, let shownBefore = try shown(old?.value ?? value) {
+                try transaction.remove(shownBefore, fromSet: resolved.handle)
+            }
+            if present, let shownNow = try shown(value) {
+                try transaction.insert(shownNow, intoSet: resolved.handle)
+            }
+        }
+
+        /// A `mapSet` (`value`) or `mapErase` (nil) of `key`: applied if its
+        /// stamp is newer than the key's register.
+        private func mapWrite(_ value: SyncValue?, forKey key: String, in reference: ListReference, stamp: Stamp) throws(RealmError) {
+            guard let resolved = try resolve(reference, isSet: false) else { return }
+            if let value { try resolved.check(value) }
+            let member = MemberRegisters.member(ofKey: key)
+            if let old = try MemberRegisters.register(member, of: resolved.registers, transaction), old.stamp >= stamp { return }
+            try MemberRegisters.write(MemberRegisters.Register(member: member, value: value, stamp: stamp), of: resolved.registers, transaction)
+            guard let value else {
+                try transaction.removeValue(forKey: key, from: resolved.handle)
+                return
+            }
+            if case .link = value { waiting.memberLinkWritten() }
+            try transaction.setValue(try shown(value) ?? .null, forKey: key, in: resolved.handle)
+        }
+
+        /// The object `target` names is here now, as `key`: the set members
+        /// and map values whose registers link to it show it.
+        private func showMembers(linkingTo target: ObjectReference, as key: ObjectKey) throws(RealmError) {
+            guard try waiting.membersMayLink(transaction) else { return }
+            for (collection, register) in try MemberRegisters.linking(to: target, transaction) {
+                guard transaction.schema[collection.className] != nil else { continue }
+                let handle = try transaction.classHandle(named: collection.className)
+                guard try transaction.objectExists(collection.owner, in: handle) else { continue }
+                let index = try transaction.propertyIndex(named: collection.property, in: handle)
+                let property = try transaction.objectSchema(handle).properties[index]
+                let container = ListHandle(owningClass: handle, owner: collection.owner, property: index)
+                if property.isSet {
+                    try transaction.insert(.object(key), intoSet: container)
+                } else if property.isMap, register.value != nil {
+                    try transaction.setValue(.object(key), forKey: String(decoding: register.member, as: UTF8.self), in: container)
+                }
             }
         }
 

@@ -198,9 +198,7 @@ package enum StateSnapshot {
             }
             for objectSchema in transaction.schema.objectSchemas {
                 for property in objectSchema.properties where property.type != .linkingObjects {
-                    append(.addProperty(class: objectSchema.name, PropertySpec(name: property.name, type: property.type.rawValue,
-                                                                               isOptional: property.isOptional, isList: property.isList,
-                                                                               target: property.objectClassName)), stamp: nil)
+                    append(.addProperty(class: objectSchema.name, PropertySpec(property)), stamp: nil)
                 }
             }
         }
@@ -317,6 +315,10 @@ package enum StateSnapshot {
             for (index, property) in schema.properties.enumerated() where property.type != .linkingObjects && !property.isPrimaryKey {
                 let isScalar = property.namesNoObject
                 if part == .scalars && !isScalar || part == .references && isScalar { continue }
+                if property.isSet || property.isMap {
+                    try members(of: key, property, handle, identity)
+                    continue
+                }
                 let embedded = try embeddedClass(of: property)
                 if property.isList {
                     try list(index, property, of: key, handle, identity, embedded: embedded)
@@ -399,6 +401,35 @@ package enum StateSnapshot {
             }
         }
 
+        /// A set's or map's registers, each as the write that won it, with
+        /// its stamp: erased members and keys too, so that an older
+        /// insertion arriving later loses there as here. What the set or
+        /// map shows follows from them on the receiving replica.
+        mutating func members(of owner: ObjectKey, _ property: Property, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
+            let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
+            let collection = MemberRegisters.Collection(className: handle.className, owner: owner, property: property.name)
+            for register in try MemberRegisters.registers(of: collection, transaction) {
+                if property.isMap {
+                    let key = String(decoding: register.member, as: UTF8.self)
+                    append(register.value.map { .mapSet(reference, key: key, $0) } ?? .mapErase(reference, key: key), stamp: register.stamp)
+                } else if let value = register.value {
+                    append(.setInsert(reference, value), stamp: register.stamp)
+                } else {
+                    // The member's bytes are its canonical value.
+                    let values: [SyncValue]
+                    do {
+                        values = try ChangesetCoding.decodeValues(register.member)
+                    } catch {
+                        throw RealmError(.corruptFile, "A member of the set '\(handle.className).\(property.name)' cannot be read: \(error)")
+                    }
+                    guard values.count == 1 else {
+                        throw RealmError(.corruptFile, "A member of the set '\(handle.className).\(property.name)' holds \(values.count) values.")
+                    }
+                    append(.setErase(reference, values[0]), stamp: register.stamp)
+                }
+            }
+        }
+
         // MARK: Reading
 
         /// How replicas name a top-level object: its primary key and
@@ -450,7 +481,7 @@ package enum StateSnapshot {
 
 private extension Property {
     /// Whether the property holds a value that names no object (not a
-    /// link, a list or an embedded object): the state's scalars pass sends
+    /// link, a collection or an embedded object): the state's scalars pass sends
     /// it, and the references pass the others.
-    var namesNoObject: Bool { !isList && objectClassName == nil }
+    var namesNoObject: Bool { !isCollection && objectClassName == nil }
 }

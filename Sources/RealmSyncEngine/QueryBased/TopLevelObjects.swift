@@ -54,8 +54,10 @@ package enum TopLevelObjects {
     /// holding it, as waiting for `target`, its identity.
     private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
         for source in transaction.schema.objectSchemas {
+            // Sets and maps need nothing: their registers keep the link,
+            // and show it when the object comes back.
             for (index, property) in source.properties.enumerated()
-            where property.objectClassName == target.className && property.type != .linkingObjects {
+            where property.objectClassName == target.className && property.type != .linkingObjects && !property.isSet && !property.isMap {
                 let sourceHandle = try transaction.classHandle(named: source.name)
                 var owners = try transaction.linkingObjects(to: key, from: sourceHandle, property: index)
                 guard !owners.isEmpty else { continue }
@@ -86,8 +88,8 @@ package enum TopLevelObjects {
             guard let target = property.objectClassName, property.type != .linkingObjects,
                   transaction.schema[target]?.isEmbedded == true else { continue }
             let childHandle = try transaction.classHandle(named: target)
-            let values: [Value] = if property.isList {
-                try transaction.values(of: ListHandle(owningClass: handle, owner: key, property: index))
+            let values: [Value] = if property.isCollection {
+                try transaction.collectionValues(index, of: key, in: handle)
             } else {
                 [try transaction.value(of: key, property: index, in: handle)]
             }

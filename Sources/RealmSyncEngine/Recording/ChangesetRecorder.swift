@@ -229,6 +229,22 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 default: mirror.elements[position].positionStamp = stamp
                 }
                 mirrors[list] = (mirror, property)
+            case .setInsert(let reference, let value), .setErase(let reference, let value):
+                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                let register = MemberRegisters.Register(member: MemberRegisters.member(of: value), value: instruction.isSetInsert ? value : nil,
+                                                        stamp: stamp)
+                try MemberRegisters.write(register, of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner,
+                                                                                   property: reference.property), transaction)
+            case .mapSet(let reference, let key, let value):
+                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                try MemberRegisters.write(MemberRegisters.Register(member: MemberRegisters.member(ofKey: key), value: value, stamp: stamp),
+                                          of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
+                                          transaction)
+            case .mapErase(let reference, let key):
+                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                try MemberRegisters.write(MemberRegisters.Register(member: MemberRegisters.member(ofKey: key), value: nil, stamp: stamp),
+                                          of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
+                                          transaction)
             default:
                 break
             }
@@ -252,18 +268,23 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let known = replicated[objectSchema.name]
             // Linking objects are computed on each replica, not replicated.
             for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
-                // The changeset format (version 1) has no set or map yet.
-                if property.isSet || property.isMap || property.type == .mixed {
-                    let kind = property.type == .mixed ? "an AnyRealmValue" : property.isSet ? "a MutableSet" : "a Map"
-                    throw RealmError(.invalidSchema, "Property '\(objectSchema.name).\(property.name)' is \(kind), which synchronized Realms do not support yet.")
-                }
-                instructions.append(.addProperty(class: objectSchema.name, PropertySpec(
-                    name: property.name, type: property.type.rawValue, isOptional: property.isOptional, isList: property.isList,
-                    target: property.objectClassName)))
+                try Self.checkSynchronizable(property, of: objectSchema.name, transaction.schema)
+                instructions.append(.addProperty(class: objectSchema.name, PropertySpec(property)))
                 try SyncTables.noteReplicated(className: objectSchema.name, property: property.name, transaction)
             }
         }
         return instructions
+    }
+
+    /// Refuses what replicas do not integrate yet (Docs/SyncDesign.md,
+    /// "Sets and maps"): mixed values, and maps of embedded objects.
+    static func checkSynchronizable(_ property: Property, of className: String, _ schema: Schema) throws(RealmError) {
+        if property.type == .mixed {
+            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is an AnyRealmValue, which synchronized Realms do not support yet.")
+        }
+        if property.isMap, let target = property.objectClassName, schema[target]?.isEmbedded == true {
+            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is a Map of embedded objects, which synchronized Realms do not support yet.")
+        }
     }
 
     // MARK: Changes to instructions
@@ -386,12 +407,44 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let (mirror, reference, _) = try listState(list, countChange: nil, &context)
             try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key))).save(list, property: reference.property, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
-        case .setInserted(let set, _), .setErased(let set, _), .setCleared(let set),
-             .mapSet(let set, _, _), .mapErased(let set, _), .mapCleared(let set), .createdEmbeddedInMap(_, _, let set, _):
-            // The changeset format has no set or map instructions yet: a
-            // synced Realm refuses such properties when it opens, and this
-            // stops any change that got past that.
-            throw RealmError(.invalidSchema, "'\(set.owningClass.className)' has a set or map property, which synchronized Realms do not support yet.")
+        case .setInserted(let set, let value):
+            let (reference, target) = try collectionState(set, &context)
+            return [.setInsert(reference, try syncValue(value, target: target, &context))]
+        case .setErased(let set, let value):
+            let (reference, target) = try collectionState(set, &context)
+            return [.setErase(reference, try syncValue(value, target: target, &context))]
+        case .setCleared(let set):
+            // The erase of each member this replica holds: what the
+            // registers hold (links to objects not here among them) and
+            // what the set shows. A member inserted elsewhere and not seen
+            // here survives (Docs/SyncDesign.md, "Sets and maps").
+            let (reference, target) = try collectionState(set, &context)
+            var members: [[UInt8]: SyncValue] = [:]
+            for register in try MemberRegisters.registers(of: try registers(of: set, &context), transaction) {
+                if let value = register.value { members[register.member] = value }
+            }
+            for value in try transaction.setValues(of: set) {
+                let synced = try syncValue(value, target: target, &context)
+                members[MemberRegisters.member(of: synced)] = synced
+            }
+            return members.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { .setErase(reference, $0.value) }
+        case .mapSet(let map, let key, let value):
+            let (reference, target) = try collectionState(map, &context)
+            return [.mapSet(reference, key: key, try syncValue(value, target: target, &context))]
+        case .mapErased(let map, let key):
+            let (reference, _) = try collectionState(map, &context)
+            return [.mapErase(reference, key: key)]
+        case .mapCleared(let map):
+            let (reference, _) = try collectionState(map, &context)
+            var keys = Set(try transaction.entries(of: map).map(\.key))
+            for register in try MemberRegisters.registers(of: try registers(of: map, &context), transaction) where register.value != nil {
+                keys.insert(String(decoding: register.member, as: UTF8.self))
+            }
+            return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { .mapErase(reference, key: $0) }
+        case .createdEmbeddedInMap(_, _, let map, _):
+            // Refused when the schema is replicated (checkSynchronizable);
+            // this stops any change that got past that.
+            throw RealmError(.invalidSchema, "'\(map.owningClass.className)' has a Map of embedded objects, which synchronized Realms do not support yet.")
         }
     }
 
@@ -485,6 +538,23 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         let reference = ListReference(ownerClass: list.owningClass.className, owner: try identity(of: list.owner, list.owningClass, &context),
                                       property: property.name)
         return (mirror, reference, property.objectClassName)
+    }
+
+    /// A set's or map's reference, and its link target.
+    private func collectionState(_ collection: ListHandle, _ context: inout Context) throws(RealmError) -> (ListReference, String?) {
+        guard collection.nested == nil else {
+            throw RealmError(.invalidSchema, "'\(collection.owningClass.className)' has a nested collection, which synchronized Realms do not support yet.")
+        }
+        let property = try context.schema(collection.owningClass).properties[collection.property]
+        let reference = ListReference(ownerClass: collection.owningClass.className,
+                                      owner: try identity(of: collection.owner, collection.owningClass, &context), property: property.name)
+        return (reference, property.objectClassName)
+    }
+
+    /// Where the registers of a set or map are kept.
+    private func registers(of collection: ListHandle, _ context: inout Context) throws(RealmError) -> MemberRegisters.Collection {
+        MemberRegisters.Collection(className: collection.owningClass.className, owner: collection.owner,
+                                   property: try context.schema(collection.owningClass).properties[collection.property].name)
     }
 
     /// The stored mirror of a list of `count` elements, or a new one naming

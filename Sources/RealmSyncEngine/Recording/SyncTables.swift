@@ -85,6 +85,8 @@ package enum SyncTables {
         // Links waiting for their targets (added in session 29: files
         // made before get the table here).
         try transaction.replicationExecute(PendingLinks.createTable)
+        // Registers of sets and maps (added in session 31).
+        try transaction.replicationExecute(MemberRegisters.createTable)
         // Files synced before server versions had salts.
         let columns = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('sync_state') WHERE name = 'last_server_salt'")
         _ = try columns.step()
@@ -222,10 +224,12 @@ package enum SyncTables {
             delete.bind(key.rawValue, at: 2)
             try delete.run()
         }
-        let lists = try transaction.replicationStatement("DELETE FROM sync_lists WHERE class = ? AND owner = ?")
-        lists.bind(className, at: 1)
-        lists.bind(key.rawValue, at: 2)
-        try lists.run()
+        for table in ["sync_lists", "sync_members"] {
+            let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE class = ? AND owner = ?")
+            delete.bind(className, at: 1)
+            delete.bind(key.rawValue, at: 2)
+            try delete.run()
+        }
     }
 
     // MARK: Schema

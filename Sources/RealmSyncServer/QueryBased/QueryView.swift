@@ -95,8 +95,8 @@ struct QueryView {
             guard let target = property.objectClassName, property.type != .linkingObjects,
                   let targetSchema = transaction.schema[target] else { continue }
             let targetHandle = try transaction.classHandle(named: target)
-            let values: [Value] = if property.isList {
-                try transaction.values(of: ListHandle(owningClass: handle, owner: key, property: index))
+            let values: [Value] = if property.isCollection {
+                try transaction.collectionValues(index, of: key, in: handle)
             } else {
                 [try transaction.value(of: key, property: index, in: handle)]
             }

@@ -114,7 +114,7 @@ public struct PropertySpec: Hashable, Sendable {
 
 extension Instruction {
     /// Whether this is a `setInsert`.
-    var isSetInsert: Bool {
+    public var isSetInsert: Bool {
         if case .setInsert = self { return true }
         return false
     }

@@ -81,6 +81,20 @@ import Testing
         #expect(result.histories > 5_000)
     }
 
+    /// Sets and maps (Docs/SyncDesign.md, "Sets and maps"): every kind of
+    /// change of them against every other, and against the deletions and
+    /// creations of their owner and their objects.
+    @Test func everyPairOfSetAndMapChangesConverges() async {
+        let palette = Op.collections + Op.collectionNeighbours
+        var combinations: [[[Op]]] = []
+        for i in palette.indices { for j in i..<palette.count where i < Op.collections.count {
+            combinations.append([[palette[i]], [palette[j]]])
+        } }
+        let result = await Self.check(combinations)
+        Self.expectConvergence(result, "pairs of set and map changes")
+        #expect(result.histories > 1_000)
+    }
+
     /// The changes with the most to resolve: embedded objects, links and
     /// lists of objects whose targets are deleted, primary keys made twice
     /// or again.
@@ -128,7 +142,7 @@ import Testing
         for run in 0..<runs {
             var generator = RandomEdits.Generator(seed: 20261128_000 + UInt64(run))
             let scripts = (0..<3).map { _ in
-                (0..<(2 + Int(generator.next() % 7))).map { _ in Op.all[Int(generator.next() % UInt64(Op.all.count))] }
+                (0..<(2 + Int(generator.next() % 7))).map { _ in Op.every[Int(generator.next() % UInt64(Op.every.count))] }
             }
             let schedule = ModelSchedule.random(scriptLengths: scripts.map(\.count), &generator)
             if var failure = ModelChecker.run(scripts, schedule) {

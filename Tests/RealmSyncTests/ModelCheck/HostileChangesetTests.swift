@@ -48,19 +48,30 @@ import Testing
         try Self.expectRefused([.listInsert(tags, element: element, position: taken, .string("x"))], "a taken key")
     }
 
-    /// The wire carries set and map instructions (Docs/SyncDesign.md, "Sets
-    /// and maps"); until replicas integrate them, each is a bad changeset,
-    /// and so is a property that is a set or map.
-    @Test func setAndMapInstructionsAreRefusedUntilIntegrated() throws {
-        let (_, tags, _, _) = try Self.seeded()
-        try Self.expectRefused([.setInsert(tags, .string("x"))], "a set insertion")
-        try Self.expectRefused([.setErase(tags, .string("x"))], "a set erasure")
-        try Self.expectRefused([.mapSet(tags, key: "k", .string("x"))], "a map value")
-        try Self.expectRefused([.mapErase(tags, key: "k")], "a map erasure")
+    /// Set and map instructions aimed at what is not a set or map, or
+    /// carrying what it cannot hold, and properties replicas do not
+    /// integrate yet (Docs/SyncDesign.md, "Sets and maps").
+    @Test func setAndMapInstructionsOfTheWrongKindAreRefused() throws {
+        let (_, tags, dogs, _) = try Self.seeded()
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        let (pets, labels, scores, walkers) = (ListReference(ownerClass: "Person", owner: ana, property: "pets"),
+                                               ListReference(ownerClass: "Person", owner: ana, property: "labels"),
+                                               ListReference(ownerClass: "Person", owner: ana, property: "scores"),
+                                               ListReference(ownerClass: "Person", owner: ana, property: "walkers"))
+        try Self.expectRefused([.setInsert(tags, .string("x"))], "a set insertion into a list")
+        try Self.expectRefused([.setErase(scores, .string("x"))], "a set erasure from a map")
+        try Self.expectRefused([.mapSet(labels, key: "k", .string("x"))], "a map value in a set")
+        try Self.expectRefused([.mapErase(dogs, key: "k")], "a map erasure from a list")
+        try Self.expectRefused([.setInsert(pets, .link(class: "Person", ana))], "a person in a set of dogs")
+        try Self.expectRefused([.setInsert(pets, .null)], "nil in a set of dogs")
+        try Self.expectRefused([.setInsert(labels, .link(class: "Dog", .global(GlobalKey(client: 77, counter: 1))))], "a link in a set of strings")
+        try Self.expectRefused([.setInsert(labels, .int(3))], "a number in a set of strings")
+        try Self.expectRefused([.mapSet(walkers, key: "w", .string("Rex"))], "a string in a map of dogs")
+        try Self.expectRefused([.mapSet(scores, key: "k", .string("x"))], "a string in a map of numbers")
         try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "labels", type: "string", isOptional: false, isList: false,
-                                                                           isSet: true, target: nil))], "a set property")
-        try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "scores", type: "int", isOptional: false, isList: false,
-                                                                           isMap: true, target: nil))], "a map property")
+                                                                           isMap: true, target: nil))], "a set made a map")
+        try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "homes", type: "object", isOptional: true, isList: false,
+                                                                           isMap: true, target: "Address"))], "a map of embedded objects")
     }
 
     @Test func valuesOfTheWrongKindForAListAreRefused() throws {

@@ -40,6 +40,15 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         // Ana's friends: Bo, a primary-key object in a list (Bo made again
         // has the same local key, and is another object).
         if let bo = try r.person(2) { try t.append(.object(bo), to: try t.list(P.friends, of: ana, in: people)) }
+        // Ana's sets and maps: pets {Rex}, labels {a, b}, scores {j: 1,
+        // k: 0}, walkers {w: Fido}.
+        try t.insert(.object(rex), intoSet: ListHandle(owningClass: people, owner: ana, property: P.pets))
+        let labels = ListHandle(owningClass: people, owner: ana, property: P.labels)
+        for label in ["a", "b"] { try t.insert(.string(label), intoSet: labels) }
+        let scores = ListHandle(owningClass: people, owner: ana, property: P.scores)
+        try t.setValue(.int(1), forKey: "j", in: scores)
+        try t.setValue(.int(0), forKey: "k", in: scores)
+        try t.setValue(.object(fido), forKey: "w", in: ListHandle(owningClass: people, owner: ana, property: P.walkers))
     }
 
     // MARK: The palette
@@ -141,12 +150,46 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("clearPast") { r, _ in try r.withList(P.past) { t, list, _ in try t.removeAll(from: list) } },
     ]
 
+    /// Every kind of change of sets and maps, of values and of objects.
+    static let collections: [ModelOperation] = [
+        // A set of objects.
+        op("petRex") { r, _ in if let rex = try r.dog("Rex") { try r.withCollection(P.pets) { t, set in try t.insert(.object(rex), intoSet: set) } } },
+        op("petMax") { r, _ in if let max = try r.dog("Max") { try r.withCollection(P.pets) { t, set in try t.insert(.object(max), intoSet: set) } } },
+        op("unpetRex") { r, _ in if let rex = try r.dog("Rex") { try r.withCollection(P.pets) { t, set in try t.remove(.object(rex), fromSet: set) } } },
+        op("clearPets") { r, _ in try r.withCollection(P.pets) { t, set in try t.removeAll(fromSet: set) } },
+        // A set of values: a member of each client's, one all share.
+        op("addLabel") { r, c in try r.withCollection(P.labels) { t, set in try t.insert(.string("l\(c)"), intoSet: set) } },
+        op("addLabelX") { r, _ in try r.withCollection(P.labels) { t, set in try t.insert(.string("x"), intoSet: set) } },
+        op("removeLabelA") { r, _ in try r.withCollection(P.labels) { t, set in try t.remove(.string("a"), fromSet: set) } },
+        op("removeLabelX") { r, _ in try r.withCollection(P.labels) { t, set in try t.remove(.string("x"), fromSet: set) } },
+        op("clearLabels") { r, _ in try r.withCollection(P.labels) { t, set in try t.removeAll(fromSet: set) } },
+        // A map of values.
+        op("scoreK") { r, c in try r.withCollection(P.scores) { t, map in try t.setValue(.int(Int64(10 + c)), forKey: "k", in: map) } },
+        op("scoreNew") { r, c in try r.withCollection(P.scores) { t, map in try t.setValue(.int(Int64(c)), forKey: "n\(c)", in: map) } },
+        op("unscoreK") { r, _ in try r.withCollection(P.scores) { t, map in try t.removeValue(forKey: "k", from: map) } },
+        op("clearScores") { r, _ in try r.withCollection(P.scores) { t, map in try t.removeAll(fromMap: map) } },
+        // A map of objects.
+        op("walkerRex") { r, _ in
+            if let rex = try r.dog("Rex") { try r.withCollection(P.walkers) { t, map in try t.setValue(.object(rex), forKey: "w", in: map) } }
+        },
+        op("walkerNone") { r, _ in try r.withCollection(P.walkers) { t, map in try t.setValue(.null, forKey: "w", in: map) } },
+        op("unwalk") { r, _ in try r.withCollection(P.walkers) { t, map in try t.removeValue(forKey: "w", from: map) } },
+        op("clearWalkers") { r, _ in try r.withCollection(P.walkers) { t, map in try t.removeAll(fromMap: map) } },
+    ]
+
+    /// The changes of other kinds that sets and maps must resolve against:
+    /// their owner and their objects deleted, made again or new.
+    static let collectionNeighbours = ["deleteAna", "deleteRex", "deleteFido", "deleteAllDogs", "newDogInList", "rename"].map(named)
+
+    /// Every kind of change.
+    static let every = all + collections
+
     static func op(_ name: String, _ body: @escaping @Sendable (ModelReplica, Int) throws -> Void) -> ModelOperation {
         ModelOperation(name: name, body: body)
     }
 
     static func named(_ name: String) -> ModelOperation {
-        all.first { $0.name == name }!
+        (all + collections).first { $0.name == name }!
     }
 }
 
@@ -160,6 +203,12 @@ extension ModelReplica {
             return nil
         }
         return home
+    }
+
+    /// Runs `body` on Ana's set or map `property`, if Ana is here.
+    func withCollection(_ property: Int, _ body: (Transaction, ListHandle) throws -> Void) throws {
+        guard let ana = try person(1) else { return }
+        try body(transaction, ListHandle(owningClass: try people, owner: ana, property: property))
     }
 
     /// Runs `body` on Ana's list `property`, if Ana is here.

@@ -18,6 +18,10 @@ final class ModelReplica {
             Property(name: "past", type: .object, isList: true, objectClassName: "Address"),
             Property(name: "best", type: .object, isOptional: true, objectClassName: "Dog"),
             Property(name: "friends", type: .object, isList: true, objectClassName: "Person"),
+            Property(name: "pets", type: .object, isSet: true, objectClassName: "Dog"),
+            Property(name: "labels", type: .string, isSet: true),
+            Property(name: "scores", type: .int, isMap: true),
+            Property(name: "walkers", type: .object, isOptional: true, isMap: true, objectClassName: "Dog"),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -32,7 +36,10 @@ final class ModelReplica {
     ])
 
     /// Person's properties, by index.
-    enum PersonProperty { static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8 }
+    enum PersonProperty {
+        static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8
+        static let pets = 9, labels = 10, scores = 11, walkers = 12
+    }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
 
@@ -128,6 +135,13 @@ final class ModelReplica {
             if property.isList {
                 let elements = try transaction.values(of: try transaction.list(index, of: key, in: handle))
                 fields.append("\(property.name)=[\(try elements.map { try describe($0, property) }.joined(separator: ","))]")
+            } else if property.isSet {
+                let members = try transaction.setValues(of: ListHandle(owningClass: handle, owner: key, property: index))
+                fields.append("\(property.name)={\(try members.map { try describe($0, property) }.sorted().joined(separator: ","))}")
+            } else if property.isMap {
+                let entries = try transaction.entries(of: ListHandle(owningClass: handle, owner: key, property: index))
+                let described = try entries.map { "\($0.key):\(try describe($0.value, property))" }.sorted()
+                fields.append("\(property.name)={\(described.joined(separator: ","))}")
             } else {
                 fields.append("\(property.name)=\(try describe(values[index], property))")
             }
