@@ -229,22 +229,12 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 default: mirror.elements[position].positionStamp = stamp
                 }
                 mirrors[list] = (mirror, property)
-            case .setInsert(let reference, let value), .setErase(let reference, let value):
-                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
-                let register = MemberRegisters.Register(member: MemberRegisters.member(of: value), value: instruction.isSetInsert ? value : nil,
-                                                        stamp: stamp)
-                try MemberRegisters.write(register, of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner,
-                                                                                   property: reference.property), transaction)
-            case .mapSet(let reference, let key, let value):
-                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
-                try MemberRegisters.write(MemberRegisters.Register(member: MemberRegisters.member(ofKey: key), value: value, stamp: stamp),
-                                          of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
-                                          transaction)
-            case .mapErase(let reference, let key):
-                guard let owner = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
-                try MemberRegisters.write(MemberRegisters.Register(member: MemberRegisters.member(ofKey: key), value: nil, stamp: stamp),
-                                          of: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
-                                          transaction)
+            case .setInsert, .setErase, .mapSet, .mapErase:
+                guard let write = MemberRegisters.Write(instruction),
+                      let owner = try localKey(write.reference.owner, write.reference.ownerClass, transaction) else { continue }
+                try MemberRegisters.write(MemberRegisters.Register(member: write.member, value: write.value, stamp: stamp),
+                                          of: MemberRegisters.Collection(className: write.reference.ownerClass, owner: owner,
+                                                                         property: write.reference.property), transaction)
             default:
                 break
             }

@@ -34,6 +34,26 @@ enum MemberRegisters {
         var stamp: Stamp
     }
 
+    /// What a set or map instruction writes: its collection, the member
+    /// or key, and the value (nil for an erase).
+    struct Write {
+        var reference: ListReference
+        var member: [UInt8]
+        var value: SyncValue?
+
+        /// The write of a `setInsert`, `setErase`, `mapSet` or `mapErase`;
+        /// nil for any other instruction.
+        init?(_ instruction: Instruction) {
+            switch instruction {
+            case .setInsert(let set, let value): (reference, member, self.value) = (set, MemberRegisters.member(of: value), value)
+            case .setErase(let set, let value): (reference, member, self.value) = (set, MemberRegisters.member(of: value), nil)
+            case .mapSet(let map, let key, let value): (reference, member, self.value) = (map, MemberRegisters.member(ofKey: key), value)
+            case .mapErase(let map, let key): (reference, member, value) = (map, MemberRegisters.member(ofKey: key), nil)
+            default: return nil
+            }
+        }
+    }
+
     static let createTable = """
         CREATE TABLE IF NOT EXISTS sync_members (
             class TEXT NOT NULL,

@@ -114,7 +114,7 @@ public struct PropertySpec: Hashable, Sendable {
 
 extension Instruction {
     /// Whether this is a `setInsert`.
-    public var isSetInsert: Bool {
+    var isSetInsert: Bool {
         if case .setInsert = self { return true }
         return false
     }
