@@ -20,6 +20,7 @@ final class RandomNote: Object {
     @Persisted var friends: MutableSet<RandomNote>
     @Persisted var marks: Map<String, Int>
     @Persisted var pals: Map<String, RandomNote?>
+    @Persisted var rooms: Map<String, RandomAddress?>
 }
 
 final class RandomAddress: EmbeddedObject {
@@ -41,7 +42,7 @@ enum RandomNotes {
         let note = realm.object(ofType: RandomNote.self, forPrimaryKey: id)
         let other = realm.object(ofType: RandomNote.self, forPrimaryKey: Int((argument / 7) % 6))
         func index(_ count: Int) -> Int { Int((argument / 11) % UInt64(max(count, 1))) }
-        switch generator.next() % 31 {
+        switch generator.next() % 32 {
         case 0, 1: _ = try realm.create(RandomNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
         case 2: note?.text = "text \(argument % 1000)"
         case 3: note?.count = Int(argument % 100)
@@ -73,12 +74,21 @@ enum RandomNotes {
         case 27: if let other { if argument % 3 == 0 { note?.friends.remove(other) } else { note?.friends.insert(other) } }
         case 28: if argument % 3 == 0 { note?.marks.removeObject(for: "m\(argument % 4)") } else { note?.marks["m\(argument % 4)"] = Int(argument % 100) }
         case 29: if argument % 3 == 0 { note?.pals.removeObject(for: "p\(argument % 3)") } else { note?.pals["p\(argument % 3)"] = other }
-        default:
+        case 30:
+            let key = "r\(argument % 3)"
             switch argument % 4 {
+            case 0: note?.rooms[key] = RandomAddress(value: ["street": "room \(argument % 10)"])
+            case 1: note?.rooms[key]??.street = "painted \(argument % 10)"
+            case 2: note?.rooms[key] = .some(nil)
+            default: note?.rooms.removeObject(for: key)
+            }
+        default:
+            switch argument % 5 {
             case 0: note?.labels.removeAll()
             case 1: note?.friends.removeAll()
             case 2: note?.marks.removeAll()
-            default: note?.pals.removeAll()
+            case 3: note?.pals.removeAll()
+            default: note?.rooms.removeAll()
             }
         }
     }
@@ -90,7 +100,8 @@ enum RandomNotes {
                 + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
                 + "places \(note.places.map(\.street)) labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) "
                 + "marks \(note.marks.keys.sorted().map { "\($0)=\(note.marks[$0] ?? -1)" }) "
-                + "pals \(note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" })"
+                + "pals \(note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" }) "
+                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" })"
         }
         let pins = realm.objects(RandomPin.self).map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
         return Array(notes) + pins

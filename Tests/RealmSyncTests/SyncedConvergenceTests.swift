@@ -20,6 +20,7 @@ final class SyncNote: Object {
     @Persisted var friends: MutableSet<SyncNote>
     @Persisted var marks: Map<String, Int>
     @Persisted var pals: Map<String, SyncNote?>
+    @Persisted var rooms: Map<String, SyncAddress?>
 }
 
 final class SyncAddress: EmbeddedObject {
@@ -124,7 +125,7 @@ extension SyncTests {
             let id = Int(argument % 6)
             let note = realm.object(ofType: SyncNote.self, forPrimaryKey: id)
             let other = realm.object(ofType: SyncNote.self, forPrimaryKey: Int((argument / 7) % 6))
-            switch operation % 28 {
+            switch operation % 29 {
             case 0, 1: _ = try realm.create(SyncNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
             case 2: note?.text = "text \(argument % 1000)"
             case 3: note?.count = Int(argument % 100)
@@ -165,11 +166,20 @@ extension SyncTests {
             case 25:
                 if argument % 3 == 0 { note?.pals.removeObject(for: "p\(argument % 3)") } else { note?.pals["p\(argument % 3)"] = other }
             case 26:
-                switch argument % 4 {
+                switch argument % 5 {
                 case 0: note?.labels.removeAll()
                 case 1: note?.friends.removeAll()
                 case 2: note?.marks.removeAll()
-                default: note?.pals.removeAll()
+                case 3: note?.pals.removeAll()
+                default: note?.rooms.removeAll()
+                }
+            case 27:
+                let key = "r\(argument % 3)"
+                switch argument % 4 {
+                case 0: note?.rooms[key] = SyncAddress(value: ["street": "room \(argument % 10)"])
+                case 1: note?.rooms[key]??.street = "painted \(argument % 10)"
+                case 2: note?.rooms[key] = .some(nil)
+                default: note?.rooms.removeObject(for: key)
                 }
             default:
                 let pins = realm.objects(SyncPin.self)
@@ -183,7 +193,8 @@ extension SyncTests {
             let pals = note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" }
             return "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
                 + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
-                + "labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) marks \(marks) pals \(pals)"
+                + "labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) marks \(marks) pals \(pals) "
+                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" })"
         }
 
         /// A replica's objects by content, in an order every replica shares.

@@ -222,9 +222,6 @@ package enum ChangesetApplier {
             guard let type = PropertyType(rawValue: spec.type) else {
                 throw Self.badChangeset("property '\(className).\(spec.name)' has an unknown type '\(spec.type)'")
             }
-            if spec.isMap, let target = spec.target, transaction.schema[target]?.isEmbedded == true {
-                throw Self.badChangeset("property '\(className).\(spec.name)' is a map of embedded objects, which replicas do not integrate yet")
-            }
             if let existing = objectSchema.properties.first(where: { $0.name == spec.name }) {
                 guard existing.type == type, existing.isOptional == spec.isOptional, existing.isList == spec.isList,
                       existing.isSet == spec.isSet, existing.isMap == spec.isMap, existing.objectClassName == spec.target else {
@@ -282,7 +279,9 @@ package enum ChangesetApplier {
                 guard ownerProperty.objectClassName == className, transaction.schema[className]?.isEmbedded == true else {
                     throw Self.badChangeset("'\(ownerClass).\(property)' does not hold embedded '\(className)' objects")
                 }
-                guard !ownerProperty.isList else { return }
+                // One in a map was made by its `mapSet`, which comes first,
+                // if that write won.
+                guard !ownerProperty.isList, !ownerProperty.isMap else { return }
                 // One in a to-one property is a write of that property: the
                 // later of it and the property's other writes (other
                 // embedded objects, nil) wins.
@@ -347,6 +346,13 @@ package enum ChangesetApplier {
                 }
                 if ownerProperty.isList {
                     if let element { try listErase([element], in: ListReference(ownerClass: ownerClass, owner: owner, property: property)) }
+                } else if ownerProperty.isMap {
+                    // The key that holds it, set to nil.
+                    let reference = ListReference(ownerClass: ownerClass, owner: owner, property: property)
+                    for (collection, register) in try MemberRegisters.linking(to: ObjectReference(className: className, identity: identity), transaction)
+                    where collection.className == ownerClass && collection.property == property {
+                        try mapWrite(.null, forKey: String(decoding: register.member, as: UTF8.self), in: reference, stamp: stamp)
+                    }
                 } else if try localKey(identity, className) != nil {
                     try set(.null, of: owner, ownerClass, property: property, stamp: stamp)
                 }
@@ -660,7 +666,9 @@ package enum ChangesetApplier {
             }
             return ResolvedCollection(handle: ListHandle(owningClass: handle, owner: owner, property: index),
                                       registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
-                                      property: property)
+                                      property: property,
+                                      embeddedClass: property.objectClassName.flatMap { transaction.schema[$0]?.isEmbedded == true ? $0 : nil },
+                                      reference: reference)
         }
 
         private struct ResolvedCollection {
@@ -671,9 +679,17 @@ package enum ChangesetApplier {
             /// Checks that `value` is what the collection holds: a link to
             /// its class when it holds objects (a map's value may also be
             /// nil), a value of its type otherwise.
+            /// The class of the embedded objects it holds, if it does.
+            let embeddedClass: String?
+            let reference: ListReference
+
             func check(_ value: SyncValue) throws(RealmError) {
                 let fits = switch (value, property.objectClassName) {
-                case (.link(let linked, _), let target?): linked == target
+                case (.link(let linked, let identity), let target?) where embeddedClass != nil:
+                    // A new embedded object of its own, for this map.
+                    if case .embedded(reference.ownerClass, reference.owner, reference.property, _?) = identity { linked == target } else { false }
+                case (.link(let linked, let identity), let target?):
+                    if case .embedded = identity { false } else { linked == target }
                 case (.null, _?): property.isMap
                 case (_, _?), (.link, nil): false
                 case (.null, nil): property.isOptional
@@ -724,11 +740,24 @@ package enum ChangesetApplier {
             let member = MemberRegisters.member(ofKey: key)
             if let old = try MemberRegisters.register(member, of: resolved.registers, transaction), old.stamp >= stamp { return }
             try MemberRegisters.write(MemberRegisters.Register(member: member, value: value, stamp: stamp), of: resolved.registers, transaction)
+            // An embedded object the key held goes, and what sync knew of it.
+            if let embeddedClass = resolved.embeddedClass, case .object(let replaced)? = try transaction.value(forKey: key, in: resolved.handle) {
+                try SyncTables.forgetObject(replaced, className: embeddedClass, transaction)
+            }
             guard let value else {
                 try transaction.removeValue(forKey: key, from: resolved.handle)
                 return
             }
-            if case .link = value { waiting.memberLinkWritten() }
+            if case .link(let className, let identity) = value {
+                waiting.memberLinkWritten()
+                if resolved.embeddedClass != nil {
+                    // A new, empty embedded object: its creation and values
+                    // follow, naming its identity.
+                    let child = try transaction.setEmbeddedObject(forKey: key, in: resolved.handle)
+                    try SyncTables.setEmbeddedIdentity(identity, of: child, className: className, transaction)
+                    return
+                }
+            }
             try transaction.setValue(try shown(value) ?? .null, forKey: key, in: resolved.handle)
         }
 

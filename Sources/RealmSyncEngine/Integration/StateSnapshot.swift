@@ -408,10 +408,18 @@ package enum StateSnapshot {
         mutating func members(of owner: ObjectKey, _ property: Property, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
             let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
             let collection = MemberRegisters.Collection(className: handle.className, owner: owner, property: property.name)
+            let embedded = try embeddedClass(of: property)
+            let map = ListHandle(owningClass: handle, owner: owner, property: try transaction.propertyIndex(named: property.name, in: handle))
             for register in try MemberRegisters.registers(of: collection, transaction) {
                 if property.isMap {
                     let key = String(decoding: register.member, as: UTF8.self)
                     append(register.value.map { .mapSet(reference, key: key, $0) } ?? .mapErase(reference, key: key), stamp: register.stamp)
+                    // An embedded object: its creation, then its content.
+                    if let embedded, case .link(_, let childIdentity)? = register.value,
+                       case .object(let child)? = try transaction.value(forKey: key, in: map) {
+                        append(.create(class: embedded, childIdentity), stamp: nil)
+                        try content(of: child, try transaction.classHandle(named: embedded), childIdentity)
+                    }
                 } else if let value = register.value {
                     append(.setInsert(reference, value), stamp: register.stamp)
                 } else {

@@ -267,13 +267,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     /// Refuses what replicas do not integrate yet (Docs/SyncDesign.md,
-    /// "Sets and maps"): mixed values, and maps of embedded objects.
+    /// "Sets and maps"): mixed values.
     static func checkSynchronizable(_ property: Property, of className: String, _ schema: Schema) throws(RealmError) {
         if property.type == .mixed {
             throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is an AnyRealmValue, which synchronized Realms do not support yet.")
-        }
-        if property.isMap, let target = property.objectClassName, schema[target]?.isEmbedded == true {
-            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is a Map of embedded objects, which synchronized Realms do not support yet.")
         }
     }
 
@@ -431,10 +428,16 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 keys.insert(String(decoding: register.member, as: UTF8.self))
             }
             return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { .mapErase(reference, key: $0) }
-        case .createdEmbeddedInMap(_, _, let map, _):
-            // Refused when the schema is replicated (checkSynchronizable);
-            // this stops any change that got past that.
-            throw RealmError(.invalidSchema, "'\(map.owningClass.className)' has a Map of embedded objects, which synchronized Realms do not support yet.")
+        case .createdEmbeddedInMap(let handle, let key, let map, let mapKey):
+            // A write of the key's register naming a new embedded object of
+            // its own, which its creation and values then fill
+            // (Docs/SyncDesign.md, "Sets and maps").
+            let (reference, _) = try collectionState(map, &context)
+            let identity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
+                                                   element: context.newKey())
+            try SyncTables.setEmbeddedIdentity(identity, of: key, className: handle.className, transaction)
+            return [.mapSet(reference, key: mapKey, .link(class: handle.className, identity)), .create(class: handle.className, identity)]
+                + (try initialValues(of: key, handle, identity, &context))
         }
     }
 
@@ -452,7 +455,14 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let ownerHandle = try transaction.classHandle(named: ownerClass)
             let index = try transaction.propertyIndex(named: property, in: ownerHandle)
             try SyncTables.forgetObject(key, className: handle.className, transaction)
-            guard try context.schema(ownerHandle).properties[index].isList else {
+            let ownerProperty = try context.schema(ownerHandle).properties[index]
+            if ownerProperty.isMap {
+                // Its key keeps nil, as RealmCore leaves it.
+                let map = ListHandle(owningClass: ownerHandle, owner: ownerKey, property: index)
+                let reference = ListReference(ownerClass: ownerClass, owner: owner, property: property)
+                return try transaction.entries(of: map).filter { $0.value == .object(key) }.map { .mapSet(reference, key: $0.key, .null) }
+            }
+            guard ownerProperty.isList else {
                 return [.set(class: ownerClass, owner, property: property, .null)]
             }
             let list = ListHandle(owningClass: ownerHandle, owner: ownerKey, property: index)

@@ -70,8 +70,13 @@ import Testing
         try Self.expectRefused([.mapSet(scores, key: "k", .string("x"))], "a string in a map of numbers")
         try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "labels", type: "string", isOptional: false, isList: false,
                                                                            isMap: true, target: nil))], "a set made a map")
-        try Self.expectRefused([.addProperty(class: "Person", PropertySpec(name: "homes", type: "object", isOptional: true, isList: false,
-                                                                           isMap: true, target: "Address"))], "a map of embedded objects")
+        let homes = ListReference(ownerClass: "Person", owner: ana, property: "homes")
+        let element = GlobalKey(client: 77, counter: 1)
+        try Self.expectRefused([.mapSet(homes, key: "h", .link(class: "Address", .global(element)))], "a top-level identity as an embedded object")
+        try Self.expectRefused([.mapSet(homes, key: "h", .link(class: "Address", .embedded(
+            ownerClass: "Person", owner: .primaryKey(.int(2), incarnation: 0), property: "homes", element: element)))], "another owner's embedded object")
+        try Self.expectRefused([.mapSet(walkers, key: "w", .link(class: "Dog", .embedded(
+            ownerClass: "Person", owner: ana, property: "walkers", element: element)))], "an embedded identity in a map of top-level objects")
     }
 
     @Test func valuesOfTheWrongKindForAListAreRefused() throws {

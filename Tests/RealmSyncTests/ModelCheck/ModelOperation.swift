@@ -49,6 +49,7 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         try t.setValue(.int(1), forKey: "j", in: scores)
         try t.setValue(.int(0), forKey: "k", in: scores)
         try t.setValue(.object(fido), forKey: "w", in: ListHandle(owningClass: people, owner: ana, property: P.walkers))
+        _ = try t.setEmbeddedObject(forKey: "h", in: ListHandle(owningClass: people, owner: ana, property: P.homes), values: [.string("Hm")])
     }
 
     // MARK: The palette
@@ -150,7 +151,8 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("clearPast") { r, _ in try r.withList(P.past) { t, list, _ in try t.removeAll(from: list) } },
     ]
 
-    /// Every kind of change of sets and maps, of values and of objects.
+    /// Every kind of change of sets and maps, of values, of objects and of
+    /// embedded objects.
     static let collections: [ModelOperation] = [
         // A set of objects.
         op("petRex") { r, _ in if let rex = try r.dog("Rex") { try r.withCollection(P.pets) { t, set in try t.insert(.object(rex), intoSet: set) } } },
@@ -175,6 +177,32 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("walkerNone") { r, _ in try r.withCollection(P.walkers) { t, map in try t.setValue(.null, forKey: "w", in: map) } },
         op("unwalk") { r, _ in try r.withCollection(P.walkers) { t, map in try t.removeValue(forKey: "w", from: map) } },
         op("clearWalkers") { r, _ in try r.withCollection(P.walkers) { t, map in try t.removeAll(fromMap: map) } },
+        // A map of embedded objects.
+        op("mapHome") { r, c in
+            try r.withCollection(P.homes) { t, map in _ = try t.setEmbeddedObject(forKey: "h", in: map, values: [.string("m\(c)")]) }
+        },
+        op("mapHomeWithDetail") { r, c in
+            try r.withCollection(P.homes) { t, map in
+                let home = try t.setEmbeddedObject(forKey: "h", in: map, values: [.string("m\(c)")])
+                _ = try t.createEmbeddedObject(in: try r.addresses, owner: home, property: 1, values: [.string("md\(c)")])
+            }
+        },
+        op("mapHomeNew") { r, c in
+            try r.withCollection(P.homes) { t, map in _ = try t.setEmbeddedObject(forKey: "g\(c)", in: map, values: [.string("g\(c)")]) }
+        },
+        op("editMapHome") { r, c in
+            try r.withCollection(P.homes) { t, map in
+                if case .object(let home)? = try t.value(forKey: "h", in: map) { try t.setValue(.string("x\(c)"), of: home, property: 0, in: try r.addresses) }
+            }
+        },
+        op("nilMapHome") { r, _ in try r.withCollection(P.homes) { t, map in try t.setValue(.null, forKey: "h", in: map) } },
+        op("unmapHome") { r, _ in try r.withCollection(P.homes) { t, map in try t.removeValue(forKey: "h", from: map) } },
+        op("deleteMapHomeObject") { r, _ in
+            try r.withCollection(P.homes) { t, map in
+                if case .object(let home)? = try t.value(forKey: "h", in: map) { try t.deleteObject(home, in: try r.addresses) }
+            }
+        },
+        op("clearHomes") { r, _ in try r.withCollection(P.homes) { t, map in try t.removeAll(fromMap: map) } },
     ]
 
     /// The changes of other kinds that sets and maps must resolve against:

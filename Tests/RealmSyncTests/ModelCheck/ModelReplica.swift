@@ -22,6 +22,7 @@ final class ModelReplica {
             Property(name: "labels", type: .string, isSet: true),
             Property(name: "scores", type: .int, isMap: true),
             Property(name: "walkers", type: .object, isOptional: true, isMap: true, objectClassName: "Dog"),
+            Property(name: "homes", type: .object, isOptional: true, isMap: true, objectClassName: "Address"),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -38,7 +39,7 @@ final class ModelReplica {
     /// Person's properties, by index.
     enum PersonProperty {
         static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8
-        static let pets = 9, labels = 10, scores = 11, walkers = 12
+        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13
     }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
