@@ -21,6 +21,7 @@ final class RandomNote: Object {
     @Persisted var marks: Map<String, Int>
     @Persisted var pals: Map<String, RandomNote?>
     @Persisted var rooms: Map<String, RandomAddress?>
+    @Persisted var anything: AnyRealmValue
 }
 
 final class RandomAddress: EmbeddedObject {
@@ -42,7 +43,7 @@ enum RandomNotes {
         let note = realm.object(ofType: RandomNote.self, forPrimaryKey: id)
         let other = realm.object(ofType: RandomNote.self, forPrimaryKey: Int((argument / 7) % 6))
         func index(_ count: Int) -> Int { Int((argument / 11) % UInt64(max(count, 1))) }
-        switch generator.next() % 32 {
+        switch generator.next() % 33 {
         case 0, 1: _ = try realm.create(RandomNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
         case 2: note?.text = "text \(argument % 1000)"
         case 3: note?.count = Int(argument % 100)
@@ -82,6 +83,13 @@ enum RandomNotes {
             case 2: note?.rooms[key] = .some(nil)
             default: note?.rooms.removeObject(for: key)
             }
+        case 31:
+            switch argument % 4 {
+            case 0: note?.anything = .int(Int(argument % 10))
+            case 1: note?.anything = .string("any \(argument % 10)")
+            case 2: note?.anything = other.map { .object($0) } ?? .none
+            default: note?.anything = .none
+            }
         default:
             switch argument % 5 {
             case 0: note?.labels.removeAll()
@@ -101,7 +109,8 @@ enum RandomNotes {
                 + "places \(note.places.map(\.street)) labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) "
                 + "marks \(note.marks.keys.sorted().map { "\($0)=\(note.marks[$0] ?? -1)" }) "
                 + "pals \(note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" }) "
-                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" })"
+                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" }) "
+                + "anything \((note.anything.object(RandomNote.self)?.id).map { "note \($0)" } ?? "\(note.anything)")"
         }
         let pins = realm.objects(RandomPin.self).map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
         return Array(notes) + pins

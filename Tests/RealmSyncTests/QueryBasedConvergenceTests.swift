@@ -193,6 +193,7 @@ extension SyncTests {
                     pending += Array(note.children)
                     pending += Array(note.friends)
                     pending += note.pals.values.compactMap { $0 }
+                    if let linked = note.anything.object(SyncNote.self) { pending.append(linked) }
                 }
                 let described = realm.objects(SyncNote.self).sorted(byKeyPath: "id").filter { notes.contains($0.id) }
                     .map(SyncTests.SyncedConvergence.describe)

@@ -21,6 +21,7 @@ final class SyncNote: Object {
     @Persisted var marks: Map<String, Int>
     @Persisted var pals: Map<String, SyncNote?>
     @Persisted var rooms: Map<String, SyncAddress?>
+    @Persisted var anything: AnyRealmValue
 }
 
 final class SyncAddress: EmbeddedObject {
@@ -125,7 +126,7 @@ extension SyncTests {
             let id = Int(argument % 6)
             let note = realm.object(ofType: SyncNote.self, forPrimaryKey: id)
             let other = realm.object(ofType: SyncNote.self, forPrimaryKey: Int((argument / 7) % 6))
-            switch operation % 29 {
+            switch operation % 30 {
             case 0, 1: _ = try realm.create(SyncNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
             case 2: note?.text = "text \(argument % 1000)"
             case 3: note?.count = Int(argument % 100)
@@ -181,6 +182,13 @@ extension SyncTests {
                 case 2: note?.rooms[key] = .some(nil)
                 default: note?.rooms.removeObject(for: key)
                 }
+            case 28:
+                switch argument % 4 {
+                case 0: note?.anything = .int(Int(argument % 10))
+                case 1: note?.anything = .string("any \(argument % 10)")
+                case 2: note?.anything = other.map { .object($0) } ?? .none
+                default: note?.anything = .none
+                }
             default:
                 let pins = realm.objects(SyncPin.self)
                 if !pins.isEmpty { realm.delete(pins[Int(argument % UInt64(pins.count))]) }
@@ -194,7 +202,8 @@ extension SyncTests {
             return "note \(note.id) \(note.text) \(note.count) \(note.score.map { "\($0)" } ?? "nil") link \(note.link?.id ?? -1) "
                 + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
                 + "labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) marks \(marks) pals \(pals) "
-                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" })"
+                + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" }) "
+                + "anything \((note.anything.object(SyncNote.self)?.id).map { "note \($0)" } ?? "\(note.anything)")"
         }
 
         /// A replica's objects by content, in an order every replica shares.

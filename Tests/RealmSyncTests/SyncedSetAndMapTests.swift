@@ -13,10 +13,18 @@ final class SyncedBag: Object {
     @Persisted var assignees: Map<String, SyncTask?>
 }
 
-/// A model synchronized Realms do not hold yet.
+/// Mixed values, alone and in a set and a map.
 final class SyncedMixedBag: Object {
     @Persisted(primaryKey: true) var id = 0
     @Persisted var anything: AnyRealmValue
+    @Persisted var bag: MutableSet<AnyRealmValue>
+    @Persisted var dictionary: Map<String, AnyRealmValue>
+}
+
+/// A model synchronized Realms do not hold yet.
+final class SyncedMixedList: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var values: List<AnyRealmValue>
 }
 
 /// A map of embedded objects.
@@ -219,26 +227,109 @@ extension SyncTests {
             }
         }
 
+        /// Mixed values travel typed, links with their class; a set of
+        /// them holds the int 1 and the double 1.0 once, as RealmCore does.
+        @Test func mixedValuesTravelTyped() async throws {
+            try await TestClient.run {
+                let server = try await TestServer.start()
+                defer { Task { await server.stop() } }
+                let (alice, bob, carol) = (try await R.register("alice", on: server), try await R.register("bob", on: server),
+                                           try await R.register("carol", on: server))
+                let url = R.realmURL(server, "/shared/mixed")
+                func configuration(_ user: SyncUser) -> Realm.Configuration {
+                    Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url),
+                                        objectTypes: [SyncedMixedBag.self, SyncTask.self])
+                }
+                func describe(_ configuration: Realm.Configuration) async throws -> String {
+                    try await offloaded {
+                        let realm = try Realm(configuration: configuration)
+                        guard let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1) else { return "no bag" }
+                        func text(_ value: AnyRealmValue) -> String {
+                            switch value {
+                            case .object(let object): "task \((object as? SyncTask)?.id ?? -1)"
+                            case .int(let number): "int \(number)"
+                            case .double(let number): "double \(number)"
+                            case .string(let string): "string \(string)"
+                            case .none: "nil"
+                            default: "\(value)"
+                            }
+                        }
+                        let members = bag.bag.map(text).sorted().joined(separator: ",")
+                        let entries = bag.dictionary.keys.sorted().map { "\($0)=\(text(bag.dictionary[$0]!))" }.joined(separator: ",")
+                        return "anything[\(text(bag.anything))] bag[\(members)] dictionary[\(entries)]"
+                    }
+                }
+                let (aliceConfig, bobConfig) = (configuration(alice), configuration(bob))
+                try await R.write(aliceConfig) { realm in
+                    let task = realm.create(SyncTask.self, value: ["id": 7, "title": "seven"])
+                    let bag = realm.create(SyncedMixedBag.self, value: ["id": 1, "anything": AnyRealmValue.object(task)])
+                    bag.bag.insert(objectsIn: [.int(1), .string("one"), .object(task)])
+                    bag.dictionary["n"] = .double(2.5)
+                    bag.dictionary["t"] = .object(task)
+                }
+                _ = try await describe(bobConfig)
+                let (aliceSession, bobSession) = (try #require(alice.session(for: url)), try #require(bob.session(for: url)))
+                try await R.sync(aliceSession, to: bobSession)
+                #expect(try await describe(bobConfig) == "anything[task 7] bag[int 1,string one,task 7] dictionary[n=double 2.5,t=task 7]")
+
+                // Offline: alice inserts the double 1.0 (one member with the
+                // int 1 bob erases later) and sets anything; bob deletes the
+                // task.
+                aliceSession.suspend()
+                bobSession.suspend()
+                try await R.write(aliceConfig) { realm in
+                    let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
+                    bag.anything = .string("from alice")
+                    bag.bag.remove(.int(1))
+                    bag.bag.insert(.double(1))
+                }
+                try await Task.sleep(for: .milliseconds(5))
+                try await R.write(bobConfig) { realm in
+                    let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
+                    bag.bag.remove(.int(1))
+                    realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 7)!)
+                }
+                aliceSession.resume()
+                bobSession.resume()
+                try await R.sync(aliceSession, to: bobSession)
+                try await R.sync(bobSession, to: aliceSession)
+                let converged = try await describe(aliceConfig)
+                #expect(converged == (try await describe(bobConfig)), "the replicas converge")
+                #expect(converged == "anything[string from alice] bag[string one] dictionary[n=double 2.5,t=nil]")
+
+                let carolConfig = configuration(carol)
+                _ = try await describe(carolConfig)
+                try await #require(carol.session(for: url)).waitForDownload()
+                #expect(try await describe(carolConfig) == converged)
+            }
+        }
+
         /// What replicas do not integrate yet fails with an error naming
         /// the property, rather than replicating it as something else.
-        @Test func mixedValuesAreRefused() async throws {
+        @Test func listsOfMixedValuesAndNestedCollectionsAreRefused() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()
                 defer { Task { await server.stop() } }
                 let user = try await R.register("carol", on: server)
-                let configuration = Realm.Configuration(
-                    syncConfiguration: SyncConfiguration(user: user, realmURL: R.realmURL(server, "/~/mixed")), objectTypes: [SyncedMixedBag.self])
-                let message = try await offloaded { () -> String? in
-                    do {
-                        let realm = try Realm(configuration: configuration)
-                        try realm.write { realm.deleteAll() }
-                        return nil
-                    } catch {
-                        return "\(error)"
+                let lists = Realm.Configuration(
+                    syncConfiguration: SyncConfiguration(user: user, realmURL: R.realmURL(server, "/~/mixed-lists")), objectTypes: [SyncedMixedList.self])
+                let nested = Realm.Configuration(
+                    syncConfiguration: SyncConfiguration(user: user, realmURL: R.realmURL(server, "/~/nested")), objectTypes: [SyncedMixedBag.self])
+                let messages = try await offloaded { () -> [String?] in
+                    [lists, nested].map { configuration in
+                        do {
+                            let realm = try Realm(configuration: configuration)
+                            try realm.write { realm.create(SyncedMixedBag.self, value: ["id": 1, "anything": AnyRealmValue.fromArray([.int(1)])]) }
+                            return nil
+                        } catch {
+                            return "\(error)"
+                        }
                     }
                 }
-                let text = try #require(message)
-                #expect(text.contains("SyncedMixedBag.anything") && text.contains("do not support"), "\(text)")
+                let listError = try #require(messages[0])
+                #expect(listError.contains("SyncedMixedList.values") && listError.contains("do not support"), "\(listError)")
+                let nestedError = try #require(messages[1])
+                #expect(nestedError.contains("nested list or dictionary"), "\(nestedError)")
             }
         }
     }

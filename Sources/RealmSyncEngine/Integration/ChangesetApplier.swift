@@ -400,7 +400,7 @@ package enum ChangesetApplier {
                 // A link to an object this replica does not have is nil, as
                 // links to deleted objects are, until the object arrives.
                 if let found = try localKey(target, targetClass) {
-                    coreValue = .object(found)
+                    coreValue = try linkValue(found, targetClass, isMixed: transaction.objectSchema(handle).properties[index].type == .mixed)
                     try stopWaiting(link)
                 } else {
                     coreValue = .null
@@ -639,7 +639,8 @@ package enum ChangesetApplier {
                 guard try transaction.objectExists(link.owner, in: handle) else { continue }
                 let index = try transaction.propertyIndex(named: link.property, in: handle)
                 guard let element = link.element else {
-                    try transaction.setValue(.object(key), of: link.owner, property: index, in: handle)
+                    let isMixed = try transaction.objectSchema(handle).properties[index].type == .mixed
+                    try transaction.setValue(linkValue(key, target.className, isMixed: isMixed), of: link.owner, property: index, in: handle)
                     continue
                 }
                 let list = ListHandle(owningClass: handle, owner: link.owner, property: index)
@@ -668,6 +669,8 @@ package enum ChangesetApplier {
                                       registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
                                       property: property,
                                       embeddedClass: property.objectClassName.flatMap { transaction.schema[$0]?.isEmbedded == true ? $0 : nil },
+                                      knownClasses: property.type == .mixed
+                                          ? Set(transaction.schema.objectSchemas.filter { !$0.isEmbedded }.map(\.name)) : [],
                                       reference: reference)
         }
 
@@ -681,6 +684,8 @@ package enum ChangesetApplier {
             /// nil), a value of its type otherwise.
             /// The class of the embedded objects it holds, if it does.
             let embeddedClass: String?
+            /// The top-level classes of the file, for a mixed value's link.
+            let knownClasses: Set<String>
             let reference: ListReference
 
             func check(_ value: SyncValue) throws(RealmError) {
@@ -691,6 +696,10 @@ package enum ChangesetApplier {
                 case (.link(let linked, let identity), let target?):
                     if case .embedded = identity { false } else { linked == target }
                 case (.null, _?): property.isMap
+                case (.link(let linked, let identity), nil) where property.type == .mixed:
+                    // A mixed value links to a top-level object of a class the
+                    // file has.
+                    if case .embedded = identity { false } else { knownClasses.contains(linked) }
                 case (_, _?), (.link, nil): false
                 case (.null, nil): property.isOptional
                 default: property.type == .mixed || value.propertyType == property.type
@@ -704,9 +713,15 @@ package enum ChangesetApplier {
         /// The value RealmCore shows for `value`: a link's object when this
         /// replica has it (nil when it does not, the link waiting in its
         /// register for ``showMembers(linkingTo:as:)``).
-        private func shown(_ value: SyncValue) throws(RealmError) -> Value? {
+        private func shown(_ value: SyncValue, in collection: ResolvedCollection) throws(RealmError) -> Value? {
             guard case .link(let targetClass, let target) = value else { return try value.coreValue() }
-            return try localKey(target, targetClass).map { .object($0) }
+            return try localKey(target, targetClass).map { linkValue($0, targetClass, isMixed: collection.property.type == .mixed) }
+        }
+
+        /// How RealmCore stores a link to `key`: with its class in a mixed
+        /// value.
+        private func linkValue(_ key: ObjectKey, _ className: String, isMixed: Bool) -> Value {
+            isMixed ? .link(className: className, key: key) : .object(key)
         }
 
         /// A `setInsert` (`present`) or `setErase` of `value`: applied if
@@ -714,7 +729,7 @@ package enum ChangesetApplier {
         private func setWrite(_ value: SyncValue, present: Bool, in reference: ListReference, stamp: Stamp) throws(RealmError) {
             guard let resolved = try resolve(reference, isSet: true) else { return }
             try resolved.check(value)
-            let member = MemberRegisters.member(of: value)
+            let member = MemberRegisters.member(of: value, mixed: resolved.property.type == .mixed)
             let old = try MemberRegisters.register(member, of: resolved.registers, transaction)
             if let old, old.stamp >= stamp { return }
             try MemberRegisters.write(MemberRegisters.Register(member: member, value: present ? value : nil, stamp: stamp),
@@ -724,10 +739,10 @@ package enum ChangesetApplier {
             // an insertion of another representation of it (`1.50` where
             // `1.5` was), so that every replica stores the winner's.
             let replaced = old?.value.map { $0 != value } ?? false
-            if !present || replaced, let shownBefore = try shown(old?.value ?? value) {
+            if !present || replaced, let shownBefore = try shown(old?.value ?? value, in: resolved) {
                 try transaction.remove(shownBefore, fromSet: resolved.handle)
             }
-            if present, let shownNow = try shown(value) {
+            if present, let shownNow = try shown(value, in: resolved) {
                 try transaction.insert(shownNow, intoSet: resolved.handle)
             }
         }
@@ -758,7 +773,7 @@ package enum ChangesetApplier {
                     return
                 }
             }
-            try transaction.setValue(try shown(value) ?? .null, forKey: key, in: resolved.handle)
+            try transaction.setValue(try shown(value, in: resolved) ?? .null, forKey: key, in: resolved.handle)
         }
 
         /// The object `target` names is here now, as `key`: the set members
@@ -772,10 +787,11 @@ package enum ChangesetApplier {
                 let index = try transaction.propertyIndex(named: collection.property, in: handle)
                 let property = try transaction.objectSchema(handle).properties[index]
                 let container = ListHandle(owningClass: handle, owner: collection.owner, property: index)
+                let shown = linkValue(key, target.className, isMixed: property.type == .mixed)
                 if property.isSet {
-                    try transaction.insert(.object(key), intoSet: container)
+                    try transaction.insert(shown, intoSet: container)
                 } else if property.isMap, register.value != nil {
-                    try transaction.setValue(.object(key), forKey: String(decoding: register.member, as: UTF8.self), in: container)
+                    try transaction.setValue(shown, forKey: String(decoding: register.member, as: UTF8.self), in: container)
                 }
             }
         }

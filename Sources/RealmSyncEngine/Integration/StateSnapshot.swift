@@ -458,10 +458,14 @@ package enum StateSnapshot {
         }
 
         func syncValue(_ value: Value, target: String?) throws(RealmError) -> SyncValue {
-            guard case .object(let key) = value, let target else { return try SyncValue(scalar: value) }
-            let handle = try transaction.classHandle(named: target)
-            guard let identity = try identity(of: key, handle) else { return .null }
-            return .link(class: target, identity)
+            let (key, className): (ObjectKey, String)
+            switch value {
+            case .object(let object) where target != nil: (key, className) = (object, target!)
+            case .link(let linkedClass, let object): (key, className) = (object, linkedClass)
+            default: return try SyncValue(scalar: value)
+            }
+            guard let identity = try identity(of: key, try transaction.classHandle(named: className)) else { return .null }
+            return .link(class: className, identity)
         }
 
         func stamps(of key: ObjectKey, _ className: String) throws(RealmError) -> [String: Stamp] {
@@ -489,7 +493,7 @@ package enum StateSnapshot {
 
 private extension Property {
     /// Whether the property holds a value that names no object (not a
-    /// link, a collection or an embedded object): the state's scalars pass sends
+    /// link, a mixed value, a collection or an embedded object): the state's scalars pass sends
     /// it, and the references pass the others.
-    var namesNoObject: Bool { !isCollection && objectClassName == nil }
+    var namesNoObject: Bool { !isCollection && objectClassName == nil && type != .mixed }
 }

@@ -54,6 +54,15 @@ package enum TopLevelObjects {
     /// holding it, as waiting for `target`, its identity.
     private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
         for source in transaction.schema.objectSchemas {
+            // A mixed property names its target's class in its value: each
+            // object is looked at (few schemas have one; no index finds them).
+            for (index, property) in source.properties.enumerated() where property.type == .mixed && !property.isCollection {
+                let sourceHandle = try transaction.classHandle(named: source.name)
+                for owner in try transaction.objectKeys(in: sourceHandle)
+                where try transaction.value(of: owner, property: index, in: sourceHandle) == .link(className: target.className, key: key) {
+                    try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name), waitsFor: target, transaction)
+                }
+            }
             // Sets and maps need nothing: their registers keep the link,
             // and show it when the object comes back.
             for (index, property) in source.properties.enumerated()

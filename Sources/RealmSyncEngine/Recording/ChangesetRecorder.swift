@@ -230,7 +230,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 }
                 mirrors[list] = (mirror, property)
             case .setInsert, .setErase, .mapSet, .mapErase:
-                guard let write = MemberRegisters.Write(instruction),
+                guard let write = MemberRegisters.Write(instruction, transaction.schema),
                       let owner = try localKey(write.reference.owner, write.reference.ownerClass, transaction) else { continue }
                 try MemberRegisters.write(MemberRegisters.Register(member: write.member, value: write.value, stamp: stamp),
                                           of: MemberRegisters.Collection(className: write.reference.ownerClass, owner: owner,
@@ -267,10 +267,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     /// Refuses what replicas do not integrate yet (Docs/SyncDesign.md,
-    /// "Sets and maps"): mixed values.
+    /// "Mixed values"): lists of mixed values.
     static func checkSynchronizable(_ property: Property, of className: String, _ schema: Schema) throws(RealmError) {
-        if property.type == .mixed {
-            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is an AnyRealmValue, which synchronized Realms do not support yet.")
+        if property.type == .mixed && property.isList {
+            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is a List of AnyRealmValue, which synchronized Realms do not support yet.")
         }
     }
 
@@ -410,9 +410,10 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             for register in try MemberRegisters.registers(of: try registers(of: set, &context), transaction) {
                 if let value = register.value { members[register.member] = value }
             }
+            let isMixed = try context.schema(set.owningClass).properties[set.property].type == .mixed
             for value in try transaction.setValues(of: set) {
                 let synced = try syncValue(value, target: target, &context)
-                members[MemberRegisters.member(of: synced)] = synced
+                members[MemberRegisters.member(of: synced, mixed: isMixed)] = synced
             }
             return members.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { .setErase(reference, $0.value) }
         case .mapSet(let map, let key, let value):
@@ -576,9 +577,17 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     private func syncValue(_ value: Value, target: String?, _ context: inout Context) throws(RealmError) -> SyncValue {
-        guard case .object(let key) = value, let target else { return try SyncValue(scalar: value) }
-        let handle = try context.transaction.classHandle(named: target)
-        return .link(class: target, try identity(of: key, handle, &context))
+        switch value {
+        case .object(let key) where target != nil:
+            return .link(class: target!, try identity(of: key, try context.transaction.classHandle(named: target!), &context))
+        case .link(let className, let key):
+            // A mixed value's link.
+            return .link(class: className, try identity(of: key, try context.transaction.classHandle(named: className), &context))
+        case .collection:
+            throw RealmError(.invalidValue, "A nested list or dictionary in an AnyRealmValue cannot be synchronized yet.")
+        default:
+            return try SyncValue(scalar: value)
+        }
     }
 
     /// How replicas name a local object.

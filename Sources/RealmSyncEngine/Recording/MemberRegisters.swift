@@ -41,12 +41,16 @@ enum MemberRegisters {
         var member: [UInt8]
         var value: SyncValue?
 
-        /// The write of a `setInsert`, `setErase`, `mapSet` or `mapErase`;
-        /// nil for any other instruction.
-        init?(_ instruction: Instruction) {
+        /// The write of a `setInsert`, `setErase`, `mapSet` or `mapErase`
+        /// of a file with `schema`; nil for any other instruction.
+        init?(_ instruction: Instruction, _ schema: Schema) {
+            func setMember(_ value: SyncValue, of set: ListReference) -> [UInt8] {
+                let property = schema[set.ownerClass]?.properties.first { $0.name == set.property }
+                return MemberRegisters.member(of: value, mixed: property?.type == .mixed)
+            }
             switch instruction {
-            case .setInsert(let set, let value): (reference, member, self.value) = (set, MemberRegisters.member(of: value), value)
-            case .setErase(let set, let value): (reference, member, self.value) = (set, MemberRegisters.member(of: value), nil)
+            case .setInsert(let set, let value): (reference, member, self.value) = (set, setMember(value, of: set), value)
+            case .setErase(let set, let value): (reference, member, self.value) = (set, setMember(value, of: set), nil)
             case .mapSet(let map, let key, let value): (reference, member, self.value) = (map, MemberRegisters.member(ofKey: key), value)
             case .mapErase(let map, let key): (reference, member, value) = (map, MemberRegisters.member(ofKey: key), nil)
             default: return nil
@@ -73,10 +77,11 @@ enum MemberRegisters {
     // MARK: Members
 
     /// How a set names `value`: the same bytes for values the set takes
-    /// for one (`1.5` and `1.50`, `0.0` and `-0.0`), so that two replicas
-    /// never hold two registers for what RealmCore stores once.
-    static func member(of value: SyncValue) -> [UInt8] {
-        ChangesetCoding.encode(values: [canonical(value)])
+    /// for one (`1.5` and `1.50`, `0.0` and `-0.0`, and in a set of mixed
+    /// values the int `1` and the double `1.0`), so that two replicas never
+    /// hold two registers for what RealmCore stores once.
+    static func member(of value: SyncValue, mixed: Bool) -> [UInt8] {
+        ChangesetCoding.encode(values: [mixed ? canonicalMixed(value) : canonical(value)])
     }
 
     /// A map key's member bytes.
@@ -98,6 +103,23 @@ enum MemberRegisters {
             return .decimal(Decimal128(exactText: text)?.numericKey ?? text)
         default:
             return value
+        }
+    }
+
+    /// As ``canonical(_:)``, for a set of mixed values, which stores ints
+    /// and doubles as SQLite numbers (equal when their values are) and
+    /// every other type apart, floats by their bits (MixedEncoding).
+    private static func canonicalMixed(_ value: SyncValue) -> SyncValue {
+        switch value {
+        case .double(let number) where !number.isNaN:
+            if number == number.rounded(), number >= -0x1p63, number < 0x1p63 { return .int(Int64(number)) }
+            return value
+        case .float(let number) where number.isNaN:
+            return .float(.nan)
+        case .float:
+            return value
+        default:
+            return canonical(value)
         }
     }
 

@@ -92,6 +92,18 @@ struct QueryView {
                                       _ transaction: Transaction, _ identities: ViewReader.Identities) throws(RealmError) {
         let schema = try transaction.objectSchema(handle)
         for (index, property) in schema.properties.enumerated() {
+            if property.type == .mixed {
+                // A mixed value's link names its class.
+                let values: [Value] = if property.isCollection {
+                    try transaction.collectionValues(index, of: key, in: handle)
+                } else {
+                    [try transaction.value(of: key, property: index, in: handle)]
+                }
+                for case .link(let className, let linked) in values {
+                    try add(linked, try transaction.classHandle(named: className), to: &pending, transaction, identities)
+                }
+                continue
+            }
             guard let target = property.objectClassName, property.type != .linkingObjects,
                   let targetSchema = transaction.schema[target] else { continue }
             let targetHandle = try transaction.classHandle(named: target)

@@ -95,6 +95,20 @@ import Testing
         #expect(result.histories > 1_000)
     }
 
+    /// Mixed values (Docs/SyncDesign.md, "Mixed values"): every kind of
+    /// change of them against every other, and against the deletions and
+    /// creations of their owner and the objects they link to.
+    @Test func everyPairOfMixedValueChangesConverges() async {
+        let palette = Op.mixed + Op.mixedNeighbours
+        var combinations: [[[Op]]] = []
+        for i in palette.indices { for j in i..<palette.count where i < Op.mixed.count {
+            combinations.append([[palette[i]], [palette[j]]])
+        } }
+        let result = await Self.check(combinations)
+        Self.expectConvergence(result, "pairs of mixed value changes")
+        #expect(result.histories > 500)
+    }
+
     /// The changes with the most to resolve: embedded objects, links and
     /// lists of objects whose targets are deleted, primary keys made twice
     /// or again.

@@ -50,6 +50,10 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         try t.setValue(.int(0), forKey: "k", in: scores)
         try t.setValue(.object(fido), forKey: "w", in: ListHandle(owningClass: people, owner: ana, property: P.walkers))
         _ = try t.setEmbeddedObject(forKey: "h", in: ListHandle(owningClass: people, owner: ana, property: P.homes), values: [.string("Hm")])
+        // Ana's mixed values: any "seed", bag {"s"}, anyMap {m: 0}.
+        try t.setValue(.string("seed"), of: ana, property: P.any, in: people)
+        try t.insert(.string("s"), intoSet: ListHandle(owningClass: people, owner: ana, property: P.bag))
+        try t.setValue(.int(0), forKey: "m", in: ListHandle(owningClass: people, owner: ana, property: P.anyMap))
     }
 
     // MARK: The palette
@@ -205,19 +209,45 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("clearHomes") { r, _ in try r.withCollection(P.homes) { t, map in try t.removeAll(fromMap: map) } },
     ]
 
+    /// Every kind of change of mixed values: typed values and links to
+    /// either class, alone, in a set (where the int 1 and the double 1.0
+    /// are one member) and in a map.
+    static let mixed: [ModelOperation] = [
+        op("anyInt") { r, c in try r.setPerson(1, P.any, .int(Int64(c))) },
+        op("anyDouble") { r, c in try r.setPerson(1, P.any, .double(Double(c) + 0.5)) },
+        op("anyRex") { r, _ in if let rex = try r.dog("Rex") { try r.setPerson(1, P.any, .link(className: "Dog", key: rex)) } },
+        op("anyBo") { r, _ in if let bo = try r.person(2) { try r.setPerson(1, P.any, .link(className: "Person", key: bo)) } },
+        op("anyNil") { r, _ in try r.setPerson(1, P.any, .null) },
+        op("bagOne") { r, _ in try r.withCollection(P.bag) { t, set in try t.insert(.int(1), intoSet: set) } },
+        op("bagOneDouble") { r, _ in try r.withCollection(P.bag) { t, set in try t.insert(.double(1), intoSet: set) } },
+        op("bagRex") { r, _ in
+            if let rex = try r.dog("Rex") { try r.withCollection(P.bag) { t, set in try t.insert(.link(className: "Dog", key: rex), intoSet: set) } }
+        },
+        op("unbagOne") { r, _ in try r.withCollection(P.bag) { t, set in try t.remove(.int(1), fromSet: set) } },
+        op("clearBag") { r, _ in try r.withCollection(P.bag) { t, set in try t.removeAll(fromSet: set) } },
+        op("anyMapRex") { r, _ in
+            if let rex = try r.dog("Rex") { try r.withCollection(P.anyMap) { t, map in try t.setValue(.link(className: "Dog", key: rex), forKey: "r", in: map) } }
+        },
+        op("anyMapString") { r, c in try r.withCollection(P.anyMap) { t, map in try t.setValue(.string("s\(c)"), forKey: "r", in: map) } },
+        op("unAnyMap") { r, _ in try r.withCollection(P.anyMap) { t, map in try t.removeValue(forKey: "r", from: map) } },
+    ]
+
+    /// The changes of other kinds that mixed values must resolve against.
+    static let mixedNeighbours = collectionNeighbours + ["deleteBo", "recreateBo"].map(named)
+
     /// The changes of other kinds that sets and maps must resolve against:
     /// their owner and their objects deleted, made again or new.
     static let collectionNeighbours = ["deleteAna", "deleteRex", "deleteFido", "deleteAllDogs", "newDogInList", "rename"].map(named)
 
     /// Every kind of change.
-    static let every = all + collections
+    static let every = all + collections + mixed
 
     static func op(_ name: String, _ body: @escaping @Sendable (ModelReplica, Int) throws -> Void) -> ModelOperation {
         ModelOperation(name: name, body: body)
     }
 
     static func named(_ name: String) -> ModelOperation {
-        (all + collections).first { $0.name == name }!
+        (all + collections + mixed).first { $0.name == name }!
     }
 }
 

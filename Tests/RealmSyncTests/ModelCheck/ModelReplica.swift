@@ -23,6 +23,9 @@ final class ModelReplica {
             Property(name: "scores", type: .int, isMap: true),
             Property(name: "walkers", type: .object, isOptional: true, isMap: true, objectClassName: "Dog"),
             Property(name: "homes", type: .object, isOptional: true, isMap: true, objectClassName: "Address"),
+            Property(name: "any", type: .mixed, isOptional: true),
+            Property(name: "bag", type: .mixed, isOptional: true, isSet: true),
+            Property(name: "anyMap", type: .mixed, isOptional: true, isMap: true),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -39,7 +42,7 @@ final class ModelReplica {
     /// Person's properties, by index.
     enum PersonProperty {
         static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8
-        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13
+        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13, any = 14, bag = 15, anyMap = 16
     }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
@@ -151,6 +154,11 @@ final class ModelReplica {
     }
 
     private func describe(_ value: Value, _ property: Property) throws -> String {
+        if case .link(let targetClass, let target) = value {
+            let targetHandle = try transaction.classHandle(named: targetClass)
+            let name = try transaction.value(of: target, property: targetClass == "Person" ? PersonProperty.id : DogProperty.name, in: targetHandle)
+            return "→\(targetClass)(\(name))"
+        }
         guard case .object(let target) = value, let targetClass = property.objectClassName else { return "\(value)" }
         let targetHandle = try transaction.classHandle(named: targetClass)
         if try transaction.objectSchema(targetHandle).isEmbedded { return try describe(target, targetHandle) }
