@@ -19,7 +19,10 @@ import RealmSyncWire
 /// - list elements are placed by their position keys, moved and set by
 ///   last writer wins, erased for good; an element whose object is gone
 ///   is hidden (it keeps its place and stamps, and shows again when the
-///   object arrives or a later write gives it an object this replica has).
+///   object arrives or a later write gives it an object this replica has);
+/// - set members and map keys are registers (``MemberRegisters``), last
+///   writer wins per member or key; what the set or map shows follows
+///   from them and from the objects this replica has.
 ///
 /// `addInteger` is not integrated yet: a changeset holding one is refused,
 /// as a bad changeset, rather than applied in part.
@@ -655,8 +658,9 @@ package enum ChangesetApplier {
 
         // MARK: Sets and maps
 
-        /// A set or map of this replica named by `reference`, with its
-        /// registers' key and link target; nil when the owner is not here.
+        /// A set or map of this replica named by `reference`, with where its
+        /// registers are kept and what it holds; nil when the owner is not
+        /// here.
         private func resolve(_ reference: ListReference, isSet: Bool) throws(RealmError) -> ResolvedCollection? {
             guard let owner = try localKey(reference.owner, reference.ownerClass) else { return nil }
             let handle = try transaction.classHandle(named: reference.ownerClass)
@@ -678,16 +682,16 @@ package enum ChangesetApplier {
             let handle: ListHandle
             let registers: MemberRegisters.Collection
             let property: Property
-
-            /// Checks that `value` is what the collection holds: a link to
-            /// its class when it holds objects (a map's value may also be
-            /// nil), a value of its type otherwise.
             /// The class of the embedded objects it holds, if it does.
             let embeddedClass: String?
             /// The top-level classes of the file, for a mixed value's link.
             let knownClasses: Set<String>
             let reference: ListReference
 
+            /// Checks that `value` is what the collection holds: a link to
+            /// its class when it holds objects (a map's value may also be
+            /// nil; a map of embedded objects names a new one of its own),
+            /// a value of its type otherwise.
             func check(_ value: SyncValue) throws(RealmError) {
                 let fits = switch (value, property.objectClassName) {
                 case (.link(let linked, let identity), let target?) where embeddedClass != nil:
