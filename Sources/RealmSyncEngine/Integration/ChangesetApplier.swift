@@ -706,7 +706,7 @@ package enum ChangesetApplier {
                     if case .embedded = identity { false } else { knownClasses.contains(linked) }
                 case (_, _?), (.link, nil): false
                 case (.null, nil): property.isOptional
-                default: property.type == .mixed || value.propertyType == property.type
+                default: property.type == .mixed || (try? value.coreValue())?.type == property.type
                 }
                 guard fits else {
                     throw ChangesetApplier.Applier.badChangeset("'\(registers.className).\(registers.property)' is given \(value)")

@@ -34,23 +34,6 @@ extension SyncValue {
         }
     }
 
-    /// The type of property that holds the value (nil for nil and links).
-    package var propertyType: PropertyType? {
-        switch self {
-        case .null, .link: nil
-        case .bool: .bool
-        case .int: .int
-        case .float: .float
-        case .double: .double
-        case .string: .string
-        case .data: .data
-        case .date: .date
-        case .objectId: .objectId
-        case .uuid: .uuid
-        case .decimal: .decimal
-        }
-    }
-
     /// The value as RealmCore stores it; a link has no local key here.
     ///
     /// - Throws: `invalidValue` for a link.

@@ -85,12 +85,7 @@ import Testing
     /// change of them against every other, and against the deletions and
     /// creations of their owner and their objects.
     @Test func everyPairOfSetAndMapChangesConverges() async {
-        let palette = Op.collections + Op.collectionNeighbours
-        var combinations: [[[Op]]] = []
-        for i in palette.indices { for j in i..<palette.count where i < Op.collections.count {
-            combinations.append([[palette[i]], [palette[j]]])
-        } }
-        let result = await Self.check(combinations)
+        let result = await Self.check(Self.pairs(of: Op.collections, with: Op.collectionNeighbours))
         Self.expectConvergence(result, "pairs of set and map changes")
         #expect(result.histories > 1_000)
     }
@@ -99,14 +94,18 @@ import Testing
     /// change of them against every other, and against the deletions and
     /// creations of their owner and the objects they link to.
     @Test func everyPairOfMixedValueChangesConverges() async {
-        let palette = Op.mixed + Op.mixedNeighbours
-        var combinations: [[[Op]]] = []
-        for i in palette.indices { for j in i..<palette.count where i < Op.mixed.count {
-            combinations.append([[palette[i]], [palette[j]]])
-        } }
-        let result = await Self.check(combinations)
+        let result = await Self.check(Self.pairs(of: Op.mixed, with: Op.mixedNeighbours))
         Self.expectConvergence(result, "pairs of mixed value changes")
         #expect(result.histories > 500)
+    }
+
+    /// Every pair of `kinds`, and of one of them with one of `neighbours`,
+    /// each change made by a client of its own.
+    static func pairs(of kinds: [Op], with neighbours: [Op]) -> [[[Op]]] {
+        let palette = kinds + neighbours
+        var combinations: [[[Op]]] = []
+        for i in kinds.indices { for j in i..<palette.count { combinations.append([[palette[i]], [palette[j]]]) } }
+        return combinations
     }
 
     /// The changes with the most to resolve: embedded objects, links and
