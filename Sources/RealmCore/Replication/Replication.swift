@@ -34,7 +34,9 @@ package enum ReplicatedChange {
     case listCleared(ListHandle)
     /// A value added to a set (it was not there).
     case setInserted(ListHandle, Value)
-    /// A value removed from a set (as stored).
+    /// A value removed from a set (for a decimal, the stored member equal
+    /// to the one asked for; otherwise the one asked for, which the set
+    /// may store in another representation of it).
     case setErased(ListHandle, Value)
     /// Every element of a set about to be removed: recorded just before,
     /// so that the members can still be read.

@@ -301,9 +301,9 @@ package enum ChangesetApplier {
 
         /// Gives the unborn object the value of a `set` naming it; false
         /// (nothing done) for a set it cannot take: of another object, of a
-        /// primary key, a list, linking objects or a link (which may name
-        /// the unborn object itself), all applied as sets of an object that
-        /// exists.
+        /// primary key, a collection, linking objects or a link (a mixed
+        /// value's too; it may name the unborn object itself), all applied
+        /// as sets of an object that exists.
         private mutating func gather(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
                                      stamp: Stamp) throws(RealmError) -> Bool {
             guard let unborn, unborn.identity == identity, unborn.className == className else { return false }
@@ -350,12 +350,11 @@ package enum ChangesetApplier {
                 if ownerProperty.isList {
                     if let element { try listErase([element], in: ListReference(ownerClass: ownerClass, owner: owner, property: property)) }
                 } else if ownerProperty.isMap {
-                    // The key that holds it, set to nil.
-                    let reference = ListReference(ownerClass: ownerClass, owner: owner, property: property)
-                    for (collection, register) in try MemberRegisters.linking(to: ObjectReference(className: className, identity: identity), transaction)
-                    where collection.className == ownerClass && collection.property == property {
-                        try mapWrite(.null, forKey: String(decoding: register.member, as: UTF8.self), in: reference, stamp: stamp)
-                    }
+                    // Its key's writes decide (the recorder records its
+                    // deletion as the key's MapSet to nil); an erase naming
+                    // the object would depend on which object the key holds
+                    // when it arrives.
+                    throw Self.badChangeset("an embedded object of map '\(ownerClass).\(property)' is erased as an object")
                 } else if try localKey(identity, className) != nil {
                     try set(.null, of: owner, ownerClass, property: property, stamp: stamp)
                 }
@@ -400,10 +399,14 @@ package enum ChangesetApplier {
             let link = PendingLinks.Link(className: className, owner: key, property: property)
             switch value {
             case .link(let targetClass, let target):
+                let isMixed = try transaction.objectSchema(handle).properties[index].type == .mixed
+                if isMixed, transaction.schema[targetClass]?.isEmbedded != false || !target.isTopLevel {
+                    throw Self.badChangeset("'\(className).\(property)' is given a link to '\(targetClass)', which is no top-level class")
+                }
                 // A link to an object this replica does not have is nil, as
                 // links to deleted objects are, until the object arrives.
                 if let found = try localKey(target, targetClass) {
-                    coreValue = try linkValue(found, targetClass, isMixed: transaction.objectSchema(handle).properties[index].type == .mixed)
+                    coreValue = linkValue(found, targetClass, isMixed: isMixed)
                     try stopWaiting(link)
                 } else {
                     coreValue = .null
@@ -414,6 +417,8 @@ package enum ChangesetApplier {
                 try stopWaiting(link)
             default:
                 coreValue = try value.coreValue()
+                // A mixed property that waited for a link takes a value.
+                try stopWaiting(link)
             }
             try transaction.setValue(coreValue, of: key, property: index, in: handle)
             try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)

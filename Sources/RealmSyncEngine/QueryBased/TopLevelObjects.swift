@@ -54,8 +54,9 @@ package enum TopLevelObjects {
     /// holding it, as waiting for `target`, its identity.
     private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
         for source in transaction.schema.objectSchemas {
-            // A mixed property names its target's class in its value: each
-            // object is looked at (few schemas have one; no index finds them).
+            // A mixed property names its target's class in its value, and
+            // RealmCore has no lookup by a mixed value for sync to use: each
+            // object is looked at (few schemas have a mixed property).
             for (index, property) in source.properties.enumerated() where property.type == .mixed && !property.isCollection {
                 let sourceHandle = try transaction.classHandle(named: source.name)
                 for owner in try transaction.objectKeys(in: sourceHandle)

@@ -184,19 +184,15 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         for (index, instruction) in changeset.instructions.enumerated() {
             let stamp = changeset.stamp(ofInstruction: index)
             switch instruction {
-            case .set(let className, let identity, let property, let value):
+            case .set(let className, let identity, let property, _):
                 if let key = try localKey(identity, className, transaction) {
                     try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
-                    // A link written here no longer waits for the target
-                    // another write named.
-                    switch value {
-                    case .link, .null:
-                        if linksMayWait == nil { linksMayWait = try PendingLinks.exist(transaction) }
-                        if linksMayWait == true {
-                            try PendingLinks.forget(PendingLinks.Link(className: className, owner: key, property: property), transaction)
-                        }
-                    default:
-                        break
+                    // A property written here no longer waits for the target
+                    // another write named (a mixed property may take any
+                    // value).
+                    if linksMayWait == nil { linksMayWait = try PendingLinks.exist(transaction) }
+                    if linksMayWait == true {
+                        try PendingLinks.forget(PendingLinks.Link(className: className, owner: key, property: property), transaction)
                     }
                 }
             case .setDefault(let className, let identity, let property, _):
@@ -206,11 +202,12 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             case .create(_, .embedded(let ownerClass, let owner, let property, _)):
                 // Making an embedded object writes its owner's property, as
                 // setting it to nil does (Docs/SyncDesign.md, "Embedded
-                // objects"); an element of a list is stamped as the list's.
+                // objects"); an element of a list is stamped as the list's,
+                // and a map's value is its key's register.
                 guard let ownerKey = try localKey(owner, ownerClass, transaction) else { continue }
                 let ownerHandle = try transaction.classHandle(named: ownerClass)
                 let index = try transaction.propertyIndex(named: property, in: ownerHandle)
-                guard try !transaction.objectSchema(ownerHandle).properties[index].isList else { continue }
+                guard try !transaction.objectSchema(ownerHandle).properties[index].isCollection else { continue }
                 try SyncTables.setStamp(stamp, of: ownerKey, className: ownerClass, property: property, transaction)
             case .listInsert(let reference, let element, _, _), .listSet(let reference, let element, _), .listMove(let reference, let element, _):
                 guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
@@ -424,11 +421,13 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             return [.mapErase(reference, key: key)]
         case .mapCleared(let map):
             let (reference, _) = try collectionState(map, &context)
-            var keys = Set(try transaction.entries(of: map).map(\.key))
+            // Keys by their bytes, as RealmCore and the registers tell them
+            // apart (Swift's equality takes "é" and "e\u{301}" for one).
+            var keys = Set(try transaction.entries(of: map).map { MemberRegisters.member(ofKey: $0.key) })
             for register in try MemberRegisters.registers(of: try registers(of: map, &context), transaction) where register.value != nil {
-                keys.insert(String(decoding: register.member, as: UTF8.self))
+                keys.insert(register.member)
             }
-            return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { .mapErase(reference, key: $0) }
+            return keys.sorted { $0.lexicographicallyPrecedes($1) }.map { .mapErase(reference, key: String(decoding: $0, as: UTF8.self)) }
         case .createdEmbeddedInMap(let handle, let key, let map, let mapKey):
             // A write of the key's register naming a new embedded object of
             // its own, which its creation and values then fill
@@ -614,8 +613,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     private func localKey(_ identity: ObjectIdentity, _ className: String, _ transaction: Transaction) throws(RealmError) -> ObjectKey? {
         switch identity {
         case .global(let global): try SyncTables.localKey(of: global, className: className, transaction)
-        case .primaryKey(let value, _):
-            try transaction.object(withPrimaryKey: value.coreValue(), in: transaction.classHandle(named: className))
+        case .primaryKey(let value, let incarnation):
+            // Not an ended incarnation's (deleted and made again in the
+            // same write): the new object has stamps of its own.
+            try incarnation == self.incarnation(className: className, primaryKey: value, transaction)
+                ? transaction.object(withPrimaryKey: value.coreValue(), in: transaction.classHandle(named: className)) : nil
         case .embedded: try SyncTables.localKey(ofEmbedded: identity, className: className, transaction)
         }
     }

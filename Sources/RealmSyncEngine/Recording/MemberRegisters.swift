@@ -91,11 +91,10 @@ enum MemberRegisters {
 
     private static func canonical(_ value: SyncValue) -> SyncValue {
         switch value {
+        // A NaN is named by its bits, as RealmCore stores it.
         case .double(let number):
-            if number.isNaN { return .double(.nan) }
             return .double(number == 0 ? 0 : number)
         case .float(let number):
-            if number.isNaN { return .float(.nan) }
             return .float(number == 0 ? 0 : number)
         case .decimal(let text):
             // A text that does not parse is refused when applied; named as
@@ -114,8 +113,6 @@ enum MemberRegisters {
         case .double(let number) where !number.isNaN:
             if number == number.rounded(), number >= -0x1p63, number < 0x1p63 { return .int(Int64(number)) }
             return value
-        case .float(let number) where number.isNaN:
-            return .float(.nan)
         case .float:
             return value
         default:

@@ -197,6 +197,11 @@ package enum SyncTables {
         stale.bind(className, at: 1)
         stale.bind(Data(ChangesetCoding.encode(identity: identity)), at: 2)
         try stale.run()
+        // What sync kept of an embedded object RealmCore deleted with its
+        // owner or slot went unforgotten; SQLite may give its key to this
+        // new object (keys are reused after the largest is deleted), which
+        // must not inherit it.
+        try forgetObject(key, className: className, transaction)
         let insert = try transaction.replicationStatement("INSERT OR REPLACE INTO sync_embedded (class, object_key, identity) VALUES (?, ?, ?)")
         insert.bind(className, at: 1)
         insert.bind(key.rawValue, at: 2)

@@ -135,3 +135,60 @@ import Testing
         try mirror(of: reference, in: replica).map(\.0)
     }
 }
+
+/// Mixed values and the registers of sets and maps, in cases the model
+/// checker's histories do not reach.
+@Suite struct RegisterEdgeTests {
+    /// A mixed property set to a link to an object not here, then to a
+    /// number by a later write: the object's arrival leaves the number
+    /// (before the fix, it set the link, where replicas that held the
+    /// object all along show the number).
+    @Test func aLaterValueEndsAMixedLinksWait() throws {
+        let (replica, _, _, _) = try HostileChangesetTests.seeded()
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        let late = ObjectIdentity.global(GlobalKey(client: 77, counter: 9))
+        func changeset(_ version: UInt64, _ timestamp: Int64, _ instructions: [Instruction]) -> Changeset {
+            Changeset(clientFileIdent: 77, clientVersion: version, lastServerVersion: 1, timestamp: timestamp, firstSequence: version * 10,
+                      instructions: instructions)
+        }
+        try replica.apply([changeset(1, 5_000, [.set(class: "Person", ana, property: "any", .link(class: "Dog", late))])], firstVersion: 2)
+        try replica.apply([changeset(2, 6_000, [.set(class: "Person", ana, property: "any", .int(5))])], firstVersion: 3)
+        try replica.apply([changeset(3, 4_000, [.create(class: "Dog", late), .set(class: "Dog", late, property: "name", .string("Late"))])],
+                          firstVersion: 4)
+        let people = try replica.people
+        #expect(try replica.transaction.value(of: try #require(try replica.person(1)), property: ModelReplica.PersonProperty.any, in: people) == .int(5))
+    }
+
+    /// Keys that Swift's `String` equality takes for one ("é" composed and
+    /// decomposed) are two keys to RealmCore and the registers: a clear
+    /// erases both (before the fix, it recorded one).
+    @Test func aMapClearErasesKeysThatSwiftTakesForOne() throws {
+        let (replica, _, _, _) = try HostileChangesetTests.seeded()
+        let (composed, decomposed) = ("caf\u{e9}", "cafe\u{301}")
+        _ = try replica.takeUnuploaded()
+        try replica.transaction.write {
+            try replica.withCollection(ModelReplica.PersonProperty.scores) { t, map in
+                try t.setValue(.int(1), forKey: composed, in: map)
+                try t.setValue(.int(2), forKey: decomposed, in: map)
+            }
+        }
+        try replica.transaction.write {
+            try replica.withCollection(ModelReplica.PersonProperty.scores) { t, map in try t.removeAll(fromMap: map) }
+        }
+        let erased = try replica.takeUnuploaded().last?.instructions.compactMap { instruction -> [UInt8]? in
+            if case .mapErase(_, let key) = instruction { Array(key.utf8) } else { nil }
+        } ?? []
+        #expect(Set(erased) == [Array("j".utf8), Array("k".utf8), Array(composed.utf8), Array(decomposed.utf8)])
+    }
+
+    /// A mixed link to an embedded class, or to a class the file does not
+    /// have, is a bad changeset.
+    @Test func aMixedLinkToNoTopLevelClassIsRefused() throws {
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        let somewhere = ObjectIdentity.global(GlobalKey(client: 77, counter: 1))
+        try HostileChangesetTests.expectRefused([.set(class: "Person", ana, property: "any", .link(class: "Address", somewhere))],
+                                                "a mixed link to an embedded class")
+        try HostileChangesetTests.expectRefused([.set(class: "Person", ana, property: "any", .link(class: "Nowhere", somewhere))],
+                                                "a mixed link to no class")
+    }
+}
