@@ -76,7 +76,10 @@ package enum ChangesetApplier {
         /// A top-level object a `create` found new, not inserted yet.
         var unborn: Unborn?
         let incarnations = Incarnations()
-        let waiting = Waiting()
+        /// Whether links wait for their targets (``PendingLinks``).
+        let waiting = Existence { (transaction) throws(RealmError) in try PendingLinks.exist(transaction) }
+        /// Whether set or map registers hold links (``MemberRegisters``).
+        let memberLinks = Existence { (transaction) throws(RealmError) in try MemberRegisters.holdLinks(transaction) }
 
         /// The current incarnations of primary keys, asking the file only
         /// about classes where a key has ended one (most never have): a
@@ -99,35 +102,25 @@ package enum ChangesetApplier {
             }
         }
 
-        /// Whether links may wait for their targets in the file, asked
-        /// once: most files never have one.
-        final class Waiting {
+        /// Whether the file has rows of some kind, asked once (most files
+        /// never have any) and kept true once this applier writes one.
+        final class Existence {
             private var known: Bool?
+            private let probe: (Transaction) throws(RealmError) -> Bool
+
+            init(_ probe: @escaping (Transaction) throws(RealmError) -> Bool) {
+                self.probe = probe
+            }
 
             func mayExist(_ transaction: Transaction) throws(RealmError) -> Bool {
                 if let known { return known }
-                let found = try PendingLinks.exist(transaction)
+                let found = try probe(transaction)
                 known = found
                 return found
             }
 
             func noted() {
                 known = true
-            }
-
-            private var membersLink: Bool?
-
-            /// Whether a register of a set or map may hold a link, asked
-            /// once and kept true once one is written.
-            func membersMayLink(_ transaction: Transaction) throws(RealmError) -> Bool {
-                if let membersLink { return membersLink }
-                let found = try MemberRegisters.holdLinks(transaction)
-                membersLink = found
-                return found
-            }
-
-            func memberLinkWritten() {
-                membersLink = true
             }
         }
 
@@ -743,7 +736,7 @@ package enum ChangesetApplier {
             if let old, old.stamp >= stamp { return }
             try MemberRegisters.write(MemberRegisters.Register(member: member, value: present ? value : nil, stamp: stamp),
                                       of: resolved.registers, transaction)
-            if present, case .link = value { waiting.memberLinkWritten() }
+            if present, case .link = value { memberLinks.noted() }
             // Out goes the member as the set shows it: for an erase, and for
             // an insertion of another representation of it (`1.50` where
             // `1.5` was), so that every replica stores the winner's.
@@ -773,7 +766,7 @@ package enum ChangesetApplier {
                 return
             }
             if case .link(let className, let identity) = value {
-                waiting.memberLinkWritten()
+                memberLinks.noted()
                 if resolved.embeddedClass != nil {
                     // A new, empty embedded object: its creation and values
                     // follow, naming its identity.
@@ -788,7 +781,7 @@ package enum ChangesetApplier {
         /// The object `target` names is here now, as `key`: the set members
         /// and map values whose registers link to it show it.
         private func showMembers(linkingTo target: ObjectReference, as key: ObjectKey) throws(RealmError) {
-            guard try waiting.membersMayLink(transaction) else { return }
+            guard try memberLinks.mayExist(transaction) else { return }
             for (collection, register) in try MemberRegisters.linking(to: target, transaction) {
                 guard transaction.schema[collection.className] != nil else { continue }
                 let handle = try transaction.classHandle(named: collection.className)
