@@ -493,7 +493,7 @@ package enum StateSnapshot {
 
 private extension Property {
     /// Whether the property holds a value that names no object (not a
-    /// link, a mixed value, a collection or an embedded object): the state's scalars pass sends
-    /// it, and the references pass the others.
+    /// link, a mixed value, a collection or an embedded object): the
+    /// state's scalars pass sends it, and the references pass the others.
     var namesNoObject: Bool { !isCollection && objectClassName == nil && type != .mixed }
 }
