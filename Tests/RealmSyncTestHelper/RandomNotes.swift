@@ -22,6 +22,7 @@ final class RandomNote: Object {
     @Persisted var pals: Map<String, RandomNote?>
     @Persisted var rooms: Map<String, RandomAddress?>
     @Persisted var anything: AnyRealmValue
+    @Persisted var mixed: List<AnyRealmValue>
 }
 
 final class RandomAddress: EmbeddedObject {
@@ -43,7 +44,7 @@ enum RandomNotes {
         let note = realm.object(ofType: RandomNote.self, forPrimaryKey: id)
         let other = realm.object(ofType: RandomNote.self, forPrimaryKey: Int((argument / 7) % 6))
         func index(_ count: Int) -> Int { Int((argument / 11) % UInt64(max(count, 1))) }
-        switch generator.next() % 33 {
+        switch generator.next() % 34 {
         case 0, 1: _ = try realm.create(RandomNote.self, value: ["id": id, "text": "made \(argument % 1000)"], update: .modified)
         case 2: note?.text = "text \(argument % 1000)"
         case 3: note?.count = Int(argument % 100)
@@ -90,6 +91,15 @@ enum RandomNotes {
             case 2: note?.anything = other.map { .object($0) } ?? .none
             default: note?.anything = .none
             }
+        case 32:
+            guard let mixed = note?.mixed else { break }
+            switch argument % 5 {
+            case 0: mixed.insert(.int(Int(argument % 10)), at: index(mixed.count + 1))
+            case 1: if let other { mixed.insert(.object(other), at: index(mixed.count + 1)) }
+            case 2: if !mixed.isEmpty { mixed[index(mixed.count)] = argument % 2 == 0 ? .string("m\(argument % 10)") : .none }
+            case 3: if mixed.count > 1 { mixed.move(from: index(mixed.count), to: 0) }
+            default: if !mixed.isEmpty { mixed.remove(at: index(mixed.count)) }
+            }
         default:
             switch argument % 5 {
             case 0: note?.labels.removeAll()
@@ -101,6 +111,11 @@ enum RandomNotes {
         }
     }
 
+    /// A mixed value by content: an object by its id.
+    static func describe(_ value: AnyRealmValue) -> String {
+        (value.object(RandomNote.self)?.id).map { "note \($0)" } ?? "\(value)"
+    }
+
     /// The Realm's objects by content, in an order every replica shares.
     static func dump(_ realm: Realm) -> [String] {
         let notes = realm.objects(RandomNote.self).sorted(byKeyPath: "id").map { note in
@@ -110,7 +125,7 @@ enum RandomNotes {
                 + "marks \(note.marks.keys.sorted().map { "\($0)=\(note.marks[$0] ?? -1)" }) "
                 + "pals \(note.pals.keys.sorted().map { "\($0)=\(note.pals[$0]??.id ?? -1)" }) "
                 + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" }) "
-                + "anything \((note.anything.object(RandomNote.self)?.id).map { "note \($0)" } ?? "\(note.anything)")"
+                + "anything \(describe(note.anything)) mixed \(note.mixed.map(describe))"
         }
         let pins = realm.objects(RandomPin.self).map { "pin \($0.label) \($0.note?.id ?? -1)" }.sorted()
         return Array(notes) + pins

@@ -22,6 +22,7 @@ final class SyncNote: Object {
     @Persisted var pals: Map<String, SyncNote?>
     @Persisted var rooms: Map<String, SyncAddress?>
     @Persisted var anything: AnyRealmValue
+    @Persisted var mixed: List<AnyRealmValue>
 }
 
 final class SyncAddress: EmbeddedObject {
@@ -189,6 +190,16 @@ extension SyncTests {
                 case 2: note?.anything = other.map { .object($0) } ?? .none
                 default: note?.anything = .none
                 }
+            case 29:
+                guard let mixed = note?.mixed else { break }
+                let index = Int((argument / 11) % UInt64(max(mixed.count, 1)))
+                switch argument % 5 {
+                case 0: mixed.insert(.int(Int(argument % 10)), at: min(index, mixed.count))
+                case 1: if let other { mixed.insert(.object(other), at: min(index, mixed.count)) }
+                case 2: if !mixed.isEmpty { mixed[index] = argument % 2 == 0 ? .string("m\(argument % 10)") : .none }
+                case 3: if mixed.count > 1 { mixed.move(from: index, to: 0) }
+                default: if !mixed.isEmpty { mixed.remove(at: index) }
+                }
             default:
                 let pins = realm.objects(SyncPin.self)
                 if !pins.isEmpty { realm.delete(pins[Int(argument % UInt64(pins.count))]) }
@@ -203,7 +214,12 @@ extension SyncTests {
                 + "address \(note.address?.street ?? "-") tags \(Array(note.tags)) children \(note.children.map(\.id)) "
                 + "labels \(Array(note.labels).sorted()) friends \(note.friends.map(\.id).sorted()) marks \(marks) pals \(pals) "
                 + "rooms \(note.rooms.keys.sorted().map { "\($0)=\(note.rooms[$0]??.street ?? "-")" }) "
-                + "anything \((note.anything.object(SyncNote.self)?.id).map { "note \($0)" } ?? "\(note.anything)")"
+                + "anything \(describe(note.anything)) mixed \(note.mixed.map(describe))"
+        }
+
+        /// A mixed value by content: an object by its id.
+        static func describe(_ value: AnyRealmValue) -> String {
+            (value.object(SyncNote.self)?.id).map { "note \($0)" } ?? "\(value)"
         }
 
         /// A replica's objects by content, in an order every replica shares.

@@ -242,6 +242,37 @@ extension Transaction {
         return keys
     }
 
+    /// Where the mixed property `property` of class `source` links to the
+    /// object `key` of class `className`: each owner whose value does, or,
+    /// for a list of mixed values, each owner and row of an element that
+    /// does, ordered by owner and row. (Sets and maps are not looked in.)
+    ///
+    /// The values are indexed, so this costs a lookup, not a scan.
+    public func mixedLinks(to key: ObjectKey, ofClass className: String, from source: ClassHandle,
+                           property: Int) throws(RealmError) -> [(owner: ObjectKey, row: Int?)] {
+        let layout = try layout(source)
+        guard property >= 0 && property < layout.objectSchema.properties.count, layout.property(property).type == .mixed else {
+            throw RealmError(.invalidValue, "Property #\(property) of class '\(layout.name)' is not a mixed value.")
+        }
+        let definition = layout.property(property)
+        let statement: Statement
+        if definition.isList {
+            statement = try connection.cachedStatement(
+                "SELECT owner, position FROM \(layout.collectionTables[property]!) WHERE value = ? ORDER BY owner, position")
+        } else if !definition.isCollection {
+            statement = try connection.cachedStatement("SELECT _key, NULL FROM \(layout.table) WHERE \(layout.columns[property]!) = ? ORDER BY _key")
+        } else {
+            return []
+        }
+        statement.bind(Value.link(className: className, key: key), at: 1)
+        defer { statement.reset() }
+        var found: [(owner: ObjectKey, row: Int?)] = []
+        while try statement.step() {
+            found.append((ObjectKey(statement.int64(at: 0)), statement.isNull(at: 1) ? nil : Int(statement.int64(at: 1))))
+        }
+        return found
+    }
+
     // MARK: Rows
 
     func listCount(_ layout: TableLayout, _ list: ListHandle) throws(RealmError) -> Int {

@@ -430,7 +430,13 @@ package enum ChangesetApplier {
             guard property.isList else { throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a list") }
             let isEmbedded = property.objectClassName.map { transaction.schema[$0]?.isEmbedded == true } ?? false
             return ResolvedList(list: ListHandle(owningClass: handle, owner: owner, property: index), name: "\(reference.ownerClass).\(reference.property)",
-                                targetClass: property.objectClassName, isEmbedded: isEmbedded)
+                                targetClass: property.objectClassName, isEmbedded: isEmbedded,
+                                knownClasses: property.type == .mixed ? topLevelClasses() : nil)
+        }
+
+        /// The top-level classes of the file: what a mixed value may link to.
+        private func topLevelClasses() -> Set<String> {
+            Set(transaction.schema.objectSchemas.filter { !$0.isEmbedded }.map(\.name))
         }
 
         /// A list of this replica, and what its elements hold.
@@ -440,18 +446,25 @@ package enum ChangesetApplier {
             /// The class of the objects it holds; nil for a list of values.
             let targetClass: String?
             let isEmbedded: Bool
+            /// For a list of mixed values, the classes its links may name:
+            /// the file's top-level classes.
+            let knownClasses: Set<String>?
             var embeddedClass: String? { isEmbedded ? targetClass : nil }
+            var isMixed: Bool { knownClasses != nil }
 
             /// Checks that `value` is what an element of this list can
-            /// hold: a link to its class exactly when it holds objects.
+            /// hold: a link to its class exactly when it holds objects; in a
+            /// list of mixed values, anything, a link to a top-level object
+            /// of the file's classes included.
             func check(_ value: SyncValue) throws(RealmError) {
-                switch (value, targetClass, isEmbedded) {
-                case (.link(let linked, _), let target?, false) where linked == target: return
-                case (.null, _?, true): return
-                case (.link, _, _), (_, _?, _):
-                    throw ChangesetApplier.Applier.badChangeset("an element of list '\(name)' holds \(value)")
-                default: return
+                let fits = switch (value, targetClass) {
+                case (.link(let linked, let identity), _) where knownClasses != nil: identity.isTopLevel && knownClasses!.contains(linked)
+                case (.link(let linked, _), let target?): !isEmbedded && linked == target
+                case (.null, _?): isEmbedded
+                case (.link, nil), (_, _?): false
+                default: true
                 }
+                guard fits else { throw ChangesetApplier.Applier.badChangeset("an element of list '\(name)' holds \(value)") }
             }
 
             /// Checks a position key from a changeset: one a replica can
@@ -487,6 +500,23 @@ package enum ChangesetApplier {
             return .some(try localKey(targetIdentity, targetClass))
         }
 
+        /// What an element of a list of mixed values shows for `value`: a
+        /// link's object when this replica has it, else nil, `link`
+        /// waiting for it; the value itself otherwise (`link` waits no
+        /// more).
+        private func shownMixed(_ value: SyncValue, waiting link: PendingLinks.Link) throws(RealmError) -> Value {
+            guard case .link(let targetClass, let target) = value else {
+                try stopWaiting(link)
+                return try value.coreValue()
+            }
+            guard let key = try localKey(target, targetClass) else {
+                try wait(link, for: value)
+                return .null
+            }
+            try stopWaiting(link)
+            return .link(className: targetClass, key: key)
+        }
+
         private func listInsert(_ value: SyncValue, element: GlobalKey, at position: PositionKey, in reference: ListReference,
                                 stamp: Stamp) throws(RealmError) {
             guard let resolved = try resolve(reference) else { return }
@@ -505,6 +535,11 @@ package enum ChangesetApplier {
                 let identity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
                                                        element: element)
                 try SyncTables.setEmbeddedIdentity(identity, of: key, className: embeddedClass, transaction)
+            } else if resolved.isMixed {
+                // A mixed value's link to an object not here is nil, as
+                // RealmCore leaves a link to a deleted object, and waits.
+                try transaction.insert(try shownMixed(value, waiting: PendingLinks.Link(
+                    className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)), at: row, in: list)
             } else if let linked = try self.target(of: value) {
                 // An object this replica does not have (deleted): the
                 // element is hidden until a write gives it another.
@@ -533,7 +568,10 @@ package enum ChangesetApplier {
             guard let index = mirror.index(of: element) else { return }
             if let last = mirror.elements[index].valueStamp, last >= stamp { return }
             let row = mirror.row(ofElementAt: index)
-            if let linked = try target(of: value) {
+            if resolved.isMixed {
+                try transaction.replace(at: row, with: try shownMixed(value, waiting: PendingLinks.Link(
+                    className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)), in: list)
+            } else if let linked = try target(of: value) {
                 switch (linked, mirror.elements[index].isHidden) {
                 case (let key?, false):
                     try transaction.replace(at: row, with: .object(key), in: list)
@@ -576,14 +614,17 @@ package enum ChangesetApplier {
         }
 
         private func listErase(_ elements: [GlobalKey], in reference: ListReference) throws(RealmError) {
-            guard let list = try resolve(reference)?.list else { return }
+            guard let resolved = try resolve(reference) else { return }
+            let list = resolved.list
             var mirror = try mirror(list, reference.property)
             for element in elements {
                 mirror.erased.insert(element)
                 guard let index = mirror.index(of: element) else { continue }
-                if mirror.elements[index].isHidden {
+                // A hidden element, or a mixed one showing nil, may wait.
+                if mirror.elements[index].isHidden || resolved.isMixed {
                     try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element))
-                } else {
+                }
+                if !mirror.elements[index].isHidden {
                     try transaction.remove(at: mirror.row(ofElementAt: index), from: list)
                 }
                 mirror.elements.remove(at: index)
@@ -646,6 +687,12 @@ package enum ChangesetApplier {
                 }
                 let list = ListHandle(owningClass: handle, owner: link.owner, property: index)
                 var mirror = try mirror(list, link.property)
+                if try transaction.objectSchema(handle).properties[index].type == .mixed {
+                    // A mixed element shows nil while it waits.
+                    guard let position = mirror.index(of: element) else { continue }
+                    try transaction.replace(at: mirror.row(ofElementAt: position), with: .link(className: target.className, key: key), in: list)
+                    continue
+                }
                 guard let position = mirror.index(of: element), mirror.elements[position].isHidden else { continue }
                 try transaction.insert(.object(key), at: mirror.row(ofElementAt: position), in: list)
                 mirror.elements[position].isHidden = false
@@ -671,8 +718,7 @@ package enum ChangesetApplier {
                                       registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
                                       property: property,
                                       embeddedClass: property.objectClassName.flatMap { transaction.schema[$0]?.isEmbedded == true ? $0 : nil },
-                                      knownClasses: property.type == .mixed
-                                          ? Set(transaction.schema.objectSchemas.filter { !$0.isEmbedded }.map(\.name)) : [],
+                                      knownClasses: property.type == .mixed ? topLevelClasses() : [],
                                       reference: reference)
         }
 

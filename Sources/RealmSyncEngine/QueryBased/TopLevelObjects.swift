@@ -54,14 +54,21 @@ package enum TopLevelObjects {
     /// holding it, as waiting for `target`, its identity.
     private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
         for source in transaction.schema.objectSchemas {
-            // A mixed property names its target's class in its value, and
-            // RealmCore has no lookup by a mixed value for sync to use: each
-            // object is looked at (few schemas have a mixed property).
-            for (index, property) in source.properties.enumerated() where property.type == .mixed && !property.isCollection {
+            // Mixed values and elements of lists of them (which RealmCore
+            // leaves nil when the object goes).
+            for (index, property) in source.properties.enumerated() where property.type == .mixed && (property.isList || !property.isCollection) {
                 let sourceHandle = try transaction.classHandle(named: source.name)
-                for owner in try transaction.objectKeys(in: sourceHandle)
-                where try transaction.value(of: owner, property: index, in: sourceHandle) == .link(className: target.className, key: key) {
-                    try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name), waitsFor: target, transaction)
+                var mirrors: [ObjectKey: ListMirror] = [:]
+                for (owner, row) in try transaction.mixedLinks(to: key, ofClass: target.className, from: sourceHandle, property: index) {
+                    var element: GlobalKey?
+                    if let row {
+                        let list = ListHandle(owningClass: sourceHandle, owner: owner, property: index)
+                        if mirrors[owner] == nil { mirrors[owner] = try ListMirror.stored(list, property: property.name, transaction) }
+                        guard let mirror = mirrors[owner], row < mirror.rowCount else { continue }
+                        element = mirror.elements[mirror.elementIndex(ofRow: row)].key
+                    }
+                    try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name, element: element),
+                                          waitsFor: target, transaction)
                 }
             }
             // Sets and maps need nothing: their registers keep the link,

@@ -181,19 +181,20 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     private func noteStamps(of changeset: Changeset, _ transaction: Transaction) throws(RealmError) {
         var mirrors: [ListHandle: (ListMirror, String)] = [:]
         var linksMayWait: Bool?
+        // A property or list element written here no longer waits for the
+        // target another write named (a mixed value may take any value,
+        // and an element of a list of them shows nil while it waits).
+        func stopWaiting(_ link: PendingLinks.Link) throws(RealmError) {
+            if linksMayWait == nil { linksMayWait = try PendingLinks.exist(transaction) }
+            if linksMayWait == true { try PendingLinks.forget(link, transaction) }
+        }
         for (index, instruction) in changeset.instructions.enumerated() {
             let stamp = changeset.stamp(ofInstruction: index)
             switch instruction {
             case .set(let className, let identity, let property, _):
                 if let key = try localKey(identity, className, transaction) {
                     try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
-                    // A property written here no longer waits for the target
-                    // another write named (a mixed property may take any
-                    // value).
-                    if linksMayWait == nil { linksMayWait = try PendingLinks.exist(transaction) }
-                    if linksMayWait == true {
-                        try PendingLinks.forget(PendingLinks.Link(className: className, owner: key, property: property), transaction)
-                    }
+                    try stopWaiting(PendingLinks.Link(className: className, owner: key, property: property))
                 }
             case .setDefault(let className, let identity, let property, _):
                 if let key = try localKey(identity, className, transaction) {
@@ -222,10 +223,20 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 case .listInsert:
                     mirror.elements[position].valueStamp = stamp
                     mirror.elements[position].positionStamp = stamp
-                case .listSet: mirror.elements[position].valueStamp = stamp
+                case .listSet:
+                    mirror.elements[position].valueStamp = stamp
+                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: property, element: element))
                 default: mirror.elements[position].positionStamp = stamp
                 }
                 mirrors[list] = (mirror, property)
+            case .listErase(let reference, let element):
+                guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.property, element: element))
+            case .listClear(let reference, let elements):
+                guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
+                for element in elements {
+                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.property, element: element))
+                }
             case .setInsert, .setErase, .mapSet, .mapErase:
                 guard let write = MemberRegisters.Write(instruction, transaction.schema),
                       let owner = try localKey(write.reference.owner, write.reference.ownerClass, transaction) else { continue }
@@ -255,20 +266,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             let known = replicated[objectSchema.name]
             // Linking objects are computed on each replica, not replicated.
             for property in objectSchema.properties where property.type != .linkingObjects && known?.contains(property.name) != true {
-                try Self.checkSynchronizable(property, of: objectSchema.name, transaction.schema)
                 instructions.append(.addProperty(class: objectSchema.name, PropertySpec(property)))
                 try SyncTables.noteReplicated(className: objectSchema.name, property: property.name, transaction)
             }
         }
         return instructions
-    }
-
-    /// Refuses what replicas do not integrate yet (Docs/SyncDesign.md,
-    /// "Mixed values"): lists of mixed values.
-    static func checkSynchronizable(_ property: Property, of className: String, _ schema: Schema) throws(RealmError) {
-        if property.type == .mixed && property.isList {
-            throw RealmError(.invalidSchema, "Property '\(className).\(property.name)' is a List of AnyRealmValue, which synchronized Realms do not support yet.")
-        }
     }
 
     // MARK: Changes to instructions

@@ -99,6 +99,15 @@ import Testing
         #expect(result.histories > 500)
     }
 
+    /// Lists of mixed values (Docs/SyncDesign.md, "Mixed values"): every
+    /// kind of change of them against every other, and against the
+    /// deletions and creations of the objects their elements link to.
+    @Test func everyPairOfMixedListChangesConverges() async {
+        let result = await Self.check(Self.pairs(of: Op.mixedLists, with: Op.mixedNeighbours))
+        Self.expectConvergence(result, "pairs of mixed list changes")
+        #expect(result.histories > 500)
+    }
+
     /// Every pair of `kinds`, and of one of them with one of `neighbours`,
     /// each change made by a client of its own.
     static func pairs(of kinds: [Op], with neighbours: [Op]) -> [[[Op]]] {

@@ -54,6 +54,10 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         try t.setValue(.string("seed"), of: ana, property: P.any, in: people)
         try t.insert(.string("s"), intoSet: ListHandle(owningClass: people, owner: ana, property: P.bag))
         try t.setValue(.int(0), forKey: "m", in: ListHandle(owningClass: people, owner: ana, property: P.anyMap))
+        // Ana's list of mixed values: ["z", Rex].
+        let anyList = try t.list(P.anyList, of: ana, in: people)
+        try t.append(.string("z"), to: anyList)
+        try t.append(.link(className: "Dog", key: rex), to: anyList)
     }
 
     // MARK: The palette
@@ -232,6 +236,30 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("unAnyMap") { r, _ in try r.withCollection(P.anyMap) { t, map in try t.removeValue(forKey: "r", from: map) } },
     ]
 
+    /// Every kind of change of a list of mixed values: typed values, links
+    /// to either class (nil once their object is deleted, where RealmCore
+    /// keeps the element), moves, removals and clears.
+    static let mixedLists: [ModelOperation] = [
+        op("anyListInt") { r, c in try r.withList(P.anyList) { t, list, count in try t.insert(.int(Int64(c)), at: min(1, count), in: list) } },
+        op("anyListRex") { r, _ in
+            if let rex = try r.dog("Rex") { try r.withList(P.anyList) { t, list, _ in try t.insert(.link(className: "Dog", key: rex), at: 0, in: list) } }
+        },
+        op("anyListBo") { r, _ in
+            if let bo = try r.person(2) { try r.withList(P.anyList) { t, list, _ in try t.insert(.link(className: "Person", key: bo), at: 0, in: list) } }
+        },
+        op("anyListSetFido") { r, _ in
+            guard let fido = try r.dog("Fido") else { return }
+            try r.withList(P.anyList) { t, list, count in if count > 0 { try t.replace(at: count - 1, with: .link(className: "Dog", key: fido), in: list) } }
+        },
+        op("anyListSetString") { r, c in
+            try r.withList(P.anyList) { t, list, count in if count > 0 { try t.replace(at: count - 1, with: .string("v\(c)"), in: list) } }
+        },
+        op("anyListSetNil") { r, _ in try r.withList(P.anyList) { t, list, count in if count > 0 { try t.replace(at: 0, with: .null, in: list) } } },
+        op("anyListMove") { r, _ in try r.withList(P.anyList) { t, list, count in if count > 1 { try t.move(from: 0, to: count - 1, in: list) } } },
+        op("anyListRemove") { r, _ in try r.withList(P.anyList) { t, list, count in if count > 0 { try t.remove(at: count - 1, from: list) } } },
+        op("anyListClear") { r, _ in try r.withList(P.anyList) { t, list, _ in try t.removeAll(from: list) } },
+    ]
+
     /// The changes of other kinds that mixed values must resolve against.
     static let mixedNeighbours = collectionNeighbours + ["deleteBo", "recreateBo"].map(named)
 
@@ -240,14 +268,14 @@ struct ModelOperation: CustomStringConvertible, Sendable {
     static let collectionNeighbours = ["deleteAna", "deleteRex", "deleteFido", "deleteAllDogs", "newDogInList", "rename"].map(named)
 
     /// Every kind of change.
-    static let every = all + collections + mixed
+    static let every = all + collections + mixed + mixedLists
 
     static func op(_ name: String, _ body: @escaping @Sendable (ModelReplica, Int) throws -> Void) -> ModelOperation {
         ModelOperation(name: name, body: body)
     }
 
     static func named(_ name: String) -> ModelOperation {
-        (all + collections + mixed).first { $0.name == name }!
+        every.first { $0.name == name }!
     }
 }
 

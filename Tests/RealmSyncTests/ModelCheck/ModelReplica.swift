@@ -26,6 +26,7 @@ final class ModelReplica {
             Property(name: "any", type: .mixed, isOptional: true),
             Property(name: "bag", type: .mixed, isOptional: true, isSet: true),
             Property(name: "anyMap", type: .mixed, isOptional: true, isMap: true),
+            Property(name: "anyList", type: .mixed, isOptional: true, isList: true),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -42,7 +43,7 @@ final class ModelReplica {
     /// Person's properties, by index.
     enum PersonProperty {
         static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8
-        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13, any = 14, bag = 15, anyMap = 16
+        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13, any = 14, bag = 15, anyMap = 16, anyList = 17
     }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
