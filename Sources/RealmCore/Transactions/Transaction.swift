@@ -384,9 +384,11 @@ public final class Transaction {
         // open for the caller to fix or cancel.
         try createPendingPrimaryKeyIndexes()
         let newVersion = version + 1
-        let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         // Before anything is committed: a failure leaves the write open.
+        // (And before the changes are gathered: replication may change
+        // objects too.)
         try replication?.willCommit(self)
+        let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         do {
             for classIndex in classesWithDeletions {
                 guard let nextKey = nextKeys[classIndex], classIndex < catalog.tables.count else { continue }

@@ -399,7 +399,7 @@ package enum ChangesetApplier {
                 // A link to an object this replica does not have is nil, as
                 // links to deleted objects are, until the object arrives.
                 if let found = try localKey(target, targetClass) {
-                    coreValue = linkValue(found, targetClass, isMixed: isMixed)
+                    coreValue = Value.link(to: found, of: targetClass, mixed: isMixed)
                     try stopWaiting(link)
                 } else {
                     coreValue = .null
@@ -480,14 +480,8 @@ package enum ChangesetApplier {
 
         /// The list's mirror, in step with its rows.
         private func mirror(_ list: ListHandle, _ property: String) throws(RealmError) -> ListMirror {
-            let count = try transaction.count(of: list)
-            let stored = try ListMirror.stored(list, property: property, transaction) ?? ListMirror(elements: [])
-            let transaction = transaction
-            let mirror = try stored.reconciled(withCount: count) { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
-                try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
-            }
-            guard mirror.rowCount == count else {
-                throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds \(count) elements, of which sync knows \(mirror.rowCount)")
+            guard let mirror = try ListMirror.inStep(with: list, property: property, transaction) else {
+                throw Self.badChangeset("list '\(list.owningClass.className).\(property)' holds elements that sync does not know")
             }
             return mirror
         }
@@ -669,36 +663,11 @@ package enum ChangesetApplier {
             _ = try PendingLinks.take(target: target, transaction)
         }
 
-        /// The object `target` names is here now, as `key`: the links that
-        /// waited for it are set, and the list elements shown, keeping the
-        /// stamps of the writes that named it.
+        /// The object `target` names is here now, as `key`: what waited for
+        /// it shows it.
         private func arrived(_ target: ObjectReference, as key: ObjectKey) throws(RealmError) {
-            try showMembers(linkingTo: target, as: key)
-            guard try waiting.mayExist(transaction) else { return }
-            for link in try PendingLinks.take(target: target, transaction) {
-                guard transaction.schema[link.className] != nil else { continue }
-                let handle = try transaction.classHandle(named: link.className)
-                guard try transaction.objectExists(link.owner, in: handle) else { continue }
-                let index = try transaction.propertyIndex(named: link.property, in: handle)
-                guard let element = link.element else {
-                    let isMixed = try transaction.objectSchema(handle).properties[index].type == .mixed
-                    try transaction.setValue(linkValue(key, target.className, isMixed: isMixed), of: link.owner, property: index, in: handle)
-                    continue
-                }
-                let list = ListHandle(owningClass: handle, owner: link.owner, property: index)
-                var mirror = try mirror(list, link.property)
-                if try transaction.objectSchema(handle).properties[index].type == .mixed {
-                    // A mixed element shows nil while it waits.
-                    guard let position = mirror.index(of: element) else { continue }
-                    try transaction.replace(at: mirror.row(ofElementAt: position), with: .link(className: target.className, key: key), in: list)
-                    continue
-                }
-                guard let position = mirror.index(of: element), mirror.elements[position].isHidden else { continue }
-                try transaction.insert(.object(key), at: mirror.row(ofElementAt: position), in: list)
-                mirror.elements[position].isHidden = false
-                mirror.elements[position].hold(key.rawValue, .link(class: target.className, target.identity))
-                try mirror.save(list, property: link.property, transaction)
-            }
+            try LinkArrival.show(target, as: key, linksMayWait: try waiting.mayExist(transaction),
+                                 membersMayLink: try memberLinks.mayExist(transaction), transaction)
         }
 
         // MARK: Sets and maps
@@ -763,13 +732,7 @@ package enum ChangesetApplier {
         /// register for ``showMembers(linkingTo:as:)``).
         private func shown(_ value: SyncValue, in collection: ResolvedCollection) throws(RealmError) -> Value? {
             guard case .link(let targetClass, let target) = value else { return try value.coreValue() }
-            return try localKey(target, targetClass).map { linkValue($0, targetClass, isMixed: collection.property.type == .mixed) }
-        }
-
-        /// How RealmCore stores a link to `key`: with its class in a mixed
-        /// value.
-        private func linkValue(_ key: ObjectKey, _ className: String, isMixed: Bool) -> Value {
-            isMixed ? .link(className: className, key: key) : .object(key)
+            return try localKey(target, targetClass).map { Value.link(to: $0, of: targetClass, mixed: collection.property.type == .mixed) }
         }
 
         /// A `setInsert` (`present`) or `setErase` of `value`: applied if
@@ -822,26 +785,6 @@ package enum ChangesetApplier {
                 }
             }
             try transaction.setValue(try shown(value, in: resolved) ?? .null, forKey: key, in: resolved.handle)
-        }
-
-        /// The object `target` names is here now, as `key`: the set members
-        /// and map values whose registers link to it show it.
-        private func showMembers(linkingTo target: ObjectReference, as key: ObjectKey) throws(RealmError) {
-            guard try memberLinks.mayExist(transaction) else { return }
-            for (collection, register) in try MemberRegisters.linking(to: target, transaction) {
-                guard transaction.schema[collection.className] != nil else { continue }
-                let handle = try transaction.classHandle(named: collection.className)
-                guard try transaction.objectExists(collection.owner, in: handle) else { continue }
-                let index = try transaction.propertyIndex(named: collection.property, in: handle)
-                let property = try transaction.objectSchema(handle).properties[index]
-                let container = ListHandle(owningClass: handle, owner: collection.owner, property: index)
-                let shown = linkValue(key, target.className, isMixed: property.type == .mixed)
-                if property.isSet {
-                    try transaction.insert(shown, intoSet: container)
-                } else if property.isMap, register.value != nil {
-                    try transaction.setValue(shown, forKey: String(decoding: register.member, as: UTF8.self), in: container)
-                }
-            }
         }
 
         /// The local key of an object named by `identity`, or nil when this

@@ -351,16 +351,8 @@ package enum StateSnapshot {
         mutating func list(_ index: Int, _ property: Property, of owner: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity,
                            embedded: String?) throws(RealmError) {
             let list = ListHandle(owningClass: handle, owner: owner, property: index)
-            let count = try transaction.count(of: list)
-            let transaction = transaction
-            guard let mirror = try ListMirror.stored(list, property: property.name, transaction)?
-                .reconciled(withCount: count, exists: { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
-                    try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
-                }), mirror.rowCount == count else {
-                if count > 0 {
-                    throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds \(count) elements that sync does not know.")
-                }
-                return
+            guard let mirror = try ListMirror.inStep(with: list, property: property.name, transaction) else {
+                throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds elements that sync does not know.")
             }
             let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
             var rows = try transaction.values(of: list).makeIterator()

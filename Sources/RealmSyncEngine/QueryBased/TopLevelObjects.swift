@@ -88,11 +88,19 @@ package enum TopLevelObjects {
                 owners = Array(Set(owners))
                 for owner in owners {
                     let list = ListHandle(owningClass: sourceHandle, owner: owner, property: index)
-                    guard let mirror = try ListMirror.stored(list, property: property.name, transaction) else { continue }
-                    for element in mirror.elements where !element.isHidden && element.target == key.rawValue {
-                        try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name, element: element.key),
-                                              waitsFor: target, transaction)
+                    guard var mirror = try ListMirror.inStep(with: list, property: property.name, transaction) else {
+                        throw RealmError(.corruptFile, "The sync identities of the elements of list '\(source.name).\(property.name)' of object \(owner.rawValue) do not match its elements.")
                     }
+                    // Hidden now, not when the mirror is next reconciled: an
+                    // object keyed by its primary key comes back with the same
+                    // local key and incarnation, and the mirror could not
+                    // tell that its rows were dropped.
+                    for position in mirror.elements.indices where !mirror.elements[position].isHidden && mirror.elements[position].target == key.rawValue {
+                        mirror.elements[position].isHidden = true
+                        try PendingLinks.note(PendingLinks.Link(className: source.name, owner: owner, property: property.name,
+                                                                element: mirror.elements[position].key), waitsFor: target, transaction)
+                    }
+                    try mirror.save(list, property: property.name, transaction)
                 }
             }
         }

@@ -153,6 +153,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         }
         let instructions = try schemaAdditions(transaction) + recorded
         guard !instructions.isEmpty else { return }
+        try showArrivals(of: recorded, transaction)
         var state = try SyncTables.state(transaction)
         // After every stamp this replica has seen, its own and others': a
         // write made after seeing another is newer than it on every replica
@@ -174,6 +175,26 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         // that the transaction's next commit announces, which costs a
         // session one look.
         unannounced.withLock { _ = $0.insert(ObjectIdentifier(transaction)) }
+    }
+
+    /// Shows the links that wait for an object this write created: one of
+    /// a primary key, which is the object another replica's link named
+    /// (Docs/SyncDesign.md, "Links to objects not here"). Not recorded:
+    /// the links keep the stamps of the writes that named the object.
+    private func showArrivals(of instructions: [Instruction], _ transaction: Transaction) throws(RealmError) {
+        var created: [ObjectReference] = []
+        for case .create(let className, let identity) in instructions {
+            if case .primaryKey = identity { created.append(ObjectReference(className: className, identity: identity)) }
+        }
+        guard !created.isEmpty else { return }
+        let (linksMayWait, membersMayLink) = (try PendingLinks.exist(transaction), try MemberRegisters.holdLinks(transaction))
+        guard linksMayWait || membersMayLink else { return }
+        try withoutRecording { () throws(RealmError) in
+            for object in created {
+                guard let key = try localKey(object.identity, object.className, transaction) else { continue }
+                try LinkArrival.show(object, as: key, linksMayWait: linksMayWait, membersMayLink: membersMayLink, transaction)
+            }
+        }
     }
 
     /// Stores the stamps of the changeset's writes, against which other

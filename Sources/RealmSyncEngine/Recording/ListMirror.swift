@@ -81,6 +81,18 @@ struct ListMirror {
         return reconciled
     }
 
+    /// The stored mirror of `list` (empty when none is stored), with the
+    /// elements whose objects were deleted since hidden; nil when it still
+    /// does not match the list's rows.
+    static func inStep(with list: ListHandle, property: String, _ transaction: Transaction) throws(RealmError) -> ListMirror? {
+        let count = try transaction.count(of: list)
+        let stored = try ListMirror.stored(list, property: property, transaction) ?? ListMirror(elements: [])
+        let mirror = try stored.reconciled(withCount: count) { (key: Int64, incarnation: UInt32?) throws(RealmError) -> Bool in
+            try ListMirror.objectExists(key, incarnation: incarnation, in: list, transaction)
+        }
+        return mirror.rowCount == count ? mirror : nil
+    }
+
     /// The row of the element at `index`, or of the next visible one when
     /// it is hidden: the visible elements before it.
     func row(ofElementAt index: Int) -> Int {
