@@ -49,4 +49,28 @@ import Testing
         #expect(try transaction.mixedLinks(to: rex, ofClass: "Dog", from: holders, property: anyList).isEmpty)
         #expect(try transaction.values(of: list) == [.null, .int(Int64(rex.rawValue)), .link(className: "Dog", key: fido), .null])
     }
+
+    @Test func findsTheElementsOfNestedListsThatLinkToAnObject() throws {
+        let directory = TemporaryDirectory()
+        let transaction = try Coordinator.open(.file(directory.path(), schema: Self.schema)).makeTransaction()
+        let (holders, dogs) = (try transaction.classHandle(named: "Holder"), try transaction.classHandle(named: "Dog"))
+        #expect(try transaction.nestedListLinks(to: ObjectKey(1), ofClass: "Dog").isEmpty, "a file without nested collections")
+        try transaction.beginWrite()
+        let rex = try transaction.createObject(in: dogs, values: [.string("Rex")])
+        let holder = try transaction.createObject(in: holders, values: [.int(1)])
+        let link = Value.link(className: "Dog", key: rex)
+        let outer = try transaction.setNestedCollection(.list, of: holder, property: 1, in: holders)
+        try transaction.append(.int(0), to: outer)
+        try transaction.append(link, to: outer)
+        let inner = try transaction.insertNestedCollection(.list, at: 0, in: outer)
+        try transaction.append(link, to: inner)
+        try transaction.setValue(link, forKey: "k", in: try transaction.insertNestedCollection(.dictionary, at: 0, in: outer))
+        try transaction.commitWrite()
+
+        let found = try transaction.nestedListLinks(to: rex, ofClass: "Dog")
+        #expect(Set(found.map { "\($0.list.nested!.key):\($0.row)" }) == ["\(outer.nested!.key):3", "\(inner.nested!.key):0"],
+                "the dictionary's value is not looked at")
+        #expect(found.allSatisfy { $0.list.owner == holder && $0.list.property == 1 })
+        #expect(try transaction.nestedListLinks(to: rex, ofClass: "Holder").isEmpty)
+    }
 }

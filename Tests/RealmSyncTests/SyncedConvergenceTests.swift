@@ -184,10 +184,19 @@ extension SyncTests {
                 default: note?.rooms.removeObject(for: key)
                 }
             case 28:
-                switch argument % 4 {
+                switch argument % 7 {
                 case 0: note?.anything = .int(Int(argument % 10))
                 case 1: note?.anything = .string("any \(argument % 10)")
                 case 2: note?.anything = other.map { .object($0) } ?? .none
+                // Nested collections: made anew, and edited inside.
+                case 3: note?.anything = .fromArray([.int(Int(argument % 10)), other.map { .object($0) } ?? .none, .fromDictionary(["d": .int(1)])])
+                case 4: note?.anything = .fromDictionary(["d": .string("d\(argument % 10)")])
+                case 5:
+                    if let list = note?.anything.listValue {
+                        if argument % 2 == 0 || list.isEmpty { list.append(.string("n\(argument % 10)")) } else { list.remove(at: Int(argument / 11) % list.count) }
+                    }
+                    note?.anything.dictionaryValue?["k\(argument % 3)"] = argument % 2 == 0 ? .int(Int(argument % 10)) : other.map { .object($0) } ?? .none
+                    if let list = note?.anything.listValue, let inner = list.compactMap(\.dictionaryValue).first { inner["i"] = .int(Int(argument % 10)) }
                 default: note?.anything = .none
                 }
             case 29:
@@ -219,7 +228,11 @@ extension SyncTests {
 
         /// A mixed value by content: an object by its id.
         static func describe(_ value: AnyRealmValue) -> String {
-            (value.object(SyncNote.self)?.id).map { "note \($0)" } ?? "\(value)"
+            switch value {
+            case .list(let list): "[\(list.map(describe).joined(separator: ","))]"
+            case .dictionary(let map): "{\(map.keys.sorted().map { "\($0):\(map[$0].map(describe) ?? "-")" }.joined(separator: ","))}"
+            default: (value.object(SyncNote.self)?.id).map { "note \($0)" } ?? "\(value)"
+            }
         }
 
         /// A replica's objects by content, in an order every replica shares.

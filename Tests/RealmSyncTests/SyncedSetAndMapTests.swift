@@ -377,26 +377,96 @@ extension SyncTests {
             }
         }
 
-        /// What replicas do not integrate yet fails with an error naming
-        /// it, rather than replicating it as something else.
-        @Test func nestedCollectionsAreRefused() async throws {
+        /// Lists and dictionaries nested in mixed values converge
+        /// (Docs/SyncDesign.md, "Nested collections"): edits inside them
+        /// merge by the rules of lists and maps; a collection made anew
+        /// replaces the one before, whose concurrent edits go with it.
+        @Test func nestedCollectionsConverge() async throws {
             try await TestClient.run {
                 let server = try await TestServer.start()
                 defer { Task { await server.stop() } }
-                let user = try await R.register("carol", on: server)
-                let nested = Realm.Configuration(
-                    syncConfiguration: SyncConfiguration(user: user, realmURL: R.realmURL(server, "/~/nested")), objectTypes: [SyncedMixedBag.self])
-                let message = try await offloaded { () -> String? in
-                    do {
-                        let realm = try Realm(configuration: nested)
-                        try realm.write { realm.create(SyncedMixedBag.self, value: ["id": 1, "anything": AnyRealmValue.fromArray([.int(1)])]) }
-                        return nil
-                    } catch {
-                        return "\(error)"
+                let (alice, bob, carol) = (try await R.register("alice", on: server), try await R.register("bob", on: server),
+                                           try await R.register("carol", on: server))
+                let url = R.realmURL(server, "/shared/nested")
+                func configuration(_ user: SyncUser) -> Realm.Configuration {
+                    Realm.Configuration(syncConfiguration: SyncConfiguration(user: user, realmURL: url),
+                                        objectTypes: [SyncedMixedBag.self, SyncTask.self])
+                }
+                @Sendable func text(_ value: AnyRealmValue) -> String {
+                    switch value {
+                    case .object(let object): "task \((object as? SyncTask)?.id ?? -1)"
+                    case .int(let number): "\(number)"
+                    case .string(let string): string
+                    case .none: "nil"
+                    case .list(let list): "[\(list.map(text).joined(separator: ","))]"
+                    case .dictionary(let map): "{\(map.keys.sorted().map { "\($0):\(text(map[$0]!))" }.joined(separator: ","))}"
+                    default: "\(value)"
                     }
                 }
-                let nestedError = try #require(message)
-                #expect(nestedError.contains("nested list or dictionary"), "\(nestedError)")
+                func describe(_ configuration: Realm.Configuration) async throws -> String {
+                    try await offloaded {
+                        let realm = try Realm(configuration: configuration)
+                        guard let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1) else { return "no bag" }
+                        return "anything \(text(bag.anything)) n \(bag.dictionary["n"].map(text) ?? "-")"
+                    }
+                }
+                let (aliceConfig, bobConfig) = (configuration(alice), configuration(bob))
+                try await R.write(aliceConfig) { realm in
+                    let task = realm.create(SyncTask.self, value: ["id": 7, "title": "seven"])
+                    let bag = realm.create(SyncedMixedBag.self, value: ["id": 1])
+                    bag.anything = .fromArray([.int(1), .fromDictionary(["k": .string("v")])])
+                    bag.dictionary["n"] = .fromArray([.object(task)])
+                }
+                _ = try await describe(bobConfig)
+                let (aliceSession, bobSession) = (try #require(alice.session(for: url)), try #require(bob.session(for: url)))
+                try await R.sync(aliceSession, to: bobSession)
+                #expect(try await describe(bobConfig) == "anything [1,{k:v}] n [task 7]")
+
+                // Offline: alice edits inside `anything`; bob edits inside
+                // `n` and deletes the task its list links to.
+                aliceSession.suspend()
+                bobSession.suspend()
+                try await R.write(aliceConfig) { realm in
+                    let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
+                    bag.anything.listValue?.append(.int(2))
+                    bag.anything.listValue?[1].dictionaryValue?["a"] = .int(1)
+                }
+                try await R.write(bobConfig) { realm in
+                    let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
+                    bag.dictionary["n"]?.listValue?.append(.string("b"))
+                    realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 7)!)
+                }
+                aliceSession.resume()
+                bobSession.resume()
+                try await R.sync(aliceSession, to: bobSession)
+                try await R.sync(bobSession, to: aliceSession)
+                var converged = try await describe(aliceConfig)
+                #expect(converged == (try await describe(bobConfig)), "the replicas converge")
+                #expect(converged == "anything [1,{a:1,k:v},2] n [nil,b]")
+
+                // Offline again: bob appends to `anything`'s list; alice,
+                // later, makes `anything` a new list.
+                aliceSession.suspend()
+                bobSession.suspend()
+                try await R.write(bobConfig) { realm in
+                    realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!.anything.listValue?.append(.int(3))
+                }
+                try await Task.sleep(for: .milliseconds(5))
+                try await R.write(aliceConfig) { realm in
+                    realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!.anything = .fromArray([.string("alice")])
+                }
+                aliceSession.resume()
+                bobSession.resume()
+                try await R.sync(aliceSession, to: bobSession)
+                try await R.sync(bobSession, to: aliceSession)
+                converged = try await describe(aliceConfig)
+                #expect(converged == (try await describe(bobConfig)), "the replicas converge")
+                #expect(converged == "anything [alice] n [nil,b]")
+
+                let carolConfig = configuration(carol)
+                _ = try await describe(carolConfig)
+                try await #require(carol.session(for: url)).waitForDownload()
+                #expect(try await describe(carolConfig) == converged)
             }
         }
     }

@@ -72,6 +72,40 @@ import Testing
         #expect(decoded.stamp(ofInstruction: 2) == Stamp(timestamp: 1_764_000_000_123, client: 3, sequence: 902))
     }
 
+    /// Nested collections (Docs/SyncDesign.md, "Nested collections")
+    /// need format 2, written only for a changeset that names one: every
+    /// other changeset keeps its bytes of format 1.
+    @Test func nestedCollectionsTravelInFormatTwo() throws {
+        let owner = ObjectIdentity.primaryKey(.int(7), incarnation: 0)
+        let (outer, inner) = (GlobalKey(client: 3, counter: 40), GlobalKey(client: 3, counter: 41))
+        let nested = Changeset(clientFileIdent: 3, clientVersion: 2, lastServerVersion: 1, timestamp: 5, firstSequence: 9, instructions: [
+            .set(class: "Person", owner, property: "any", .nestedList(outer)),
+            .listInsert(ListReference(ownerClass: "Person", owner: owner, property: "any", nested: outer), element: inner,
+                        position: PositionKey([7]), .nestedDictionary(inner)),
+            .mapSet(ListReference(ownerClass: "Person", owner: owner, property: "any", nested: inner), key: "k", .int(1)),
+            .listInsert(Self.dogList, element: inner, position: PositionKey([8]), .null),
+        ])
+        let bytes = ChangesetCoding.encode(nested)
+        #expect(bytes.first == ChangesetCoding.nestingFormatVersion)
+        #expect(try ChangesetCoding.decode(bytes) == nested)
+        #expect(ChangesetCoding.encode(Self.sample).first == ChangesetCoding.formatVersion)
+        for length in 0..<bytes.count {
+            #expect(throws: WireFormatError.self, "truncated to \(length) bytes") { _ = try ChangesetCoding.decode(Array(bytes.prefix(length))) }
+        }
+        // Format 1 knows no nested values; a reference's flag is 0 or 1.
+        let plain = Changeset(clientFileIdent: 3, clientVersion: 2, lastServerVersion: 1, timestamp: 5, firstSequence: 9,
+                              instructions: [.set(class: "Person", owner, property: "any", .int(1))])
+        var forged = ChangesetCoding.encode(plain)
+        #expect(forged.suffix(2) == [3, 2], "the value is the last thing written: int 1")
+        forged.replaceSubrange(forged.count - 2..<forged.count, with: [13, 3, 40])
+        #expect(throws: WireFormatError.self, "a nested value in format 1") { _ = try ChangesetCoding.decode(forged) }
+        let flag = ChangesetCoding.encode(Changeset(clientFileIdent: 3, clientVersion: 2, lastServerVersion: 1, timestamp: 5, firstSequence: 9,
+                                                    instructions: [.listErase(Self.dogList, element: inner), nested.instructions[0]]))
+        let erase = ChangesetCoding.encode(Changeset(clientFileIdent: 3, clientVersion: 2, lastServerVersion: 1, timestamp: 5, firstSequence: 9,
+                                                     instructions: [.listErase(Self.dogList, element: inner)]))
+        #expect(flag.first == 2 && erase.first == 1)
+    }
+
     @Test func namesAreWrittenOnce() {
         let one = Changeset(clientFileIdent: 1, clientVersion: 1, lastServerVersion: 0, timestamp: 0, firstSequence: 0,
                             instructions: [.set(class: "AVeryLongClassName", .global(GlobalKey(client: 1, counter: 1)),
@@ -134,9 +168,9 @@ import Testing
         }
         // Another format version.
         var other = ChangesetCoding.encode(Self.sample)
-        other[0] = 2
+        other[0] = 3
         let error = #expect(throws: WireFormatError.self) { _ = try ChangesetCoding.decode(other) }
-        #expect(error?.reason.contains("format version 2") == true)
+        #expect(error?.reason.contains("format version 3") == true)
         // Embedded objects nested past the limit.
         var identity = ObjectIdentity.global(GlobalKey(client: 1, counter: 1))
         for _ in 0...ChangesetCoding.maximumNesting + 1 {
@@ -211,7 +245,7 @@ enum RandomChangesets {
     }
 
     static func value(_ g: inout SeededGenerator) -> SyncValue {
-        switch Int.random(in: 0..<13, using: &g) {
+        switch Int.random(in: 0..<15, using: &g) {
         case 0: .null
         case 1: .bool(Bool.random(using: &g))
         case 2: .int(Int64.random(in: Int64.min...Int64.max, using: &g))
@@ -226,12 +260,14 @@ enum RandomChangesets {
                               UInt8.random(in: 0...255, using: &g))))
         case 10: .decimal("\(Int.random(in: -100_000...100_000, using: &g))E-3")
         case 11: .link(class: name(&g), identity(&g))
+        case 12: .nestedList(key(&g))
+        case 13: .nestedDictionary(key(&g))
         default: .string("")
         }
     }
 
     static func list(_ g: inout SeededGenerator) -> ListReference {
-        ListReference(ownerClass: name(&g), owner: identity(&g), property: name(&g))
+        ListReference(ownerClass: name(&g), owner: identity(&g), property: name(&g), nested: Int.random(in: 0..<4, using: &g) == 0 ? key(&g) : nil)
     }
 
     static func position(_ g: inout SeededGenerator) -> PositionKey {

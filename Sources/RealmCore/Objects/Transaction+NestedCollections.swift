@@ -111,6 +111,27 @@ extension Transaction {
         return ListHandle(owningClass: handle(of: layout), owner: ObjectKey(root.int64(at: 1)), property: property, nested: collection)
     }
 
+    /// The elements of nested lists that link to the object `key` of
+    /// `className`: each list's handle and the element's row, ordered by
+    /// list and row. (Nested dictionaries are not looked in.) The values
+    /// are indexed, so this costs a lookup, not a scan.
+    public func nestedListLinks(to key: ObjectKey, ofClass className: String) throws(RealmError) -> [(list: ListHandle, row: Int)] {
+        guard catalog.hasNestedCollections else { return [] }
+        let select = try connection.cachedStatement(
+            "SELECT collection, position FROM realm_nested_elements WHERE value = ? ORDER BY collection, position")
+        select.bind(Value.link(className: className, key: key), at: 1)
+        var found: [(collection: Int64, row: Int)] = []
+        while try select.step() { found.append((select.int64(at: 0), Int(select.int64(at: 1)))) }
+        select.reset()
+        var handles: [Int64: ListHandle] = [:]
+        var links: [(list: ListHandle, row: Int)] = []
+        for (collection, row) in found {
+            if handles[collection] == nil { handles[collection] = try handle(of: NestedCollection(kind: .list, key: collection)) }
+            if let list = handles[collection] { links.append((list, row)) }
+        }
+        return links
+    }
+
     // MARK: Rows
 
     /// The statement for one operation on the rows of a list or map: the

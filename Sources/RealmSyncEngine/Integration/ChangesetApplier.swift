@@ -294,13 +294,15 @@ package enum ChangesetApplier {
 
         /// Gives the unborn object the value of a `set` naming it; false
         /// (nothing done) for a set it cannot take: of another object, of a
-        /// primary key, a collection, linking objects or a link (a mixed
-        /// value's too; it may name the unborn object itself), all applied
+        /// primary key, a collection, linking objects, a link (a mixed
+        /// value's too; it may name the unborn object itself) or a nested
+        /// collection, all applied
         /// as sets of an object that exists.
         private mutating func gather(_ value: SyncValue, of identity: ObjectIdentity, _ className: String, property: String,
                                      stamp: Stamp) throws(RealmError) -> Bool {
             guard let unborn, unborn.identity == identity, unborn.className == className else { return false }
             if case .link = value { return false }
+            if value.isNestedCollection { return false }
             let schema = try transaction.objectSchema(unborn.handle)
             let index = try transaction.propertyIndex(named: property, in: unborn.handle)
             let target = schema.properties[index]
@@ -405,6 +407,15 @@ package enum ChangesetApplier {
                     coreValue = .null
                     try wait(link, for: ObjectReference(className: targetClass, identity: target))
                 }
+            case .nestedList, .nestedDictionary:
+                let schema = try transaction.objectSchema(handle).properties[index]
+                guard schema.type == .mixed && !schema.isCollection, let (kind, name) = value.nestedCollection else {
+                    throw Self.badChangeset("'\(className).\(property)' is given \(value), which only a mixed value holds")
+                }
+                try stopWaiting(link)
+                try noteNested(try transaction.setNestedCollection(kind, of: key, property: index, in: handle), named: name)
+                try SyncTables.setStamp(stamp, of: key, className: className, property: property, transaction)
+                return
             case .null:
                 coreValue = .null
                 try stopWaiting(link)
@@ -427,11 +438,31 @@ package enum ChangesetApplier {
             let handle = try transaction.classHandle(named: reference.ownerClass)
             let index = try transaction.propertyIndex(named: reference.property, in: handle)
             let property = try transaction.objectSchema(handle).properties[index]
-            guard property.isList else { throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a list") }
+            let name = "\(reference.ownerClass).\(reference.property)"
+            if let nested = reference.nested {
+                guard let list = try nestedCollection(nested, kind: .list, of: owner, handle, index, property, name) else { return nil }
+                return ResolvedList(list: list, name: name, targetClass: nil, isEmbedded: false, knownClasses: topLevelClasses())
+            }
+            guard property.isList else { throw Self.badChangeset("'\(name)' is not a list") }
             let isEmbedded = property.objectClassName.map { transaction.schema[$0]?.isEmbedded == true } ?? false
-            return ResolvedList(list: ListHandle(owningClass: handle, owner: owner, property: index), name: "\(reference.ownerClass).\(reference.property)",
+            return ResolvedList(list: ListHandle(owningClass: handle, owner: owner, property: index), name: name,
                                 targetClass: property.objectClassName, isEmbedded: isEmbedded,
                                 knownClasses: property.type == .mixed ? topLevelClasses() : nil)
+        }
+
+        /// The nested collection `name` names, of `kind`, in the mixed
+        /// property `index` of `owner`; nil when this replica does not have
+        /// it (the value that made it lost its place). A name of another
+        /// kind, or of a collection elsewhere, is a bad changeset.
+        private func nestedCollection(_ name: GlobalKey, kind: NestedCollection.Kind, of owner: ObjectKey, _ handle: ClassHandle, _ index: Int,
+                                      _ property: Property, _ propertyName: String) throws(RealmError) -> ListHandle? {
+            guard property.type == .mixed else { throw Self.badChangeset("'\(propertyName)' holds no nested collection") }
+            guard let collection = try NestedNames.collection(named: name, transaction) else { return nil }
+            guard collection.nested?.kind == kind, collection.owningClass.className == handle.className, collection.owner == owner,
+                  collection.property == index else {
+                throw Self.badChangeset("the nested collection \(name) is no \(kind == .list ? "list" : "dictionary") of '\(propertyName)' of this object")
+            }
+            return collection
         }
 
         /// The top-level classes of the file: what a mixed value may link to.
@@ -459,6 +490,7 @@ package enum ChangesetApplier {
             func check(_ value: SyncValue) throws(RealmError) {
                 let fits = switch (value, targetClass) {
                 case (.link(let linked, let identity), _) where knownClasses != nil: identity.isTopLevel && knownClasses!.contains(linked)
+                case (.nestedList, _), (.nestedDictionary, _): knownClasses != nil
                 case (.link(let linked, _), let target?): !isEmbedded && linked == target
                 case (.null, _?): isEmbedded
                 case (.link, nil), (_, _?): false
@@ -494,6 +526,11 @@ package enum ChangesetApplier {
             return .some(try localKey(targetIdentity, targetClass))
         }
 
+        /// Notes the name of the nested collection `made` (its handle).
+        private func noteNested(_ made: ListHandle, named name: GlobalKey) throws(RealmError) {
+            try NestedNames.note(name, for: made.nested!, in: made, transaction)
+        }
+
         /// What an element of a list of mixed values shows for `value`: a
         /// link's object when this replica has it, else nil, `link`
         /// waiting for it; the value itself otherwise (`link` waits no
@@ -516,7 +553,7 @@ package enum ChangesetApplier {
             guard let resolved = try resolve(reference) else { return }
             let (list, embeddedClass) = (resolved.list, resolved.embeddedClass)
             try resolved.check(value)
-            var mirror = try mirror(list, reference.property)
+            var mirror = try mirror(list, reference.storageProperty)
             // Inserted already (a changeset delivered again), or erased.
             guard mirror.index(of: element) == nil, !mirror.erased.contains(element) else { return }
             try resolved.check(position, for: element, in: mirror)
@@ -529,11 +566,13 @@ package enum ChangesetApplier {
                 let identity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
                                                        element: element)
                 try SyncTables.setEmbeddedIdentity(identity, of: key, className: embeddedClass, transaction)
+            } else if resolved.isMixed, let (kind, name) = value.nestedCollection {
+                try noteNested(try transaction.insertNestedCollection(kind, at: row, in: list), named: name)
             } else if resolved.isMixed {
                 // A mixed value's link to an object not here is nil, as
                 // RealmCore leaves a link to a deleted object, and waits.
                 try transaction.insert(try shownMixed(value, waiting: PendingLinks.Link(
-                    className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)), at: row, in: list)
+                    className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element)), at: row, in: list)
             } else if let linked = try self.target(of: value) {
                 // An object this replica does not have (deleted): the
                 // element is hidden until a write gives it another.
@@ -542,7 +581,7 @@ package enum ChangesetApplier {
                     target = key.rawValue
                 } else {
                     isHidden = true
-                    try wait(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element),
+                    try wait(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element),
                              for: value)
                 }
             } else {
@@ -551,20 +590,23 @@ package enum ChangesetApplier {
             var inserted = ListMirror.Element(key: element, position: position, valueStamp: stamp, positionStamp: stamp, isHidden: isHidden)
             inserted.hold(target, value)
             mirror.elements.insert(inserted, at: index)
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
         }
 
         private func listSet(_ value: SyncValue, element: GlobalKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
             guard let resolved = try resolve(reference), !resolved.isEmbedded else { return }
             let list = resolved.list
             try resolved.check(value)
-            var mirror = try mirror(list, reference.property)
+            var mirror = try mirror(list, reference.storageProperty)
             guard let index = mirror.index(of: element) else { return }
             if let last = mirror.elements[index].valueStamp, last >= stamp { return }
             let row = mirror.row(ofElementAt: index)
-            if resolved.isMixed {
+            if resolved.isMixed, let (kind, name) = value.nestedCollection {
+                try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element))
+                try noteNested(try transaction.replaceWithNestedCollection(kind, at: row, in: list), named: name)
+            } else if resolved.isMixed {
                 try transaction.replace(at: row, with: try shownMixed(value, waiting: PendingLinks.Link(
-                    className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)), in: list)
+                    className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element)), in: list)
             } else if let linked = try target(of: value) {
                 switch (linked, mirror.elements[index].isHidden) {
                 case (let key?, false):
@@ -578,19 +620,19 @@ package enum ChangesetApplier {
                 }
                 mirror.elements[index].hold(linked?.rawValue, value)
                 mirror.elements[index].isHidden = linked == nil
-                let link = PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element)
+                let link = PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element)
                 if linked == nil { try wait(link, for: value) } else { try stopWaiting(link) }
             } else {
                 try transaction.replace(at: row, with: try value.coreValue(), in: list)
             }
             mirror.elements[index].valueStamp = stamp
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
         }
 
         private func listMove(_ element: GlobalKey, to position: PositionKey, in reference: ListReference, stamp: Stamp) throws(RealmError) {
             guard let resolved = try resolve(reference) else { return }
             let list = resolved.list
-            var mirror = try mirror(list, reference.property)
+            var mirror = try mirror(list, reference.storageProperty)
             guard let from = mirror.index(of: element) else { return }
             try resolved.check(position, for: element, in: mirror)
             if let last = mirror.elements[from].positionStamp, last >= stamp { return }
@@ -604,26 +646,26 @@ package enum ChangesetApplier {
                 let toRow = mirror.row(ofElementAt: to)
                 if fromRow != toRow { try transaction.move(from: fromRow, to: toRow, in: list) }
             }
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
         }
 
         private func listErase(_ elements: [GlobalKey], in reference: ListReference) throws(RealmError) {
             guard let resolved = try resolve(reference) else { return }
             let list = resolved.list
-            var mirror = try mirror(list, reference.property)
+            var mirror = try mirror(list, reference.storageProperty)
             for element in elements {
                 mirror.erased.insert(element)
                 guard let index = mirror.index(of: element) else { continue }
                 // A hidden element, or a mixed one showing nil, may wait.
                 if mirror.elements[index].isHidden || resolved.isMixed {
-                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.property, element: element))
+                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: list.owner, property: reference.storageProperty, element: element))
                 }
                 if !mirror.elements[index].isHidden {
                     try transaction.remove(at: mirror.row(ofElementAt: index), from: list)
                 }
                 mirror.elements.remove(at: index)
             }
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
         }
 
         // MARK: Links waiting for their targets
@@ -680,11 +722,19 @@ package enum ChangesetApplier {
             let handle = try transaction.classHandle(named: reference.ownerClass)
             let index = try transaction.propertyIndex(named: reference.property, in: handle)
             let property = try transaction.objectSchema(handle).properties[index]
-            guard isSet ? property.isSet : property.isMap else {
-                throw Self.badChangeset("'\(reference.ownerClass).\(reference.property)' is not a \(isSet ? "set" : "map")")
+            let name = "\(reference.ownerClass).\(reference.property)"
+            var collection = ListHandle(owningClass: handle, owner: owner, property: index)
+            if let nested = reference.nested {
+                // A nested dictionary: a map of mixed values. (Sets do not nest.)
+                guard !isSet else { throw Self.badChangeset("a set in '\(name)' is named as nested") }
+                guard let dictionary = try nestedCollection(nested, kind: .dictionary, of: owner, handle, index, property, name) else { return nil }
+                collection = dictionary
+            } else if !(isSet ? property.isSet : property.isMap) {
+                throw Self.badChangeset("'\(name)' is not a \(isSet ? "set" : "map")")
             }
-            return ResolvedCollection(handle: ListHandle(owningClass: handle, owner: owner, property: index),
-                                      registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner, property: reference.property),
+            return ResolvedCollection(handle: collection,
+                                      registers: MemberRegisters.Collection(className: reference.ownerClass, owner: owner,
+                                                                            property: reference.storageProperty),
                                       property: property,
                                       embeddedClass: property.objectClassName.flatMap { transaction.schema[$0]?.isEmbedded == true ? $0 : nil },
                                       knownClasses: property.type == .mixed ? topLevelClasses() : [],
@@ -717,6 +767,9 @@ package enum ChangesetApplier {
                     // A mixed value links to a top-level object of a class the
                     // file has.
                     if case .embedded = identity { false } else { knownClasses.contains(linked) }
+                case (.nestedList, nil), (.nestedDictionary, nil):
+                    // In a map of mixed values, or a nested dictionary.
+                    property.type == .mixed && (handle.nested != nil || property.isMap)
                 case (_, _?), (.link, nil): false
                 case (.null, nil): property.isOptional
                 default: property.type == .mixed || (try? value.coreValue())?.type == property.type
@@ -773,6 +826,9 @@ package enum ChangesetApplier {
             guard let value else {
                 try transaction.removeValue(forKey: key, from: resolved.handle)
                 return
+            }
+            if let (kind, name) = value.nestedCollection {
+                return try noteNested(try transaction.setNestedCollection(kind, forKey: key, in: resolved.handle), named: name)
             }
             if case .link(let className, let identity) = value {
                 memberLinks.noted()

@@ -23,14 +23,13 @@ enum LinkArrival {
         for link in try PendingLinks.take(target: target, transaction) {
             guard transaction.schema[link.className] != nil else { continue }
             let handle = try transaction.classHandle(named: link.className)
-            guard try transaction.objectExists(link.owner, in: handle) else { continue }
-            let index = try transaction.propertyIndex(named: link.property, in: handle)
+            guard try transaction.objectExists(link.owner, in: handle),
+                  let (list, index) = try NestedNames.collection(storageProperty: link.property, of: link.owner, in: handle, transaction) else { continue }
             let isMixed = try transaction.objectSchema(handle).properties[index].type == .mixed
             guard let element = link.element else {
                 try transaction.setValue(.link(to: key, of: target.className, mixed: isMixed), of: link.owner, property: index, in: handle)
                 continue
             }
-            let list = ListHandle(owningClass: handle, owner: link.owner, property: index)
             guard var mirror = try ListMirror.inStep(with: list, property: link.property, transaction) else {
                 throw RealmError(.corruptFile, "The sync identities of the elements of list '\(link.className).\(link.property)' of object \(link.owner.rawValue) do not match its elements.")
             }
@@ -53,14 +52,14 @@ enum LinkArrival {
         for (collection, register) in try MemberRegisters.linking(to: target, transaction) {
             guard transaction.schema[collection.className] != nil else { continue }
             let handle = try transaction.classHandle(named: collection.className)
-            guard try transaction.objectExists(collection.owner, in: handle) else { continue }
-            let index = try transaction.propertyIndex(named: collection.property, in: handle)
+            guard try transaction.objectExists(collection.owner, in: handle),
+                  let (container, index) = try NestedNames.collection(storageProperty: collection.property, of: collection.owner, in: handle,
+                                                                      transaction) else { continue }
             let property = try transaction.objectSchema(handle).properties[index]
-            let container = ListHandle(owningClass: handle, owner: collection.owner, property: index)
             let shown = Value.link(to: key, of: target.className, mixed: property.type == .mixed)
             if property.isSet {
                 try transaction.insert(shown, intoSet: container)
-            } else if property.isMap, register.value != nil {
+            } else if property.isMap || container.nested != nil, register.value != nil {
                 try transaction.setValue(shown, forKey: String(decoding: register.member, as: UTF8.self), in: container)
             }
         }

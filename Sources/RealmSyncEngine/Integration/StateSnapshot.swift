@@ -321,7 +321,9 @@ package enum StateSnapshot {
                 }
                 let embedded = try embeddedClass(of: property)
                 if property.isList {
-                    try list(index, property, of: key, handle, identity, embedded: embedded)
+                    try list(ListHandle(owningClass: handle, owner: key, property: index),
+                             ListReference(ownerClass: handle.className, owner: identity, property: property.name),
+                             target: property.objectClassName, embedded: embedded)
                 } else if let embedded {
                     let stamp = stamps[property.name]
                     guard case .object(let child) = values[index] else {
@@ -344,17 +346,22 @@ package enum StateSnapshot {
                     } else {
                         append(.set(class: handle.className, identity, property: property.name, value), stamp: stamp)
                     }
+                    try nestedContent(values[index], in: ListHandle(owningClass: handle, owner: key, property: index),
+                                      ListReference(ownerClass: handle.className, owner: identity, property: property.name))
                 }
             }
         }
 
-        mutating func list(_ index: Int, _ property: Property, of owner: ObjectKey, _ handle: ClassHandle, _ identity: ObjectIdentity,
-                           embedded: String?) throws(RealmError) {
-            let list = ListHandle(owningClass: handle, owner: owner, property: index)
-            guard let mirror = try ListMirror.inStep(with: list, property: property.name, transaction) else {
-                throw RealmError(.corruptFile, "The list '\(handle.className).\(property.name)' holds elements that sync does not know.")
+        /// A list's elements, each as the insertion that made it (then the
+        /// move or set that won its position or value), and its erased
+        /// elements. `list` and `reference` name a property's list or a
+        /// nested one; `target` is the class its links name, when that is
+        /// the list's, and `embedded` the class of its embedded objects.
+        mutating func list(_ list: ListHandle, _ reference: ListReference, target: String?, embedded: String?) throws(RealmError) {
+            let name = "\(reference.ownerClass).\(reference.property)"
+            guard let mirror = try ListMirror.inStep(with: list, property: reference.storageProperty, transaction) else {
+                throw RealmError(.corruptFile, "The list '\(name)' holds elements that sync does not know.")
             }
-            let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
             var rows = try transaction.values(of: list).makeIterator()
             for element in mirror.elements {
                 // A hidden element holds an object that is gone: it travels
@@ -362,8 +369,8 @@ package enum StateSnapshot {
                 // too, and shown again by the same later writes.
                 let value = element.isHidden ? nil : rows.next()
                 let syncValue: SyncValue = if let value, embedded == nil {
-                    try self.syncValue(value, target: property.objectClassName)
-                } else if value == nil, let target = property.objectClassName {
+                    try self.syncValue(value, target: target)
+                } else if value == nil, let target {
                     .link(class: target, .global(StateSnapshot.vanishedObject))
                 } else {
                     .null
@@ -374,7 +381,7 @@ package enum StateSnapshot {
                 let valueStamp = element.valueStamp ?? element.positionStamp
                 let positionStamp = element.positionStamp ?? element.valueStamp
                 guard let valueStamp, let positionStamp else {
-                    throw RealmError(.corruptFile, "An element of the list '\(handle.className).\(property.name)' has no stamp.")
+                    throw RealmError(.corruptFile, "An element of the list '\(name)' has no stamp.")
                 }
                 append(.listInsert(reference, element: element.key, position: element.position, syncValue), stamp: min(valueStamp, positionStamp))
                 if positionStamp > valueStamp {
@@ -383,10 +390,11 @@ package enum StateSnapshot {
                     append(.listSet(reference, element: element.key, syncValue), stamp: valueStamp)
                 }
                 if let embedded, case .object(let child)? = value {
-                    let childIdentity = ObjectIdentity.embedded(ownerClass: handle.className, owner: identity, property: property.name,
+                    let childIdentity = ObjectIdentity.embedded(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property,
                                                                 element: element.key)
                     try content(of: child, try transaction.classHandle(named: embedded), childIdentity)
                 }
+                if let value { try nestedContent(value, in: list, reference) }
             }
             for element in mirror.erased.sorted(by: { ($0.client, $0.counter) < ($1.client, $1.counter) }) {
                 append(.listErase(reference, element: element), stamp: nil)
@@ -398,19 +406,28 @@ package enum StateSnapshot {
         /// insertion arriving later loses there as here. What the set or
         /// map shows follows from them on the receiving replica.
         mutating func members(of owner: ObjectKey, _ property: Property, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
-            let reference = ListReference(ownerClass: handle.className, owner: identity, property: property.name)
-            let collection = MemberRegisters.Collection(className: handle.className, owner: owner, property: property.name)
+            try members(of: ListHandle(owningClass: handle, owner: owner, property: try transaction.propertyIndex(named: property.name, in: handle)),
+                        ListReference(ownerClass: handle.className, owner: identity, property: property.name), property)
+        }
+
+        /// As ``members(of:_:_:_:)``, for a property's set or map, or a
+        /// nested dictionary of mixed property `property`.
+        private mutating func members(of collection: ListHandle, _ reference: ListReference, _ property: Property) throws(RealmError) {
+            let registers = MemberRegisters.Collection(className: reference.ownerClass, owner: collection.owner, property: reference.storageProperty)
             let embedded = try embeddedClass(of: property)
-            let map = ListHandle(owningClass: handle, owner: owner, property: try transaction.propertyIndex(named: property.name, in: handle))
-            for register in try MemberRegisters.registers(of: collection, transaction) {
-                if property.isMap {
+            for register in try MemberRegisters.registers(of: registers, transaction) {
+                if property.isMap || collection.nested != nil {
                     let key = String(decoding: register.member, as: UTF8.self)
                     append(register.value.map { .mapSet(reference, key: key, $0) } ?? .mapErase(reference, key: key), stamp: register.stamp)
                     // An embedded object: its creation, then its content.
                     if let embedded, case .link(_, let childIdentity)? = register.value,
-                       case .object(let child)? = try transaction.value(forKey: key, in: map) {
+                       case .object(let child)? = try transaction.value(forKey: key, in: collection) {
                         append(.create(class: embedded, childIdentity), stamp: nil)
                         try content(of: child, try transaction.classHandle(named: embedded), childIdentity)
+                    }
+                    // A nested collection: its content.
+                    if register.value?.isNestedCollection == true, let value = try transaction.value(forKey: key, in: collection) {
+                        try nestedContent(value, in: collection, reference)
                     }
                 } else if let value = register.value {
                     append(.setInsert(reference, value), stamp: register.stamp)
@@ -420,13 +437,29 @@ package enum StateSnapshot {
                     do {
                         values = try ChangesetCoding.decodeValues(register.member)
                     } catch {
-                        throw RealmError(.corruptFile, "A member of the set '\(handle.className).\(property.name)' cannot be read: \(error)")
+                        throw RealmError(.corruptFile, "A member of the set '\(reference.ownerClass).\(property.name)' cannot be read: \(error)")
                     }
                     guard values.count == 1 else {
-                        throw RealmError(.corruptFile, "A member of the set '\(handle.className).\(property.name)' holds \(values.count) values.")
+                        throw RealmError(.corruptFile, "A member of the set '\(reference.ownerClass).\(property.name)' holds \(values.count) values.")
                     }
                     append(.setErase(reference, values[0]), stamp: register.stamp)
                 }
+            }
+        }
+
+        /// The content of the nested collection `value` holds, if it holds
+        /// one: `value` is in `container` (a property's value, list or map,
+        /// or a nested collection), named by `reference`.
+        private mutating func nestedContent(_ value: Value, in container: ListHandle, _ reference: ListReference) throws(RealmError) {
+            guard case .collection(let collection) = value else { return }
+            guard let name = try NestedNames.name(of: collection, transaction) else {
+                throw RealmError(.corruptFile, "A collection nested in '\(reference.ownerClass).\(reference.property)' has no sync name.")
+            }
+            let nested = ListHandle(owningClass: container.owningClass, owner: container.owner, property: container.property, nested: collection)
+            let nestedReference = ListReference(ownerClass: reference.ownerClass, owner: reference.owner, property: reference.property, nested: name)
+            switch collection.kind {
+            case .list: try list(nested, nestedReference, target: nil, embedded: nil)
+            case .dictionary: try members(of: nested, nestedReference, try transaction.objectSchema(container.owningClass).properties[container.property])
             }
         }
 
@@ -454,6 +487,11 @@ package enum StateSnapshot {
             switch value {
             case .object(let object) where target != nil: (key, className) = (object, target!)
             case .link(let linkedClass, let object): (key, className) = (object, linkedClass)
+            case .collection(let collection):
+                guard let name = try NestedNames.name(of: collection, transaction) else {
+                    throw RealmError(.corruptFile, "\(collection) has no sync name.")
+                }
+                return NestedNames.value(collection.kind, named: name)
             default: return try SyncValue(scalar: value)
             }
             guard let identity = try identity(of: key, try transaction.classHandle(named: className)) else { return .null }

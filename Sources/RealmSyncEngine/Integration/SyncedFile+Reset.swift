@@ -50,7 +50,7 @@ extension SyncedFile {
                 try transaction.replicationExecute("""
                     DELETE FROM sync_history; DELETE FROM sync_objects; DELETE FROM sync_lists; DELETE FROM sync_embedded;
                     DELETE FROM sync_schema; DELETE FROM sync_incarnations; DELETE FROM sync_tombstones; DELETE FROM sync_stamps;
-                    DELETE FROM sync_pending_links; DELETE FROM sync_members;
+                    DELETE FROM sync_pending_links; DELETE FROM sync_members; DELETE FROM sync_nested;
                     """)
             }
             // The fresh file's identity and place in the history; the

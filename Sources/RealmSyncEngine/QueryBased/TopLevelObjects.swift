@@ -53,6 +53,15 @@ package enum TopLevelObjects {
     /// Notes every link to the object `key`, and every list element
     /// holding it, as waiting for `target`, its identity.
     private static func linksWait(for key: ObjectKey, _ target: ObjectReference, _ transaction: Transaction) throws(RealmError) {
+        // Elements of nested lists (which RealmCore leaves nil).
+        for (list, row) in try transaction.nestedListLinks(to: key, ofClass: target.className) {
+            guard let nested = list.nested, let name = try NestedNames.name(of: nested, transaction) else { continue }
+            let property = try transaction.objectSchema(list.owningClass).properties[list.property].name
+            let storage = NestedNames.storageProperty(property, nested: name)
+            guard let mirror = try ListMirror.inStep(with: list, property: storage, transaction), row < mirror.rowCount else { continue }
+            try PendingLinks.note(PendingLinks.Link(className: list.owningClass.className, owner: list.owner, property: storage,
+                                                    element: mirror.elements[mirror.elementIndex(ofRow: row)].key), waitsFor: target, transaction)
+        }
         for source in transaction.schema.objectSchemas {
             // Mixed values and elements of lists of them (which RealmCore
             // leaves nil when the object goes).
@@ -71,8 +80,9 @@ package enum TopLevelObjects {
                                           waitsFor: target, transaction)
                 }
             }
-            // Sets and maps need nothing: their registers keep the link,
-            // and show it when the object comes back.
+            // Sets, maps and nested dictionaries need nothing: their
+            // registers keep the link, and show it when the object comes
+            // back.
             for (index, property) in source.properties.enumerated()
             where property.objectClassName == target.className && property.type != .linkingObjects && !property.isSet && !property.isMap {
                 let sourceHandle = try transaction.classHandle(named: source.name)

@@ -232,12 +232,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 guard try !transaction.objectSchema(ownerHandle).properties[index].isCollection else { continue }
                 try SyncTables.setStamp(stamp, of: ownerKey, className: ownerClass, property: property, transaction)
             case .listInsert(let reference, let element, _, _), .listSet(let reference, let element, _), .listMove(let reference, let element, _):
-                guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
-                let ownerHandle = try transaction.classHandle(named: reference.ownerClass)
-                let list = ListHandle(owningClass: ownerHandle, owner: ownerKey,
-                                      property: try transaction.propertyIndex(named: reference.property, in: ownerHandle))
-                if mirrors[list] == nil, let stored = try ListMirror.stored(list, property: reference.property, transaction) {
-                    mirrors[list] = (stored, reference.property)
+                guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction),
+                      let (list, _) = try NestedNames.collection(storageProperty: reference.storageProperty, of: ownerKey,
+                                                                 in: try transaction.classHandle(named: reference.ownerClass), transaction) else { continue }
+                if mirrors[list] == nil, let stored = try ListMirror.stored(list, property: reference.storageProperty, transaction) {
+                    mirrors[list] = (stored, reference.storageProperty)
                 }
                 guard var (mirror, property) = mirrors[list], let position = mirror.index(of: element) else { continue }
                 switch instruction {
@@ -252,18 +251,18 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 mirrors[list] = (mirror, property)
             case .listErase(let reference, let element):
                 guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
-                try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.property, element: element))
+                try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.storageProperty, element: element))
             case .listClear(let reference, let elements):
                 guard let ownerKey = try localKey(reference.owner, reference.ownerClass, transaction) else { continue }
                 for element in elements {
-                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.property, element: element))
+                    try stopWaiting(PendingLinks.Link(className: reference.ownerClass, owner: ownerKey, property: reference.storageProperty, element: element))
                 }
             case .setInsert, .setErase, .mapSet, .mapErase:
                 guard let write = MemberRegisters.Write(instruction, transaction.schema),
                       let owner = try localKey(write.reference.owner, write.reference.ownerClass, transaction) else { continue }
                 try MemberRegisters.write(MemberRegisters.Register(member: write.member, value: write.value, stamp: stamp),
                                           of: MemberRegisters.Collection(className: write.reference.ownerClass, owner: owner,
-                                                                         property: write.reference.property), transaction)
+                                                                         property: write.reference.storageProperty), transaction)
             default:
                 break
             }
@@ -379,19 +378,19 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             var element = ListMirror.Element(key: key, position: position)
             element.hold(value.objectKey, synced)
             mirror.elements.insert(element, at: elementIndex)
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
             return [.listInsert(reference, element: key, position: position, synced)]
         case .listSet(let list, let index, let value):
             var (mirror, reference, target) = try listState(list, countChange: 0, &context)
             let elementIndex = mirror.elementIndex(ofRow: index)
             let synced = try syncValue(value, target: target, &context)
             mirror.elements[elementIndex].hold(value.objectKey, synced)
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
             return [.listSet(reference, element: mirror.elements[elementIndex].key, synced)]
         case .listMoved(let list, let from, let to):
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             let move = Self.move(&mirror, from: from, to: to, in: reference)
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
             return [move]
         case .listSwapped(let list, let first, let second):
             // Two moves, each to a new position key of its own: taking the
@@ -402,17 +401,18 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
             var (mirror, reference, _) = try listState(list, countChange: 0, &context)
             var moves = [Self.move(&mirror, from: high, to: low, in: reference)]
             if high - low > 1 { moves.append(Self.move(&mirror, from: low + 1, to: high, in: reference)) }
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
             return moves
         case .listErased(let list, let index):
             var (mirror, reference, _) = try listState(list, countChange: 1, &context)
             let element = mirror.elements.remove(at: mirror.elementIndex(ofRow: index))
             mirror.erased.insert(element.key)
-            try mirror.save(list, property: reference.property, transaction)
+            try mirror.save(list, property: reference.storageProperty, transaction)
             return [.listErase(reference, element: element.key)]
         case .listCleared(let list):
             let (mirror, reference, _) = try listState(list, countChange: nil, &context)
-            try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key))).save(list, property: reference.property, transaction)
+            try ListMirror(elements: [], erased: mirror.erased.union(mirror.elements.map(\.key)))
+                .save(list, property: reference.storageProperty, transaction)
             return [.listClear(reference, elements: mirror.elements.map(\.key))]
         case .setInserted(let set, let value):
             let (reference, target) = try collectionState(set, &context)
@@ -550,34 +550,45 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     /// its length now; nil for a clear, whose mirror is what was stored.
     private func listState(_ list: ListHandle, countChange: Int?,
                            _ context: inout Context) throws(RealmError) -> (ListMirror, ListReference, String?) {
-        let schema = try context.schema(list.owningClass)
-        let property = schema.properties[list.property]
+        let (reference, target) = try collectionState(list, &context)
         let mirror: ListMirror
         if let countChange {
-            mirror = try self.mirror(of: list, property: property.name, count: try context.transaction.count(of: list) + countChange, &context)
+            mirror = try self.mirror(of: list, property: reference.storageProperty, count: try context.transaction.count(of: list) + countChange,
+                                     &context)
         } else {
-            mirror = try ListMirror.stored(list, property: property.name, context.transaction) ?? ListMirror(elements: [])
+            mirror = try ListMirror.stored(list, property: reference.storageProperty, context.transaction) ?? ListMirror(elements: [])
         }
-        let reference = ListReference(ownerClass: list.owningClass.className, owner: try identity(of: list.owner, list.owningClass, &context),
-                                      property: property.name)
-        return (mirror, reference, property.objectClassName)
+        return (mirror, reference, target)
     }
 
-    /// A set's or map's reference, and its link target.
+    /// A collection's reference (naming a nested one), and its link target.
     private func collectionState(_ collection: ListHandle, _ context: inout Context) throws(RealmError) -> (ListReference, String?) {
-        guard collection.nested == nil else {
-            throw RealmError(.invalidSchema, "'\(collection.owningClass.className)' has a nested collection, which synchronized Realms do not support yet.")
-        }
         let property = try context.schema(collection.owningClass).properties[collection.property]
         let reference = ListReference(ownerClass: collection.owningClass.className,
-                                      owner: try identity(of: collection.owner, collection.owningClass, &context), property: property.name)
-        return (reference, property.objectClassName)
+                                      owner: try identity(of: collection.owner, collection.owningClass, &context), property: property.name,
+                                      nested: try collection.nested.map { (nested) throws(RealmError) in try name(of: nested, &context) })
+        // A nested collection holds mixed values, which name their class.
+        return (reference, collection.nested == nil ? property.objectClassName : nil)
     }
 
     /// Where the registers of a set or map are kept.
     private func registers(of collection: ListHandle, _ context: inout Context) throws(RealmError) -> MemberRegisters.Collection {
         MemberRegisters.Collection(className: collection.owningClass.className, owner: collection.owner,
-                                   property: try context.schema(collection.owningClass).properties[collection.property].name)
+                                   property: try collectionState(collection, &context).0.storageProperty)
+    }
+
+    /// The name of a nested collection: the one sync gave it, or a new one
+    /// for a collection it has not named, made by the change being
+    /// recorded (Docs/SyncDesign.md, "Nested collections").
+    private func name(of collection: NestedCollection, _ context: inout Context) throws(RealmError) -> GlobalKey {
+        let transaction = context.transaction
+        if let name = try NestedNames.name(of: collection, transaction) { return name }
+        guard let root = try transaction.handle(of: collection) else {
+            throw RealmError(.objectNotFound, "\(collection) no longer exists, so sync cannot name it.")
+        }
+        let name = context.newKey()
+        try NestedNames.note(name, for: collection, in: root, transaction)
+        return name
     }
 
     /// The stored mirror of a list of `count` elements, or a new one naming
@@ -605,8 +616,9 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         case .link(let className, let key):
             // A mixed value's link.
             return .link(class: className, try identity(of: key, try context.transaction.classHandle(named: className), &context))
-        case .collection:
-            throw RealmError(.invalidValue, "A nested list or dictionary in an AnyRealmValue cannot be synchronized yet.")
+        case .collection(let collection):
+            // A new nested collection, named now.
+            return NestedNames.value(collection.kind, named: try name(of: collection, &context))
         default:
             return try SyncValue(scalar: value)
         }

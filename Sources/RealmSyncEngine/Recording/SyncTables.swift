@@ -87,6 +87,8 @@ package enum SyncTables {
         try transaction.replicationExecute(PendingLinks.createTable)
         // Registers of sets and maps (added in session 31).
         try transaction.replicationExecute(MemberRegisters.createTable)
+        // Names of nested collections (added in session 32).
+        try transaction.replicationExecute(NestedNames.createTable)
         // Files synced before server versions had salts.
         let columns = try transaction.queryStatement("SELECT COUNT(*) FROM pragma_table_info('sync_state') WHERE name = 'last_server_salt'")
         _ = try columns.step()
@@ -229,7 +231,7 @@ package enum SyncTables {
             delete.bind(key.rawValue, at: 2)
             try delete.run()
         }
-        for table in ["sync_lists", "sync_members"] {
+        for table in ["sync_lists", "sync_members", "sync_nested"] {
             let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE class = ? AND owner = ?")
             delete.bind(className, at: 1)
             delete.bind(key.rawValue, at: 2)

@@ -36,7 +36,7 @@ extension SyncValue {
 
     /// The value as RealmCore stores it; a link has no local key here.
     ///
-    /// - Throws: `invalidValue` for a link.
+    /// - Throws: `invalidValue` for a link or a nested collection.
     package func coreValue() throws(RealmError) -> Value {
         switch self {
         case .null: return .null
@@ -60,6 +60,8 @@ extension SyncValue {
             return .decimal(value)
         case .link:
             throw RealmError(.invalidValue, "A link is resolved by its target's identity, not converted.")
+        case .nestedList, .nestedDictionary:
+            throw RealmError(.invalidValue, "A nested collection is made where its value is applied, not converted.")
         }
     }
 }

@@ -93,14 +93,23 @@ struct QueryView {
         let schema = try transaction.objectSchema(handle)
         for (index, property) in schema.properties.enumerated() {
             if property.type == .mixed {
-                // A mixed value's link names its class.
-                let values: [Value] = if property.isCollection {
+                // A mixed value's link names its class; it may be in a
+                // collection nested in the value, at any depth.
+                var values: [Value] = if property.isCollection {
                     try transaction.collectionValues(index, of: key, in: handle)
                 } else {
                     [try transaction.value(of: key, property: index, in: handle)]
                 }
-                for case .link(let className, let linked) in values {
-                    try add(linked, try transaction.classHandle(named: className), to: &pending, transaction, identities)
+                while let value = values.popLast() {
+                    switch value {
+                    case .link(let className, let linked):
+                        try add(linked, try transaction.classHandle(named: className), to: &pending, transaction, identities)
+                    case .collection(let nested):
+                        let collection = ListHandle(owningClass: handle, owner: key, property: index, nested: nested)
+                        values += nested.kind == .list ? try transaction.values(of: collection) : try transaction.entries(of: collection).map(\.value)
+                    default:
+                        break
+                    }
                 }
                 continue
             }

@@ -3,7 +3,8 @@ import Foundation
 /// The binary form of a changeset, as it travels and as histories keep it.
 ///
 /// ```
-/// format version (1 byte, 1)
+/// format version (1 byte: 1, or 2 when a list reference or a value names
+///                 a nested collection)
 /// client file identity, client version, last server version   varints
 /// timestamp                                                   zigzag varint
 /// first sequence                                              varint
@@ -16,8 +17,14 @@ import Foundation
 /// every tag, index, length and nesting depth, and fails with a
 /// ``WireFormatError`` rather than trust a peer.
 public enum ChangesetCoding {
-    /// The version of the format written.
+    /// The version of the format written for a changeset without nested
+    /// collections (every changeset before they synchronized): the bytes
+    /// of such changesets do not change.
     public static let formatVersion: UInt8 = 1
+    /// The version written when a changeset names a nested collection: a
+    /// list reference then carries the nested collection's name, or
+    /// none, and values may make one.
+    public static let nestingFormatVersion: UInt8 = 2
     /// The deepest nesting of embedded objects accepted.
     public static let maximumNesting = 32
 
@@ -27,12 +34,13 @@ public enum ChangesetCoding {
     public static func encode(_ changeset: Changeset) -> [UInt8] {
         var names = NameTable()
         var body = BinaryWriter()
+        let nesting = changeset.instructions.contains(where: \.namesNestedCollection)
         body.varint(UInt64(changeset.instructions.count))
         for instruction in changeset.instructions {
-            encode(instruction, into: &body, names: &names)
+            encode(instruction, into: &body, names: &names, nesting: nesting)
         }
         var output = BinaryWriter()
-        output.byte(formatVersion)
+        output.byte(nesting ? nestingFormatVersion : formatVersion)
         output.varint(changeset.clientFileIdent)
         output.varint(changeset.clientVersion)
         output.varint(changeset.lastServerVersion)
@@ -69,7 +77,7 @@ public enum ChangesetCoding {
         static let map: UInt8 = 8
     }
 
-    private static func encode(_ instruction: Instruction, into writer: inout BinaryWriter, names: inout NameTable) {
+    private static func encode(_ instruction: Instruction, into writer: inout BinaryWriter, names: inout NameTable, nesting: Bool) {
         switch instruction {
         case .addClass(let spec):
             writer.byte(Tag.addClass.rawValue)
@@ -106,41 +114,41 @@ public enum ChangesetCoding {
             writer.signed(delta)
         case .listInsert(let list, let element, let position, let value):
             writer.byte(Tag.listInsert.rawValue)
-            encode(list, into: &writer, names: &names)
+            encode(list, into: &writer, names: &names, nesting: nesting)
             encode(element, into: &writer)
             writer.lengthPrefixed(position.bytes)
             encode(value, into: &writer, names: &names)
         case .listSet(let list, let element, let value):
             writer.byte(Tag.listSet.rawValue)
-            encode(list, into: &writer, names: &names)
+            encode(list, into: &writer, names: &names, nesting: nesting)
             encode(element, into: &writer)
             encode(value, into: &writer, names: &names)
         case .listMove(let list, let element, let position):
             writer.byte(Tag.listMove.rawValue)
-            encode(list, into: &writer, names: &names)
+            encode(list, into: &writer, names: &names, nesting: nesting)
             encode(element, into: &writer)
             writer.lengthPrefixed(position.bytes)
         case .listErase(let list, let element):
             writer.byte(Tag.listErase.rawValue)
-            encode(list, into: &writer, names: &names)
+            encode(list, into: &writer, names: &names, nesting: nesting)
             encode(element, into: &writer)
         case .listClear(let list, let elements):
             writer.byte(Tag.listClear.rawValue)
-            encode(list, into: &writer, names: &names)
+            encode(list, into: &writer, names: &names, nesting: nesting)
             writer.varint(UInt64(elements.count))
             for element in elements { encode(element, into: &writer) }
         case .setInsert(let set, let member), .setErase(let set, let member):
             writer.byte(instruction.isSetInsert ? Tag.setInsert.rawValue : Tag.setErase.rawValue)
-            encode(set, into: &writer, names: &names)
+            encode(set, into: &writer, names: &names, nesting: nesting)
             encode(member, into: &writer, names: &names)
         case .mapSet(let map, let key, let value):
             writer.byte(Tag.mapSet.rawValue)
-            encode(map, into: &writer, names: &names)
+            encode(map, into: &writer, names: &names, nesting: nesting)
             writer.lengthPrefixed(Array(key.utf8))
             encode(value, into: &writer, names: &names)
         case .mapErase(let map, let key):
             writer.byte(Tag.mapErase.rawValue)
-            encode(map, into: &writer, names: &names)
+            encode(map, into: &writer, names: &names, nesting: nesting)
             writer.lengthPrefixed(Array(key.utf8))
         }
     }
@@ -150,10 +158,17 @@ public enum ChangesetCoding {
         writer.varint(key.counter)
     }
 
-    private static func encode(_ list: ListReference, into writer: inout BinaryWriter, names: inout NameTable) {
+    private static func encode(_ list: ListReference, into writer: inout BinaryWriter, names: inout NameTable, nesting: Bool) {
         writer.varint(names.index(list.ownerClass))
         encode(list.owner, into: &writer, names: &names)
         writer.varint(names.index(list.property))
+        guard nesting else { return }
+        if let nested = list.nested {
+            writer.byte(1)
+            encode(nested, into: &writer)
+        } else {
+            writer.byte(0)
+        }
     }
 
     private static func encode(_ identity: ObjectIdentity, into writer: inout BinaryWriter, names: inout NameTable) {
@@ -214,6 +229,12 @@ public enum ChangesetCoding {
             writer.byte(12)
             writer.varint(names.index(className))
             encode(identity, into: &writer, names: &names)
+        case .nestedList(let name):
+            writer.byte(13)
+            encode(name, into: &writer)
+        case .nestedDictionary(let name):
+            writer.byte(14)
+            encode(name, into: &writer)
         }
     }
 
@@ -277,7 +298,9 @@ public enum ChangesetCoding {
     public static func decode(_ bytes: [UInt8]) throws(WireFormatError) -> Changeset {
         var reader = BinaryReader(bytes)
         let version = try reader.byte()
-        guard version == formatVersion else { throw WireFormatError(offset: 0, reason: "format version \(version), not \(formatVersion)") }
+        guard version == formatVersion || version == nestingFormatVersion else {
+            throw WireFormatError(offset: 0, reason: "format version \(version), not \(formatVersion) or \(nestingFormatVersion)")
+        }
         let clientFileIdent = try reader.varint()
         let clientVersion = try reader.varint()
         let lastServerVersion = try reader.varint()
@@ -287,7 +310,7 @@ public enum ChangesetCoding {
         var names: [String] = []
         names.reserveCapacity(nameCount)
         for _ in 0..<nameCount { names.append(try reader.string()) }
-        var decoder = Decoder(reader: reader, names: names)
+        var decoder = Decoder(reader: reader, names: names, nesting: version == nestingFormatVersion)
         let instructionCount = try decoder.reader.count()
         var instructions: [Instruction] = []
         instructions.reserveCapacity(instructionCount)
@@ -300,6 +323,8 @@ public enum ChangesetCoding {
     private struct Decoder {
         var reader: BinaryReader
         let names: [String]
+        /// Whether the format is ``ChangesetCoding/nestingFormatVersion``.
+        let nesting: Bool
 
         mutating func name() throws(WireFormatError) -> String {
             let index = try reader.varint()
@@ -401,7 +426,14 @@ public enum ChangesetCoding {
         mutating func listReference() throws(WireFormatError) -> ListReference {
             let ownerClass = try name()
             let owner = try identity(depth: 0)
-            return ListReference(ownerClass: ownerClass, owner: owner, property: try name())
+            let property = try name()
+            guard nesting else { return ListReference(ownerClass: ownerClass, owner: owner, property: property) }
+            let flagOffset = reader.offset
+            switch try reader.byte() {
+            case 0: return ListReference(ownerClass: ownerClass, owner: owner, property: property)
+            case 1: return ListReference(ownerClass: ownerClass, owner: owner, property: property, nested: try globalKey())
+            case let flag: throw WireFormatError(offset: flagOffset, reason: "a nested collection flag of \(flag)")
+            }
         }
 
         mutating func identity(depth: Int) throws(WireFormatError) -> ObjectIdentity {
@@ -450,9 +482,64 @@ public enum ChangesetCoding {
             case 12:
                 let className = try name()
                 return .link(class: className, try identity(depth: depth + 1))
+            case 13 where nesting: return .nestedList(try globalKey())
+            case 14 where nesting: return .nestedDictionary(try globalKey())
             case let kind:
                 throw WireFormatError(offset: kindOffset, reason: "an unknown kind of value (\(kind))")
             }
+        }
+    }
+}
+
+extension Instruction {
+    /// Whether it names a nested collection anywhere (a list reference, a
+    /// value, an identity's primary key), which needs
+    /// ``ChangesetCoding/nestingFormatVersion``.
+    var namesNestedCollection: Bool {
+        switch self {
+        case .addClass, .addProperty: false
+        case .create(_, let identity), .erase(_, let identity), .addInteger(_, let identity, _, _): identity.namesNestedCollection
+        case .set(_, let identity, _, let value), .setDefault(_, let identity, _, let value):
+            identity.namesNestedCollection || value.namesNestedCollection
+        case .listInsert(let list, _, _, let value), .listSet(let list, _, let value), .setInsert(let list, let value),
+             .setErase(let list, let value), .mapSet(let list, _, let value):
+            list.namesNestedCollection || value.namesNestedCollection
+        case .listMove(let list, _, _), .listErase(let list, _), .listClear(let list, _), .mapErase(let list, _):
+            list.namesNestedCollection
+        }
+    }
+}
+
+extension ListReference {
+    var namesNestedCollection: Bool { nested != nil || owner.namesNestedCollection }
+}
+
+extension ObjectIdentity {
+    var namesNestedCollection: Bool {
+        switch self {
+        case .primaryKey(let value, _): value.namesNestedCollection
+        case .global: false
+        case .embedded(_, let owner, _, _): owner.namesNestedCollection
+        }
+    }
+}
+
+extension SyncValue {
+    var namesNestedCollection: Bool {
+        switch self {
+        case .nestedList, .nestedDictionary: true
+        case .link(_, let identity): identity.namesNestedCollection
+        default: false
+        }
+    }
+}
+
+extension SyncValue {
+    /// Whether it makes a nested list or dictionary.
+    public var isNestedCollection: Bool {
+        switch self {
+        case .nestedList, .nestedDictionary: true
+        default: false
         }
     }
 }

@@ -46,20 +46,28 @@ public enum Instruction: Hashable, Sendable {
     case mapErase(ListReference, key: String)
 }
 
-/// A list, set or map: its owner and the owner's collection property.
+/// A list, set or map: its owner and the owner's collection property, or
+/// a list or dictionary nested in the mixed values of that property.
 public struct ListReference: Hashable, Sendable {
     /// The owner's class.
     public var ownerClass: String
     /// The owner.
     public var owner: ObjectIdentity
-    /// The collection property of the owner.
+    /// The owner's property: its collection, or the mixed property (or
+    /// list or map of mixed values) the nested collection is in.
     public var property: String
+    /// The nested collection's name (the key of the `nestedList` or
+    /// `nestedDictionary` value that made it), at any depth; nil for the
+    /// property's own collection.
+    public var nested: GlobalKey?
 
-    /// The collection `property` of `owner`.
-    public init(ownerClass: String, owner: ObjectIdentity, property: String) {
+    /// The collection `property` of `owner`, or the collection named
+    /// `nested` in its mixed values.
+    public init(ownerClass: String, owner: ObjectIdentity, property: String, nested: GlobalKey? = nil) {
         self.ownerClass = ownerClass
         self.owner = owner
         self.property = property
+        self.nested = nested
     }
 }
 

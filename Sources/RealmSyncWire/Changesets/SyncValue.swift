@@ -29,6 +29,12 @@ public enum SyncValue: Hashable, Sendable {
     case decimal(String)
     /// A link: the target's class and identity.
     indirect case link(class: String, ObjectIdentity)
+    /// A new, empty list nested in a mixed value, named by a key of its
+    /// creator's (Docs/SyncDesign.md, "Nested collections"): the
+    /// instructions that fill it name it so.
+    case nestedList(GlobalKey)
+    /// A new, empty dictionary nested in a mixed value, named likewise.
+    case nestedDictionary(GlobalKey)
 
     /// Equality by representation (a NaN equals itself; strings compare
     /// by code points), so that replicas agree on what "the same value" is.
@@ -46,6 +52,8 @@ public enum SyncValue: Hashable, Sendable {
         case (.uuid(let a), .uuid(let b)): a == b
         case (.decimal(let a), .decimal(let b)): a == b
         case (.link(let classA, let a), .link(let classB, let b)): classA == classB && a == b
+        case (.nestedList(let a), .nestedList(let b)): a == b
+        case (.nestedDictionary(let a), .nestedDictionary(let b)): a == b
         default: false
         }
     }
@@ -66,6 +74,12 @@ public enum SyncValue: Hashable, Sendable {
         case .link(let className, let identity):
             hasher.combine(className)
             hasher.combine(identity)
+        case .nestedList(let name):
+            hasher.combine(1)
+            hasher.combine(name)
+        case .nestedDictionary(let name):
+            hasher.combine(2)
+            hasher.combine(name)
         }
     }
 }

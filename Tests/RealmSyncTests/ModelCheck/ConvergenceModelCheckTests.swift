@@ -108,6 +108,16 @@ import Testing
         #expect(result.histories > 500)
     }
 
+    /// Lists and dictionaries nested in mixed values (Docs/SyncDesign.md,
+    /// "Nested collections"): every kind of change of them against every
+    /// other, and against the deletions of their owner, of the objects
+    /// they link to, and of the elements and keys that hold them.
+    @Test func everyPairOfNestedCollectionChangesConverges() async {
+        let result = await Self.check(Self.pairs(of: Op.nested, with: Op.nestedNeighbours))
+        Self.expectConvergence(result, "pairs of nested collection changes")
+        #expect(result.histories > 1_000)
+    }
+
     /// Every pair of `kinds`, and of one of them with one of `neighbours`,
     /// each change made by a client of its own.
     static func pairs(of kinds: [Op], with neighbours: [Op]) -> [[[Op]]] {

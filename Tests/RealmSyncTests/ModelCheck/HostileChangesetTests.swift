@@ -90,6 +90,49 @@ import Testing
         try Self.expectRefused([.listInsert(past, element: element, position: position, .string("Old"))], "a value in a list of embedded objects")
     }
 
+    /// Nested collections (Docs/SyncDesign.md, "Nested collections")
+    /// named where they are not, or made where no mixed value is.
+    @Test func nestedCollectionsOfTheWrongKindOrPlaceAreRefused() throws {
+        let (replica, tags, _, _) = try Self.seeded()
+        let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
+        let bo = ObjectIdentity.primaryKey(.int(2), incarnation: 0)
+        // The seed's nest list and the dictionary inside it, by name.
+        try replica.transaction.beginWrite()
+        let state = try StateSnapshot.changesets(replica.transaction).flatMap(\.instructions)
+        replica.transaction.cancelWrite()
+        let outer = try #require(state.lazy.compactMap { instruction -> GlobalKey? in
+            if case .set("Person", ana, "nest", .nestedList(let name)) = instruction { name } else { nil }
+        }.first)
+        let inner = try #require(state.lazy.compactMap { instruction -> GlobalKey? in
+            if case .listInsert(_, _, _, .nestedDictionary(let name)) = instruction { name } else { nil }
+        }.first)
+        func nest(_ name: GlobalKey, owner: ObjectIdentity = ana, property: String = "nest") -> ListReference {
+            ListReference(ownerClass: "Person", owner: owner, property: property, nested: name)
+        }
+        let element = GlobalKey(client: 77, counter: 1)
+        let position = PositionKey.between(nil, and: nil, for: element)
+        let made = GlobalKey(client: 77, counter: 2)
+        try Self.expectRefused([.mapSet(nest(outer), key: "k", .int(1))], "a list named as a dictionary")
+        try Self.expectRefused([.listInsert(nest(inner), element: element, position: position, .int(1))], "a dictionary named as a list")
+        try Self.expectRefused([.setInsert(nest(inner), .int(1))], "a set named as nested")
+        try Self.expectRefused([.listInsert(nest(outer, property: "tags"), element: element, position: position, .int(1))],
+                               "a nested name on a list of strings")
+        try Self.expectRefused([.listInsert(nest(outer, property: "anyList"), element: element, position: position, .int(1))],
+                               "another property's nested list")
+        try Self.expectRefused([.set(class: "Person", ana, property: "name", .nestedList(made))], "a nested list as a string")
+        try Self.expectRefused([.set(class: "Person", ana, property: "anyList", .nestedList(made))], "a nested list as a list property")
+        try Self.expectRefused([.listInsert(tags, element: element, position: position, .nestedList(made))], "a nested list in a list of strings")
+        try Self.expectRefused([.setInsert(ListReference(ownerClass: "Person", owner: ana, property: "bag"), .nestedList(made))],
+                               "a nested list in a set of mixed values")
+        try Self.expectRefused([.mapSet(ListReference(ownerClass: "Person", owner: ana, property: "scores"), key: "n", .nestedDictionary(made))],
+                               "a nested dictionary in a map of numbers")
+        // Another object's collection is refused; a name this replica
+        // does not have (its value lost its place) is dropped.
+        try Self.expectRefused([.listInsert(nest(outer, owner: bo), element: element, position: position, .int(1))],
+                               "another object's nested list")
+        try replica.apply([Self.changeset([.mapSet(nest(GlobalKey(client: 77, counter: 99)), key: "k", .int(1))])], firstVersion: 2)
+    }
+
     @Test func anEmbeddedObjectOfTheWrongClassIsRefused() throws {
         let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
         try Self.expectRefused([.create(class: "Detail", .embedded(ownerClass: "Person", owner: ana, property: "home", element: GlobalKey(client: 77, counter: 1)))],

@@ -58,6 +58,10 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         let anyList = try t.list(P.anyList, of: ana, in: people)
         try t.append(.string("z"), to: anyList)
         try t.append(.link(className: "Dog", key: rex), to: anyList)
+        // Ana's nested collections: nest ["s", {k: 0}].
+        let nest = try t.setNestedCollection(.list, of: ana, property: P.nest, in: people)
+        try t.append(.string("s"), to: nest)
+        try t.setValue(.int(0), forKey: "k", in: try t.insertNestedCollection(.dictionary, at: 1, in: nest))
     }
 
     // MARK: The palette
@@ -260,6 +264,63 @@ struct ModelOperation: CustomStringConvertible, Sendable {
         op("anyListClear") { r, _ in try r.withList(P.anyList) { t, list, _ in try t.removeAll(from: list) } },
     ]
 
+    /// Every kind of change of lists and dictionaries nested in mixed
+    /// values: made anew (replacing what was there), replaced by a value,
+    /// filled, edited, moved, erased and cleared, at the top and one level
+    /// down, in a mixed property, a list and a map of mixed values.
+    static let nested: [ModelOperation] = [
+        op("nestList") { r, c in
+            guard let ana = try r.person(1) else { return }
+            try r.transaction.append(.int(Int64(c)), to: try r.transaction.setNestedCollection(.list, of: ana, property: P.nest, in: try r.people))
+        },
+        op("nestDict") { r, c in
+            guard let ana = try r.person(1) else { return }
+            let dictionary = try r.transaction.setNestedCollection(.dictionary, of: ana, property: P.nest, in: try r.people)
+            try r.transaction.setValue(.int(Int64(c)), forKey: "d", in: dictionary)
+        },
+        op("nestScalar") { r, c in try r.setPerson(1, P.nest, .int(Int64(30 + c))) },
+        op("nestAppend") { r, c in try r.withNested(.list) { t, list in try t.append(.string("n\(c)"), to: list) } },
+        op("nestInsertRex") { r, _ in
+            guard let rex = try r.dog("Rex") else { return }
+            try r.withNested(.list) { t, list in try t.insert(.link(className: "Dog", key: rex), at: 0, in: list) }
+        },
+        op("nestRemove") { r, _ in try r.withNested(.list) { t, list in if try t.count(of: list) > 0 { try t.remove(at: 0, from: list) } } },
+        op("nestMove") { r, _ in
+            try r.withNested(.list) { t, list in
+                let count = try t.count(of: list)
+                if count > 1 { try t.move(from: 0, to: count - 1, in: list) }
+            }
+        },
+        op("nestSetFirst") { r, c in
+            try r.withNested(.list) { t, list in if try t.count(of: list) > 0 { try t.replace(at: 0, with: .int(Int64(10 + c)), in: list) } }
+        },
+        op("nestClear") { r, _ in try r.withNested(.list) { t, list in try t.removeAll(from: list) } },
+        op("nestReplaceInner") { r, c in
+            try r.withNested(.list) { t, list in
+                guard try t.count(of: list) > 1 else { return }
+                try t.append(.int(Int64(c)), to: try t.replaceWithNestedCollection(.list, at: 1, in: list))
+            }
+        },
+        op("nestInnerSet") { r, c in try r.withInnerDictionary { t, dictionary in try t.setValue(.int(Int64(c)), forKey: "k", in: dictionary) } },
+        op("nestInnerRex") { r, _ in
+            guard let rex = try r.dog("Rex") else { return }
+            try r.withInnerDictionary { t, dictionary in try t.setValue(.link(className: "Dog", key: rex), forKey: "r", in: dictionary) }
+        },
+        op("nestInnerErase") { r, _ in try r.withInnerDictionary { t, dictionary in try t.removeValue(forKey: "k", from: dictionary) } },
+        op("anyListNest") { r, c in
+            try r.withList(P.anyList) { t, list, _ in try t.append(.int(Int64(c)), to: try t.insertNestedCollection(.list, at: 0, in: list)) }
+        },
+        op("anyMapNest") { r, c in
+            try r.withCollection(P.anyMap) { t, map in
+                try t.setValue(.int(Int64(c)), forKey: "x", in: try t.setNestedCollection(.dictionary, forKey: "n", in: map))
+            }
+        },
+    ]
+
+    /// The changes of other kinds that nested collections must resolve
+    /// against.
+    static let nestedNeighbours = mixedNeighbours + ["anyListRemove", "anyListClear", "unAnyMap"].map(named)
+
     /// The changes of other kinds that mixed values must resolve against.
     static let mixedNeighbours = collectionNeighbours + ["deleteBo", "recreateBo"].map(named)
 
@@ -268,7 +329,7 @@ struct ModelOperation: CustomStringConvertible, Sendable {
     static let collectionNeighbours = ["deleteAna", "deleteRex", "deleteFido", "deleteAllDogs", "newDogInList", "rename"].map(named)
 
     /// Every kind of change.
-    static let every = all + collections + mixed + mixedLists
+    static let every = all + collections + mixed + mixedLists + nested
 
     static func op(_ name: String, _ body: @escaping @Sendable (ModelReplica, Int) throws -> Void) -> ModelOperation {
         ModelOperation(name: name, body: body)
@@ -295,6 +356,25 @@ extension ModelReplica {
     func withCollection(_ property: Int, _ body: (Transaction, ListHandle) throws -> Void) throws {
         guard let ana = try person(1) else { return }
         try body(transaction, ListHandle(owningClass: try people, owner: ana, property: property))
+    }
+
+    /// Runs `body` on the collection of `kind` in Ana's `nest`, if it
+    /// holds one.
+    func withNested(_ kind: NestedCollection.Kind, _ body: (Transaction, ListHandle) throws -> Void) throws {
+        guard let ana = try person(1), case .collection(let nested) = try transaction.value(of: ana, property: PersonProperty.nest, in: try people),
+              nested.kind == kind else { return }
+        try body(transaction, ListHandle(owningClass: try people, owner: ana, property: PersonProperty.nest, nested: nested))
+    }
+
+    /// Runs `body` on the first dictionary in the `nest` list (the seed's
+    /// is its second element), or on `nest` itself when it is one.
+    func withInnerDictionary(_ body: (Transaction, ListHandle) throws -> Void) throws {
+        try withNested(.dictionary, body)
+        try withNested(.list) { t, list in
+            for case .collection(let inner) in try t.values(of: list) where inner.kind == .dictionary {
+                return try body(t, ListHandle(owningClass: list.owningClass, owner: list.owner, property: list.property, nested: inner))
+            }
+        }
     }
 
     /// Runs `body` on Ana's list `property`, if Ana is here.

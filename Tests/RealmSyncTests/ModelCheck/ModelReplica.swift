@@ -27,6 +27,7 @@ final class ModelReplica {
             Property(name: "bag", type: .mixed, isOptional: true, isSet: true),
             Property(name: "anyMap", type: .mixed, isOptional: true, isMap: true),
             Property(name: "anyList", type: .mixed, isOptional: true, isList: true),
+            Property(name: "nest", type: .mixed, isOptional: true),
         ]),
         ObjectSchema(name: "Dog", properties: [
             Property(name: "name", type: .string),
@@ -43,7 +44,7 @@ final class ModelReplica {
     /// Person's properties, by index.
     enum PersonProperty {
         static let id = 0, name = 1, nickname = 2, home = 3, dogs = 4, tags = 5, past = 6, best = 7, friends = 8
-        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13, any = 14, bag = 15, anyMap = 16, anyList = 17
+        static let pets = 9, labels = 10, scores = 11, walkers = 12, homes = 13, any = 14, bag = 15, anyMap = 16, anyList = 17, nest = 18
     }
     /// Dog's properties, by index.
     enum DogProperty { static let name = 0, age = 1, owner = 2 }
@@ -155,6 +156,14 @@ final class ModelReplica {
     }
 
     private func describe(_ value: Value, _ property: Property) throws -> String {
+        if case .collection(let nested) = value {
+            // By content: a nested list's elements in order, a nested
+            // dictionary's entries by key.
+            guard let collection = try transaction.handle(of: nested) else { return "a vanished \(nested.kind)" }
+            if nested.kind == .list { return "[\(try transaction.values(of: collection).map { try describe($0, property) }.joined(separator: ","))]" }
+            let entries = try transaction.entries(of: collection).map { "\($0.key):\(try describe($0.value, property))" }.sorted()
+            return "{\(entries.joined(separator: ","))}"
+        }
         if case .link(let targetClass, let target) = value {
             let targetHandle = try transaction.classHandle(named: targetClass)
             let name = try transaction.value(of: target, property: targetClass == "Person" ? PersonProperty.id : DogProperty.name, in: targetHandle)
