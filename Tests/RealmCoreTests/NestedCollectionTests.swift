@@ -163,6 +163,26 @@ import Testing
         #expect(try f.rows()[0] == 1)
     }
 
+    /// Realm's limit: collections nest at most 100 levels deep, counting
+    /// an object's own collections as level 1 (a list property's nested
+    /// collections start at 2).
+    @Test func collectionsNestAtMostAHundredLevelsDeep() throws {
+        let f = try Fixture()
+        var deepest = try f.transaction.setNestedCollection(.list, of: f.box, property: 1, in: f.boxes)
+        for _ in 2...NestedCollectionTests.maximumLevel { deepest = try f.transaction.insertNestedCollection(.list, at: 0, in: deepest) }
+        let error = #expect(throws: RealmError.self) { try f.transaction.insertNestedCollection(.dictionary, at: 0, in: deepest) }
+        #expect(error?.kind == .valueTooLarge && error?.message.contains("level 101") == true, "\(String(describing: error))")
+        // The failed insertion left nothing behind; the level below takes more.
+        #expect(try f.transaction.count(of: deepest) == 0)
+        try f.transaction.append(.int(1), to: deepest)
+
+        var inList = try f.transaction.insertNestedCollection(.list, at: 0, in: try f.transaction.list(2, of: f.box, in: f.boxes))
+        for _ in 3...NestedCollectionTests.maximumLevel { inList = try f.transaction.insertNestedCollection(.list, at: 0, in: inList) }
+        #expect(throws: RealmError.self) { try f.transaction.insertNestedCollection(.list, at: 0, in: inList) }
+    }
+
+    static let maximumLevel = 100
+
     @Test func removingAMixedPropertyInAMigrationDeletesItsCollections() throws {
         let f = try Fixture()
         _ = try f.transaction.setNestedCollection(.list, of: f.box, property: 1, in: f.boxes)

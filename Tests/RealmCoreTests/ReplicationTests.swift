@@ -24,7 +24,11 @@ import Testing
         }
 
         func willCommit(_ transaction: Transaction) throws(RealmError) {
-            if failCommit { throw RealmError(.storage, "the observer refused the commit") }
+            if failCommit {
+                // What it wrote before it failed goes with the failure.
+                try log("half a commit", transaction)
+                throw RealmError(.storage, "the observer refused the commit")
+            }
             try log("commit", transaction)
         }
 
@@ -200,7 +204,7 @@ import Testing
         fixture.observer.failCommit = false
         try t.commitWrite()
         #expect(fixture.observer.commitsNoted == noted + 1, "a commit is announced once it is durable")
-        #expect(try fixture.log() == ["create Dog \(rex.rawValue)", "commit"])
+        #expect(try fixture.log() == ["create Dog \(rex.rawValue)", "commit"], "the refused commit's writes rolled back")
     }
 
     @Test func withoutAnObserverNothingIsRecorded() throws {

@@ -88,6 +88,33 @@ extension SyncTests {
             try await to.waitForDownload()
         }
 
+        /// One replica's side of an offline round: its session, its
+        /// Realm, and what it writes.
+        struct OfflineWrite {
+            let session: SyncSession
+            let configuration: Realm.Configuration
+            let body: @Sendable (Realm) throws -> Void
+
+            init(_ session: SyncSession, _ configuration: Realm.Configuration, _ body: @escaping @Sendable (Realm) throws -> Void) {
+                (self.session, self.configuration, self.body) = (session, configuration, body)
+            }
+        }
+
+        /// Takes both replicas offline, writes `first`, then `second` (a
+        /// few milliseconds later, so that its stamps are newer), brings
+        /// them back, and syncs `first`'s changes to `second` and back.
+        static func offline(_ first: OfflineWrite, then second: OfflineWrite) async throws {
+            first.session.suspend()
+            second.session.suspend()
+            try await write(first.configuration, first.body)
+            try await Task.sleep(for: .milliseconds(5))
+            try await write(second.configuration, second.body)
+            first.session.resume()
+            second.session.resume()
+            try await sync(first.session, to: second.session)
+            try await sync(second.session, to: first.session)
+        }
+
         /// The newest server version of a synced Realm on `server`, and the
         /// last one compacted away, read from the server's file.
         static func historyExtent(_ server: TestServer, _ path: String) async throws -> (latest: UInt64, compactedThrough: UInt64) {

@@ -129,33 +129,24 @@ extension SyncTests {
                 _ = try await Self.bag(bobConfig)
                 let (aliceSession, bobSession) = (try #require(alice.session(for: url)), try #require(bob.session(for: url)))
                 try await R.sync(aliceSession, to: bobSession)
-                aliceSession.suspend()
-                bobSession.suspend()
-
                 // Offline: alice clears the tags and sets x and z; bob, later,
                 // adds a tag, sets x, erases z and adds decimal 2.50 where
                 // alice adds 2.5 first.
-                try await R.write(aliceConfig) { realm in
+                try await R.offline(.init(aliceSession, aliceConfig) { realm in
                     let bag = realm.object(ofType: SyncedBag.self, forPrimaryKey: 1)!
                     bag.tags.removeAll()
                     bag.scores["x"] = 100
                     bag.scores["z"] = 300
                     bag.prices.insert(try Decimal128(string: "2.5"))
                     bag.tasks.insert(realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!)
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                try await R.write(bobConfig) { realm in
+                }, then: .init(bobSession, bobConfig) { realm in
                     let bag = realm.object(ofType: SyncedBag.self, forPrimaryKey: 1)!
                     bag.tags.insert("c")
                     bag.scores["x"] = 200
                     bag.scores.removeObject(for: "z")
                     bag.prices.insert(try Decimal128(string: "2.50"))
                     realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 1)!)
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(aliceSession, to: bobSession)
-                try await R.sync(bobSession, to: aliceSession)
+                })
                 let aliceBag = try await Self.bag(aliceConfig)
                 #expect(aliceBag == (try await Self.bag(bobConfig)), "the replicas converge")
                 // The tag bob added unseen survives alice's clear; his later
@@ -199,22 +190,15 @@ extension SyncTests {
 
                 // Offline, bob edits note a while alice replaces it; bob
                 // empties b and alice deletes c's object.
-                aliceSession.suspend()
-                bobSession.suspend()
-                try await R.write(bobConfig) { realm in
+                try await R.offline(.init(bobSession, bobConfig) { realm in
                     let book = realm.object(ofType: SyncedNotebook.self, forPrimaryKey: 1)!
                     book.notes["a"]!!.text = "edited by bob"
                     book.notes["b"] = .some(nil)
-                }
-                try await R.write(aliceConfig) { realm in
+                }, then: .init(aliceSession, aliceConfig) { realm in
                     let book = realm.object(ofType: SyncedNotebook.self, forPrimaryKey: 1)!
                     book.notes["a"] = SyncedNote(value: ["text": "replaced by alice"])
                     realm.delete(book.notes["c"]!!)
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(bobSession, to: aliceSession)
-                try await R.sync(aliceSession, to: bobSession)
+                })
                 let converged = try await notes(aliceConfig)
                 #expect(converged == (try await notes(bobConfig)), "the replicas converge")
                 #expect(converged == "a=replaced by alice,b=nil,c=nil", "bob's edit went with the note alice replaced")
@@ -275,24 +259,16 @@ extension SyncTests {
                 // Offline: alice inserts the double 1.0 (one member with the
                 // int 1 bob erases later) and sets anything; bob deletes the
                 // task.
-                aliceSession.suspend()
-                bobSession.suspend()
-                try await R.write(aliceConfig) { realm in
+                try await R.offline(.init(aliceSession, aliceConfig) { realm in
                     let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
                     bag.anything = .string("from alice")
                     bag.bag.remove(.int(1))
                     bag.bag.insert(.double(1))
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                try await R.write(bobConfig) { realm in
+                }, then: .init(bobSession, bobConfig) { realm in
                     let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
                     bag.bag.remove(.int(1))
                     realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 7)!)
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(aliceSession, to: bobSession)
-                try await R.sync(bobSession, to: aliceSession)
+                })
                 let converged = try await describe(aliceConfig)
                 #expect(converged == (try await describe(bobConfig)), "the replicas converge")
                 #expect(converged == "anything[string from alice] bag[string one] dictionary[n=double 2.5,t=nil]")
@@ -348,24 +324,16 @@ extension SyncTests {
                 // Offline: alice moves the task to the front and sets the
                 // last element; bob deletes the task, inserts, and sets the
                 // first element later than alice's write.
-                aliceSession.suspend()
-                bobSession.suspend()
-                try await R.write(aliceConfig) { realm in
+                try await R.offline(.init(aliceSession, aliceConfig) { realm in
                     let list = realm.object(ofType: SyncedMixedList.self, forPrimaryKey: 1)!
                     list.values.move(from: 2, to: 0)
                     list.values[3] = .string("from alice")
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                try await R.write(bobConfig) { realm in
+                }, then: .init(bobSession, bobConfig) { realm in
                     let list = realm.object(ofType: SyncedMixedList.self, forPrimaryKey: 1)!
                     realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 7)!)
                     list.values.insert(.int(9), at: 1)
                     list.values[0] = .string("from bob")
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(aliceSession, to: bobSession)
-                try await R.sync(bobSession, to: aliceSession)
+                })
                 let converged = try await describe(aliceConfig)
                 #expect(converged == (try await describe(bobConfig)), "the replicas converge")
                 #expect(converged == "nil,string from bob,int 9,string two,string from alice")
@@ -424,41 +392,26 @@ extension SyncTests {
 
                 // Offline: alice edits inside `anything`; bob edits inside
                 // `n` and deletes the task its list links to.
-                aliceSession.suspend()
-                bobSession.suspend()
-                try await R.write(aliceConfig) { realm in
+                try await R.offline(.init(aliceSession, aliceConfig) { realm in
                     let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
                     bag.anything.listValue?.append(.int(2))
                     bag.anything.listValue?[1].dictionaryValue?["a"] = .int(1)
-                }
-                try await R.write(bobConfig) { realm in
+                }, then: .init(bobSession, bobConfig) { realm in
                     let bag = realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!
                     bag.dictionary["n"]?.listValue?.append(.string("b"))
                     realm.delete(realm.object(ofType: SyncTask.self, forPrimaryKey: 7)!)
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(aliceSession, to: bobSession)
-                try await R.sync(bobSession, to: aliceSession)
+                })
                 var converged = try await describe(aliceConfig)
                 #expect(converged == (try await describe(bobConfig)), "the replicas converge")
                 #expect(converged == "anything [1,{a:1,k:v},2] n [nil,b]")
 
                 // Offline again: bob appends to `anything`'s list; alice,
                 // later, makes `anything` a new list.
-                aliceSession.suspend()
-                bobSession.suspend()
-                try await R.write(bobConfig) { realm in
+                try await R.offline(.init(bobSession, bobConfig) { realm in
                     realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!.anything.listValue?.append(.int(3))
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                try await R.write(aliceConfig) { realm in
+                }, then: .init(aliceSession, aliceConfig) { realm in
                     realm.object(ofType: SyncedMixedBag.self, forPrimaryKey: 1)!.anything = .fromArray([.string("alice")])
-                }
-                aliceSession.resume()
-                bobSession.resume()
-                try await R.sync(aliceSession, to: bobSession)
-                try await R.sync(bobSession, to: aliceSession)
+                })
                 converged = try await describe(aliceConfig)
                 #expect(converged == (try await describe(bobConfig)), "the replicas converge")
                 #expect(converged == "anything [alice] n [nil,b]")

@@ -272,7 +272,16 @@ extension Transaction {
     private func createNestedCollection(_ kind: NestedCollection.Kind, root: ListHandle, parent: NestedCollection?) throws(RealmError) -> NestedCollection {
         let layout = try layout(root.owningClass)
         try requireMixed(layout, root.property)
-        if let parent { try requireNestedCollection(root, parent.kind, layout) }
+        if let parent {
+            try requireNestedCollection(root, parent.kind, layout)
+            // Realm's limit: a collection of an object is at level 1, one
+            // nested in it at level 2, and none deeper than 100. (A bound
+            // too for whatever walks them recursively.)
+            let level = try nestingLevel(of: parent) + (layout.property(root.property).isCollection ? 2 : 1)
+            guard level <= Self.maximumNestingLevel else {
+                throw RealmError(.valueTooLarge, "A collection nested in \(layout.qualifiedName(root.property)) would be at level \(level); collections nest at most \(Self.maximumNestingLevel) levels deep.")
+            }
+        }
         try ensureNestedCollectionTables()
         let insert = try connection.cachedStatement(
             "INSERT INTO realm_nested_collections (kind, class_name, owner, property, parent) VALUES (?, ?, ?, ?, ?) RETURNING id")
@@ -305,6 +314,25 @@ extension Transaction {
         admittedNestedCollection = collection
         defer { admittedNestedCollection = previous }
         try body()
+    }
+
+    /// The deepest level a nested collection may be at, as in Realm: the
+    /// object's own collections are at level 1.
+    public static let maximumNestingLevel = 100
+
+    /// How many nested collections hold `collection`, itself included.
+    private func nestingLevel(of collection: NestedCollection) throws(RealmError) -> Int {
+        let parent = try connection.cachedStatement("SELECT parent FROM realm_nested_collections WHERE id = ?")
+        var level = 0
+        var current: Int64? = collection.key
+        while let key = current {
+            level += 1
+            guard level <= Self.maximumNestingLevel + 1 else { break }
+            parent.bind(key, at: 1)
+            current = try parent.step() && !parent.isNull(at: 0) ? parent.int64(at: 0) : nil
+            parent.reset()
+        }
+        return level
     }
 
     /// Makes the nested collections' tables, once per file, as a change of

@@ -82,10 +82,10 @@ package protocol ReplicationObserver: AnyObject, Sendable {
     func didRollBackOperation(_ transaction: Transaction)
     /// Records a change made by `transaction`.
     func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
-    /// Called inside the SQLite transaction just before it commits. It may
-    /// still change objects (what it changes is part of the commit's
-    /// changes, as notifications report them); a thrown error leaves the
-    /// write open.
+    /// Called inside the SQLite transaction just before it commits, as
+    /// one atomic step. It may still change objects (what it changes is
+    /// part of the commit's changes, as notifications report them); a
+    /// thrown error rolls back what it wrote and leaves the write open.
     func willCommit(_ transaction: Transaction) throws(RealmError)
     /// Called once `transaction`'s commit is durable and published to the
     /// file's other transactions, outside the write lock, on the writing

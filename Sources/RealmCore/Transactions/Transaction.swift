@@ -384,10 +384,10 @@ public final class Transaction {
         // open for the caller to fix or cancel.
         try createPendingPrimaryKeyIndexes()
         let newVersion = version + 1
-        // Before anything is committed: a failure leaves the write open.
-        // (And before the changes are gathered: replication may change
-        // objects too.)
-        try replication?.willCommit(self)
+        // Before anything is committed: a failure leaves the write open, as
+        // it was (what replication wrote rolls back with it). And before
+        // the changes are gathered: replication may change objects too.
+        if let replication { try atomically { () throws(RealmError) in try replication.willCommit(self) } }
         let changeSet = recorder.changeSet(version: newVersion, catalog: catalog)
         do {
             for classIndex in classesWithDeletions {

@@ -19,7 +19,10 @@ import RealmSyncWire
 /// - list elements are placed by their position keys, moved and set by
 ///   last writer wins, erased for good; an element whose object is gone
 ///   is hidden (it keeps its place and stamps, and shows again when the
-///   object arrives or a later write gives it an object this replica has);
+///   object arrives or a later write gives it an object this replica has),
+///   except in a list of mixed values, where it shows nil meanwhile;
+/// - a nested list or dictionary is a value of its own, made where the
+///   value is applied, and found by its name (``NestedNames``);
 /// - set members and map keys are registers (``MemberRegisters``), last
 ///   writer wins per member or key; what the set or map shows follows
 ///   from them and from the objects this replica has.
@@ -527,7 +530,15 @@ package enum ChangesetApplier {
         }
 
         /// Notes the name of the nested collection `made` (its handle).
+        /// A name already naming a collection that is still here is a bad
+        /// changeset: every creation names a collection of its own (a
+        /// changeset delivered again never gets this far, its stamps stop
+        /// it), and taking the name from the other would leave that one
+        /// unnamed.
         private func noteNested(_ made: ListHandle, named name: GlobalKey) throws(RealmError) {
+            if let existing = try NestedNames.collection(named: name, transaction), existing.nested != made.nested {
+                throw Self.badChangeset("the nested collection \(name) is made twice")
+            }
             try NestedNames.note(name, for: made.nested!, in: made, transaction)
         }
 

@@ -81,7 +81,9 @@ struct IncarnationRebase {
     }
 
     private func rebase(_ list: ListReference) -> ListReference {
-        ListReference(ownerClass: list.ownerClass, owner: rebase(list.owner, list.ownerClass), property: list.property)
+        var rebased = list
+        rebased.owner = rebase(list.owner, list.ownerClass)
+        return rebased
     }
 
     private func rebase(_ instruction: Instruction) -> Instruction {

@@ -98,9 +98,11 @@ package enum TopLevelObjects {
                 owners = Array(Set(owners))
                 for owner in owners {
                     let list = ListHandle(owningClass: sourceHandle, owner: owner, property: index)
-                    guard var mirror = try ListMirror.inStep(with: list, property: property.name, transaction) else {
-                        throw RealmError(.corruptFile, "The sync identities of the elements of list '\(source.name).\(property.name)' of object \(owner.rawValue) do not match its elements.")
-                    }
+                    // (A mirror out of step, left by a version before this
+                    // one hid elements at once, cannot say which elements
+                    // held the object: its list is passed over rather than
+                    // the download refused.)
+                    guard var mirror = try ListMirror.inStep(with: list, property: property.name, transaction) else { continue }
                     // Hidden now, not when the mirror is next reconciled: an
                     // object keyed by its primary key comes back with the same
                     // local key and incarnation, and the mirror could not

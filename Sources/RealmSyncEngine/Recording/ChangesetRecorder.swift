@@ -147,13 +147,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     package func willCommit(_ transaction: Transaction) throws(RealmError) {
         // Classes and properties new to replication come first: the data
         // instructions after them may use them.
-        let recorded = pending.withLock { pending in
-            defer { pending = ([], 0) }
-            return pending.instructions
-        }
+        // Kept until the commit is certain: an error below leaves the write
+        // open, and a retried commit records them again.
+        let recorded = pending.withLock { $0.instructions }
         let instructions = try schemaAdditions(transaction) + recorded
         guard !instructions.isEmpty else { return }
-        try showArrivals(of: recorded, transaction)
         var state = try SyncTables.state(transaction)
         // After every stamp this replica has seen, its own and others': a
         // write made after seeing another is newer than it on every replica
@@ -170,7 +168,11 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         state.nextSequence += UInt64(instructions.count)
         try SyncTables.appendHistory(changeset, transaction)
         try noteStamps(of: changeset, transaction)
+        // After the stamps: a link or register this write wrote waits no
+        // more, and keeps what the write gave it.
+        try showArrivals(of: recorded, transaction)
         try SyncTables.save(state, transaction)
+        pending.withLock { $0 = ([], 0) }
         // Noted a little early: a commit that then fails leaves a note
         // that the transaction's next commit announces, which costs a
         // session one look.

@@ -29,8 +29,8 @@ extension SyncValue {
         case .object:
             throw RealmError(.invalidValue, "A link cannot be replicated without its target's identity.")
         case .link, .collection:
-            // Mixed values are refused by synchronized Realms for now.
-            throw RealmError(.invalidValue, "A mixed value's link or nested collection cannot be replicated yet.")
+            // The recorder names these (a link's target, a new collection).
+            throw RealmError(.invalidValue, "A mixed value's link or nested collection is named by the recorder, not converted.")
         }
     }
 

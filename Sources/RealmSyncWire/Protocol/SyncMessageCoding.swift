@@ -15,7 +15,9 @@ public enum SyncMessageCoding {
     /// 3: the salt of a server version, in `bind` and `download`.
     /// 4: query-based sync: subscriptions in `bind` and `subscribe`,
     /// evictions in `download`, `subscriptionStatus`.
-    public static let protocolVersion: UInt8 = 4
+    /// 5: changesets of format 2 (nested collections in mixed values), and
+    /// lists of mixed values.
+    public static let protocolVersion: UInt8 = 5
     /// The largest message sent or accepted.
     public static let maximumMessageSize = 1 << 20
     /// Room left in a message for the fields around changeset parts.

@@ -96,16 +96,7 @@ import Testing
         let (replica, tags, _, _) = try Self.seeded()
         let ana = ObjectIdentity.primaryKey(.int(1), incarnation: 0)
         let bo = ObjectIdentity.primaryKey(.int(2), incarnation: 0)
-        // The seed's nest list and the dictionary inside it, by name.
-        try replica.transaction.beginWrite()
-        let state = try StateSnapshot.changesets(replica.transaction).flatMap(\.instructions)
-        replica.transaction.cancelWrite()
-        let outer = try #require(state.lazy.compactMap { instruction -> GlobalKey? in
-            if case .set("Person", ana, "nest", .nestedList(let name)) = instruction { name } else { nil }
-        }.first)
-        let inner = try #require(state.lazy.compactMap { instruction -> GlobalKey? in
-            if case .listInsert(_, _, _, .nestedDictionary(let name)) = instruction { name } else { nil }
-        }.first)
+        let (outer, inner) = try NestedCollectionEdgeTests.names(replica)
         func nest(_ name: GlobalKey, owner: ObjectIdentity = ana, property: String = "nest") -> ListReference {
             ListReference(ownerClass: "Person", owner: owner, property: property, nested: name)
         }
@@ -126,6 +117,8 @@ import Testing
                                "a nested list in a set of mixed values")
         try Self.expectRefused([.mapSet(ListReference(ownerClass: "Person", owner: ana, property: "scores"), key: "n", .nestedDictionary(made))],
                                "a nested dictionary in a map of numbers")
+        // A name given to a second collection while the first is here.
+        try Self.expectRefused([.set(class: "Person", bo, property: "nest", .nestedList(outer))], "a nested collection made twice")
         // Another object's collection is refused; a name this replica
         // does not have (its value lost its place) is dropped.
         try Self.expectRefused([.listInsert(nest(outer, owner: bo), element: element, position: position, .int(1))],

@@ -77,4 +77,31 @@ import Testing
         let ana = try #require(try replica.person(1))
         #expect(try t.values(of: try t.list(P.friends, of: ana, in: people)) == [.object(back)])
     }
+
+    /// The write that creates the object may also write the links that
+    /// wait for it: they keep what the write gave them (before the fix, the
+    /// arrival overwrote them after they were recorded, and this replica
+    /// kept the old link where every other had the new value).
+    @Test func aWriteThatCreatesTheObjectKeepsWhatItWritesToItsLinks() throws {
+        let (replica, _, _, _) = try HostileChangesetTests.seeded()
+        let t = replica.transaction
+        let people = try replica.people
+        let bo = try #require(try replica.person(2))
+        try t.write {
+            try replica.setPerson(1, P.any, .link(className: "Person", key: bo))
+            try replica.withList(P.anyList) { t, list, _ in try t.insert(.link(className: "Person", key: bo), at: 0, in: list) }
+        }
+        try t.write {
+            try replica.recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(bo, in: people, t) }
+        }
+        try t.write {
+            _ = try t.createObject(in: people, values: [.int(2), .string("Bo again")])
+            try replica.setPerson(1, P.any, .int(5))
+            try replica.withList(P.anyList) { t, list, _ in try t.replace(at: 0, with: .string("mine"), in: list) }
+        }
+        let ana = try #require(try replica.person(1))
+        #expect(try t.value(of: ana, property: P.any, in: people) == .int(5))
+        #expect(try t.values(of: try t.list(P.anyList, of: ana, in: people)).first == .string("mine"))
+        #expect(try t.values(of: try t.list(P.friends, of: ana, in: people)) == [.object(try #require(try replica.person(2)))])
+    }
 }
