@@ -106,25 +106,34 @@ final class FaultProxy: Sendable {
             // waiting for ever.
             if client < 0, errno == EINTR || errno == ECONNABORTED { continue }
             guard client >= 0 else { return }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: UInt16(target.load(ordering: .relaxed)))
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                close(client)
-                close(server)
-                continue
-            }
-            let faults = self.faults
-            let connection = Connection(client: client, server: server, cutAfter: faults.cutAfterBytes.map { Int.random(in: $0) })
-            open.withLock { open in
-                open.removeAll { $0.closed.load(ordering: .relaxed) }
-                open.append(connection)
-            }
-            Thread { [self] in pump(from: client, to: server, connection) }.start()
-            Thread { [self] in pump(from: server, to: client, connection) }.start()
+            // Connected to the target on a thread of its own: a connect
+            // that waits (the target's backlog full under load, SYNs
+            // retried after 1, 3, 7 … s) must not hold up the clients
+            // behind it, whose exchanges then waited past a minute.
+            Thread { [self] in forward(client) }.start()
         }
+    }
+
+    /// Connects `client` to the target and pumps both ways, or closes it.
+    private func forward(_ client: Int32) {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = Self.loopback(port: UInt16(target.load(ordering: .relaxed)))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(client)
+            close(server)
+            return
+        }
+        let faults = self.faults
+        let connection = Connection(client: client, server: server, cutAfter: faults.cutAfterBytes.map { Int.random(in: $0) })
+        open.withLock { open in
+            open.removeAll { $0.closed.load(ordering: .relaxed) }
+            open.append(connection)
+        }
+        Thread { [self] in pump(from: server, to: client, connection) }.start()
+        pump(from: client, to: server, connection)
     }
 
     /// One proxied connection: its sockets and the bytes both ways share.
