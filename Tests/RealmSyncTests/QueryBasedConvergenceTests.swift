@@ -193,7 +193,16 @@ extension SyncTests {
                     pending += Array(note.children)
                     pending += Array(note.friends)
                     pending += note.pals.values.compactMap { $0 }
-                    if let linked = note.anything.object(SyncNote.self) { pending.append(linked) }
+                    // Mixed values link too: alone, in a list, and in the
+                    // collections nested in them.
+                    var mixed = [note.anything] + Array(note.mixed)
+                    while let value = mixed.popLast() {
+                        switch value {
+                        case .list(let list): mixed += Array(list)
+                        case .dictionary(let map): mixed += map.values.map { $0 }
+                        default: if let linked = value.object(SyncNote.self) { pending.append(linked) }
+                        }
+                    }
                 }
                 let described = realm.objects(SyncNote.self).sorted(byKeyPath: "id").filter { notes.contains($0.id) }
                     .map(SyncTests.SyncedConvergence.describe)
