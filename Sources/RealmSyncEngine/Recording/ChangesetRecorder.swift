@@ -145,11 +145,12 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
     }
 
     package func willCommit(_ transaction: Transaction) throws(RealmError) {
+        // Kept until the commit is certain: an error below rolls back what
+        // this wrote and leaves the write open, and a retried commit
+        // records them again.
+        let recorded = pending.withLock { $0.instructions }
         // Classes and properties new to replication come first: the data
         // instructions after them may use them.
-        // Kept until the commit is certain: an error below leaves the write
-        // open, and a retried commit records them again.
-        let recorded = pending.withLock { $0.instructions }
         let instructions = try schemaAdditions(transaction) + recorded
         guard !instructions.isEmpty else { return }
         var state = try SyncTables.state(transaction)
