@@ -12,23 +12,26 @@ import Testing
 @Suite struct LocalArrivalTests {
     typealias P = ModelReplica.PersonProperty
 
-    @Test func aLocalCreationShowsTheLinksThatWaitForIt() throws {
+    /// A seeded replica whose links to Bo wait for him: Ana's friends list
+    /// holds him, and her mixed value, her list of mixed values and her set
+    /// of mixed values link to him too, when a query-based view loses him.
+    static func waitingForBo() throws -> ModelReplica {
         let (replica, _, _, _) = try HostileChangesetTests.seeded()
-        let t = replica.transaction
-        let people = try replica.people
-        // Ana's friends list holds Bo; her mixed value, her list of mixed
-        // values and her set of mixed values link to him too.
         let bo = try #require(try replica.person(2))
-        try t.write {
+        try replica.transaction.write {
             try replica.setPerson(1, P.any, .link(className: "Person", key: bo))
             try replica.withList(P.anyList) { t, list, _ in try t.insert(.link(className: "Person", key: bo), at: 0, in: list) }
             try replica.withCollection(P.bag) { t, set in try t.insert(.link(className: "Person", key: bo), intoSet: set) }
         }
         _ = try replica.takeUnuploaded()
-        // A query-based view loses Bo: what linked to him waits.
-        try t.write {
-            try replica.recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(bo, in: people, t) }
-        }
+        try replica.evict(bo, in: try replica.people)
+        return replica
+    }
+
+    @Test func aLocalCreationShowsTheLinksThatWaitForIt() throws {
+        let replica = try Self.waitingForBo()
+        let t = replica.transaction
+        let people = try replica.people
         let ana = try #require(try replica.person(1))
         #expect(try t.values(of: try t.list(P.friends, of: ana, in: people)).isEmpty)
         #expect(try t.value(of: ana, property: P.any, in: people) == .null)
@@ -67,9 +70,7 @@ import Testing
         let people = try replica.people
         let bo = try #require(try replica.person(2))
         let identity = try #require(try TopLevelObjects.identity(of: bo, in: people, t))
-        try t.write {
-            try replica.recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(bo, in: people, t) }
-        }
+        try replica.evict(bo, in: people)
         try replica.apply([Changeset(clientFileIdent: 77, clientVersion: 1, lastServerVersion: 1, timestamp: 500, firstSequence: 1, instructions: [
             .create(class: "Person", identity), .set(class: "Person", identity, property: "name", .string("Bo")),
         ])], firstVersion: 2)
@@ -83,17 +84,9 @@ import Testing
     /// arrival overwrote them after they were recorded, and this replica
     /// kept the old link where every other had the new value).
     @Test func aWriteThatCreatesTheObjectKeepsWhatItWritesToItsLinks() throws {
-        let (replica, _, _, _) = try HostileChangesetTests.seeded()
+        let replica = try Self.waitingForBo()
         let t = replica.transaction
         let people = try replica.people
-        let bo = try #require(try replica.person(2))
-        try t.write {
-            try replica.setPerson(1, P.any, .link(className: "Person", key: bo))
-            try replica.withList(P.anyList) { t, list, _ in try t.insert(.link(className: "Person", key: bo), at: 0, in: list) }
-        }
-        try t.write {
-            try replica.recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(bo, in: people, t) }
-        }
         try t.write {
             _ = try t.createObject(in: people, values: [.int(2), .string("Bo again")])
             try replica.setPerson(1, P.any, .int(5))

@@ -91,6 +91,14 @@ final class ModelReplica {
         }
     }
 
+    /// Evicts the object `key` of `handle`, as a query-based view that
+    /// loses it does: in a write of its own, unrecorded.
+    func evict(_ key: ObjectKey, in handle: ClassHandle) throws {
+        try transaction.write {
+            try recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(key, in: handle, transaction) }
+        }
+    }
+
     // MARK: Finding objects by content
 
     var people: ClassHandle { get throws { try transaction.classHandle(named: "Person") } }

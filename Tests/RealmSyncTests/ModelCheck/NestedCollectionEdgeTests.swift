@@ -70,9 +70,7 @@ import Testing
         let dogs = try replica.dogs
         let rex = try #require(try replica.dog("Rex"))
         let identity = try #require(try TopLevelObjects.identity(of: rex, in: dogs, replica.transaction))
-        try replica.transaction.write {
-            try replica.recorder.withoutRecording { () throws(RealmError) in try TopLevelObjects.evict(rex, in: dogs, replica.transaction) }
-        }
+        try replica.evict(rex, in: dogs)
         var nest = try Self.nest(replica)
         #expect(nest.list.first == .null && nest.dictionary["r"] == .null)
         try replica.apply([Self.changeset(1, 500, [.create(class: "Dog", identity), .set(class: "Dog", identity, property: "name", .string("Rex"))])],
