@@ -158,6 +158,14 @@ func realmOnTerminal(_ arguments: [String]) async throws -> ToolRun {
     return try await run(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command.joined(separator: " "), "/dev/null"])
 }
 
+/// Runs `work` on a thread of its own and waits for it: long blocking
+/// work kept off the tests' cooperative pool.
+func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 /// Runs an executable to its end, on a dispatch thread.
 func run(_ executable: URL, _ arguments: [String]) async throws -> ToolRun {
     try await withCheckedThrowingContinuation { continuation in
