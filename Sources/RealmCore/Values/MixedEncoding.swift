@@ -25,11 +25,11 @@ import Foundation
 /// mixed value's equality for every type but numbers: an int and a double
 /// of the same value are equal in SQL as in Realm, while a Boolean is no
 /// number.
-enum MixedEncoding {
+package enum MixedEncoding {
     static func tag(_ character: Unicode.Scalar) -> UInt8 { UInt8(character.value) }
 
     /// The value as a mixed column stores it.
-    static func stored(_ value: Value) -> Value {
+    package static func stored(_ value: Value) -> Value {
         switch value {
         case .null, .int, .string: return value
         case .double(let double): return double.isNaN ? blob("d", double.bitPattern) : value

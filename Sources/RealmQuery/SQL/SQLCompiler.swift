@@ -78,6 +78,7 @@ struct SQLCompiler {
 
     /// The test of one pair of scalar values, polarity-correct.
     private func test(_ comparison: ResolvedComparison, _ left: SQLOperand, _ right: SQLOperand, positive: Bool) -> SQLFragment {
+        if comparison.type == .mixed, let narrowed = mixedTest(comparison, left, right, positive: positive) { return narrowed }
         let folding = comparison.type == .string ? Folding.of(comparison.options) : nil
         if comparison.op == .notEqual, folding != nil {
             // Folded equality is approximated, so its negation must be
@@ -104,9 +105,9 @@ struct SQLCompiler {
 
     private func scalarTest(_ comparison: ResolvedComparison, _ left: SQLOperand, _ right: SQLOperand, folding: Folding?) -> SQLFragment {
         let type = comparison.type
-        // A mixed value compares by Realm's rules across types (1 == 1.0,
-        // true is no number), which its stored forms do not follow in SQL:
-        // the post-filter decides.
+        // What `mixedTest` cannot narrow (two key paths, string options,
+        // type names, paths into nested collections): the post-filter
+        // decides.
         if type == .mixed { return .constant(true, isExact: false) }
         switch comparison.op {
         case .equal:
