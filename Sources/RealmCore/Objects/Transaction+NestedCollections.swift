@@ -219,6 +219,7 @@ extension Transaction {
     func deleteAllNestedCollections() throws(RealmError) {
         guard catalog.hasNestedCollections else { return }
         try connection.execute("DELETE FROM realm_nested_elements; DELETE FROM realm_nested_entries; DELETE FROM realm_nested_collections")
+        try replication?.didDeleteNestedCollections(nil, in: self)
     }
 
     /// Deletes the collections whose keys `select` (bound, not yet run)
@@ -241,6 +242,7 @@ extension Transaction {
         let delete = try connection.cachedStatement("DELETE FROM realm_nested_collections WHERE id IN (SELECT value FROM json_each(?))")
         delete.bind(json, at: 1)
         try delete.run()
+        try replication?.didDeleteNestedCollections(keys, in: self)
     }
 
     /// Leaves nil where a nested collection linked to a deleted object, and

@@ -82,6 +82,13 @@ package protocol ReplicationObserver: AnyObject, Sendable {
     func didRollBackOperation(_ transaction: Transaction)
     /// Records a change made by `transaction`.
     func record(_ change: ReplicatedChange, in transaction: Transaction) throws(RealmError)
+    /// The collections nested in mixed values that `transaction` just
+    /// deleted (their holder overwritten or removed, their object or
+    /// property deleted), by key; nil when it deleted every one of the
+    /// file. Not a change to replicate (a replica deletes them itself on
+    /// the same change): a moment for an observer to forget what it kept
+    /// of them.
+    func didDeleteNestedCollections(_ keys: [Int64]?, in transaction: Transaction) throws(RealmError)
     /// Called inside the SQLite transaction just before it commits, as
     /// one atomic step. It may still change objects (what it changes is
     /// part of the commit's changes, as notifications report them); a
@@ -100,4 +107,5 @@ extension ReplicationObserver {
     package func didBeginWrite(_ transaction: Transaction) {}
     package func willBeginOperation(_ transaction: Transaction) {}
     package func didRollBackOperation(_ transaction: Transaction) {}
+    package func didDeleteNestedCollections(_ keys: [Int64]?, in transaction: Transaction) throws(RealmError) {}
 }

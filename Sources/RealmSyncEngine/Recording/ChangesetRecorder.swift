@@ -125,6 +125,13 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
         classesWithoutIncarnations.withLock { $0.removeAll() }
     }
 
+    /// Forgets what sync kept of the nested collections RealmCore deleted,
+    /// whoever's change deleted them: this replica's, another's being
+    /// applied, an eviction.
+    package func didDeleteNestedCollections(_ keys: [Int64]?, in transaction: Transaction) throws(RealmError) {
+        try NestedNames.forget(keys, transaction)
+    }
+
     /// The current incarnation of a primary key of `className`.
     private func incarnation(className: String, primaryKey: SyncValue, _ transaction: Transaction) throws(RealmError) -> UInt32 {
         if classesWithoutIncarnations.withLock({ $0.contains(className) }) { return 0 }
@@ -241,7 +248,7 @@ package final class ChangesetRecorder: ReplicationObserver, Sendable {
                 if mirrors[list] == nil, let stored = try ListMirror.stored(list, property: reference.storageProperty, transaction) {
                     mirrors[list] = (stored, reference.storageProperty)
                 }
-                guard var (mirror, property) = mirrors[list], let position = mirror.index(of: element) else { continue }
+                guard case (var mirror, let property)? = mirrors[list], let position = mirror.index(of: element) else { continue }
                 switch instruction {
                 case .listInsert:
                     mirror.elements[position].valueStamp = stamp

@@ -14,9 +14,9 @@ import RealmSyncWire
 ///
 /// `sync_nested` maps each name to RealmCore's key of the collection, with
 /// the class and key of the object at its root, so that forgetting the
-/// object forgets its collections' names. RealmCore never reuses a nested
-/// collection's key, so a name whose collection is gone stays harmless
-/// until then.
+/// object forgets its collections' names. When RealmCore deletes a
+/// collection, its name goes with what sync kept of it (``forget(_:_:)``):
+/// an instruction that names it finds nothing either way.
 ///
 /// The mirror of a nested list, the registers of a nested dictionary and
 /// the links waiting in either are kept as a property's are, under the
@@ -69,6 +69,50 @@ enum NestedNames {
         guard try select.step(), let kind = NestedCollection.Kind(rawValue: select.int64(at: 1)) else { return nil }
         return try transaction.handle(of: NestedCollection(kind: kind, key: select.int64(at: 0)))
     }
+
+    /// Forgets the collections RealmCore deleted (`keys`; nil for every
+    /// one): their names, and the mirrors, registers and waiting links kept
+    /// under their storage properties. Without it these stay until their
+    /// root object goes, however often the value is replaced.
+    static func forget(_ keys: [Int64]?, _ transaction: Transaction) throws(RealmError) {
+        guard let keys else {
+            for (table, _) in Self.keptUnderStorageProperties {
+                // A property's own rows have no dot in their property.
+                let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE property GLOB '*.*'")
+                try delete.run()
+            }
+            try transaction.replicationStatement("DELETE FROM sync_nested").run()
+            return
+        }
+        // The keys as one JSON array: one statement whatever their number.
+        let json = "[" + keys.map(String.init).joined(separator: ",") + "]"
+        let select = try transaction.queryStatement(
+            "SELECT class, owner, client, counter FROM sync_nested WHERE collection IN (SELECT value FROM json_each(?))")
+        select.bind(json, at: 1)
+        var named: [(className: String, owner: Int64, storageSuffix: String)] = []
+        while try select.step() {
+            named.append((select.string(at: 0), select.int64(at: 1), ".\(UInt64(bitPattern: select.int64(at: 2)))-\(UInt64(bitPattern: select.int64(at: 3)))"))
+        }
+        select.reset()
+        guard !named.isEmpty else { return }
+        for (table, ownerColumn) in Self.keptUnderStorageProperties {
+            let delete = try transaction.replicationStatement("DELETE FROM \(table) WHERE class = ? AND \(ownerColumn) = ? AND property GLOB ?")
+            for name in named {
+                delete.bind(name.className, at: 1)
+                delete.bind(name.owner, at: 2)
+                // Digits, a dash and a dot: nothing GLOB reads as a wildcard.
+                delete.bind("*" + name.storageSuffix, at: 3)
+                try delete.run()
+            }
+        }
+        let delete = try transaction.replicationStatement("DELETE FROM sync_nested WHERE collection IN (SELECT value FROM json_each(?))")
+        delete.bind(json, at: 1)
+        try delete.run()
+    }
+
+    /// The tables that keep rows under a storage property, and the column
+    /// of each that holds the root object's key.
+    private static let keptUnderStorageProperties = [("sync_lists", "owner"), ("sync_members", "owner"), ("sync_pending_links", "object_key")]
 
     /// The value that makes a collection of `kind` named `name`.
     static func value(_ kind: NestedCollection.Kind, named name: GlobalKey) -> SyncValue {

@@ -103,4 +103,81 @@ import Testing
         #expect(try newcomer.dump() == (try replica.dump()))
         #expect(!changes.isEmpty)
     }
+
+    /// What sync keeps of a nested collection (its name, mirror, registers
+    /// and waiting links) goes when RealmCore deletes the collection, on
+    /// the replica that replaced it and on one that applied the
+    /// replacement: a value replaced at every write leaves no trail.
+    @Test func replacedNestedCollectionsLeaveNothingBehind() throws {
+        let (writer, _, _, _) = try HostileChangesetTests.seeded()
+        let (reader, _, _, _) = try HostileChangesetTests.seeded()
+        var version = UInt64(ModelChecker.seedChangesets.count + 1)
+        for round in 1...12 {
+            try writer.transaction.write {
+                for name in ["nestList", "nestAppend", "nestInsertRex"] { try ModelOperation.named(name).body(writer, round) }
+            }
+            try writer.transaction.write { try ModelOperation.named("nestDict").body(writer, round) }
+            let changes = try writer.takeUnuploaded()
+            try reader.apply(changes, firstVersion: version)
+            version += UInt64(changes.count)
+        }
+        // Late links into a list and a dictionary wait (a list's element
+        // in sync_pending_links, a dictionary's value in its register),
+        // and go with them.
+        try writer.transaction.write {
+            try ModelOperation.named("nestList").body(writer, 13)
+            try writer.withNested(.list) { t, list in _ = try t.insertNestedCollection(.dictionary, at: 0, in: list) }
+        }
+        let last = try writer.takeUnuploaded()
+        try reader.apply(last, firstVersion: version)
+        version += UInt64(last.count)
+        let names = try Self.liveNames(writer)
+        try #require(names.count == 2)
+        let (dictionary, list) = (names[0], names[1])
+        let element = GlobalKey(client: 77, counter: 1)
+        try reader.apply([Self.changeset(1, 90_000, [
+            .listInsert(ListReference(ownerClass: "Person", owner: Self.ana, property: "nest", nested: list), element: element,
+                        position: PositionKey.between(nil, and: nil, for: element), .link(class: "Dog", Self.late)),
+            .mapSet(ListReference(ownerClass: "Person", owner: Self.ana, property: "nest", nested: dictionary), key: "late",
+                    .link(class: "Dog", Self.late)),
+        ])], firstVersion: version)
+        #expect(try Self.count("sync_pending_links WHERE property GLOB '*.*'", reader) == 1)
+        #expect(try Self.count("sync_members WHERE property GLOB '*.*' AND target IS NOT NULL", reader) == 1)
+        try reader.transaction.write { try ModelOperation.named("nestScalar").body(reader, 1) }
+        #expect(try Self.count("sync_pending_links WHERE property GLOB '*.*'", reader) == 0)
+        #expect(try Self.count("sync_members WHERE property GLOB '*.*'", reader) == 0)
+
+        for replica in [writer, reader] {
+            try replica.transaction.refresh()
+            #expect(try Self.count("sync_nested", replica) == (try Self.count("realm_nested_collections", replica)))
+            for table in ["sync_lists", "sync_members", "sync_pending_links"] {
+                #expect(try Self.count("""
+                    \(table) WHERE property GLOB '*.*' AND NOT EXISTS (
+                        SELECT 1 FROM sync_nested n WHERE \(table).property GLOB '*.' || n.client || '-' || n.counter)
+                    """, replica) == 0, "\(table) keeps rows of deleted collections")
+            }
+        }
+        #expect(try Self.count("sync_nested", reader) == 0)
+    }
+
+    /// The names of the nested collections `replica` has.
+    static func liveNames(_ replica: ModelReplica) throws -> [GlobalKey] {
+        try replica.transaction.refresh()
+        let select = try replica.transaction.queryStatement("SELECT client, counter FROM sync_nested ORDER BY collection DESC")
+        defer { select.reset() }
+        var names: [GlobalKey] = []
+        while try select.step() {
+            names.append(GlobalKey(client: UInt64(bitPattern: select.int64(at: 0)), counter: UInt64(bitPattern: select.int64(at: 1))))
+        }
+        return names
+    }
+
+    /// The rows of `tableAndCondition` in `replica`'s file.
+    static func count(_ tableAndCondition: String, _ replica: ModelReplica) throws -> Int64 {
+        try replica.transaction.refresh()
+        let select = try replica.transaction.queryStatement("SELECT count(*) FROM \(tableAndCondition)")
+        defer { select.reset() }
+        _ = try select.step()
+        return select.int64(at: 0)
+    }
 }
