@@ -45,7 +45,7 @@ public final class SyncServer: Sendable {
 
     /// The settings the server was made with.
     public let configuration: Configuration
-    private let application: Application<RouterResponder<BasicRequestContext>>
+    private let application: HTTPService
     private let state = Mutex<RunState>(.idle)
     private let startup = StartupSignal()
     private let logger: Logger
@@ -170,10 +170,10 @@ public final class SyncServer: Sendable {
                 serverBuilder = http
             }
             let startup = startup
-            application = Application(
+            application = try HTTPService(
                 router: router,
                 server: serverBuilder,
-                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "realm-sync-server",
                 onServerRunning: { channel in startup.listening(on: channel.localAddress?.port ?? 0) },
                 logger: logger)
         } catch {

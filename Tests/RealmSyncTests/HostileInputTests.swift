@@ -12,6 +12,25 @@ extension SyncTests {
     /// Requests no client of ours sends: each gets a clear HTTP error, the
     /// server keeps serving, and nothing stored changes.
     @Suite struct HostileInput {
+        /// Every answer names the server and carries RFC 9110's `Date`
+        /// (the server makes the header itself: see `HTTPService`).
+        @Test func answersCarryTheDateAndTheServersName() async throws {
+            let server = try await TestServer.start()
+            defer { Task { await server.stop() } }
+            let before = Date()
+            let exchange = try await HTTPExchange.send("GET", server.url.appendingPathComponent("no-such-route"))
+            #expect(exchange.status == 404)
+            let headers = Dictionary(exchange.headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { $1 })
+            #expect(headers["server"] == "realm-sync-server")
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            let date = try #require(headers["date"].flatMap(formatter.date(from:)), "\(headers["date"] ?? "no Date header")")
+            #expect(abs(date.timeIntervalSince(before)) < 60)
+            #expect(formatter.string(from: date) == headers["date"])
+        }
+
         @Test func malformedOversizedAndMisroutedRequestsGetProblemDocuments() async throws {
             let server = try await TestServer.start { $0.maxRequestBodySize = 4096 }
             defer { Task { await server.stop() } }
