@@ -55,9 +55,12 @@ public final class SyncServer: Sendable {
     private let database: OwnedDatabase
 
     /// The user store, synced Realms' history and listener a server opens
-    /// on PostgreSQL.
+    /// on PostgreSQL, or the user store it opens in its data folder: what
+    /// it closes when it stops.
     private struct OwnedDatabase {
         var store: PostgresUserStore?
+        /// The store in the data folder, when the server opened it.
+        var embedded: EmbeddedUserStore?
         var log: PostgresRealmLog?
         var listener: PostgresChangeListener?
 
@@ -65,6 +68,7 @@ public final class SyncServer: Sendable {
             await listener?.shutdown()
             log?.shutdown()
             await store?.shutdown()
+            embedded?.close()
         }
     }
 
@@ -94,7 +98,7 @@ public final class SyncServer: Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         dataLock = try DataDirectoryLock(configuration.dataDirectory)
         let (store, owned) = try await Self.openStore(configuration, logger: logger)
-        var database = OwnedDatabase(store: owned)
+        var database = OwnedDatabase(store: owned, embedded: configuration.userStore == nil ? store as? EmbeddedUserStore : nil)
         do {
             let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
             if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }

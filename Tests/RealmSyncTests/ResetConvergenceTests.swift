@@ -77,7 +77,7 @@ extension SyncTests {
         /// Waits until no process holds a Realm under `folder`'s `realms/`.
         static func waitUntilClosed(_ folder: URL) async throws {
             let locks = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
-                .filter { $0.hasPrefix("realms/") && $0.hasSuffix(".realm.lock") } ?? []
+                .filter { $0.hasSuffix(".realm.lock") } ?? []
             for lock in locks {
                 let path = folder.appendingPathComponent(lock).path
                 let deadline = ContinuousClock.now + .seconds(10)

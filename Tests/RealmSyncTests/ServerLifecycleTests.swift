@@ -102,6 +102,27 @@ extension SyncTests {
             #expect(process.terminationStatus == 0)
         }
 
+        /// Once `stop()` returns, the server has let go of the files in its
+        /// data folder, its user store among them, so that the folder can
+        /// be copied as a backup (a file copied under an open connection is
+        /// undone when that connection closes).
+        @Test func aStoppedServerHoldsNoFileOfItsDataFolder() async throws {
+            let data = temporaryDirectory("stopped")
+            let server = try await TestServer.start(dataDirectory: data)
+            let url = server.url
+            let register = HTTPExchange.json(LoginRequest(provider: .usernamePassword, data: "ida", password: "pw", register: true))
+            #expect(try await HTTPExchange.send("POST", url.appendingPathComponent("auth"), body: register).status == 200)
+            await server.stop()
+            let locks = FileManager.default.enumerator(atPath: data.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".realm.lock") } ?? []
+            #expect(PostgresDatabases.isEnabled || locks.contains("users.realm.lock"))
+            for lock in locks {
+                let descriptor = open(data.appendingPathComponent(lock).path, O_RDWR)
+                try #require(descriptor >= 0)
+                defer { close(descriptor) }
+                #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0, "\(lock) is still held")
+            }
+        }
+
         @Test func aRequestInFlightFinishesWhenTheServerStops() async throws {
             // The store holds the registration until the stop has begun.
             let data = temporaryDirectory("graceful")

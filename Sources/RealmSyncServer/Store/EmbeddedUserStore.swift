@@ -14,7 +14,7 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
     // @unchecked: `realm` is set once in init and then used only from
     // blocks running on `queue`, to which it is confined.
     private let queue = DispatchQueue(label: "io.realm.sync.server.users")
-    private var realm: Realm!
+    private var realm: Realm?
 
     /// The file of the store in `directory`.
     public static func fileURL(in directory: URL) -> URL {
@@ -32,6 +32,16 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
         try queue.sync {
             realm = try Realm(configuration: configuration, queue: queue)
         }
+    }
+
+    /// Closes the file, once every call under way has returned; later
+    /// calls throw ``UserStoreError/closed``. A server closes the store it
+    /// opened when it stops, so that its data folder can be copied (a
+    /// backup) once `stop()` returns: a file copied or replaced under an
+    /// open connection is undone when that connection closes, as SQLite
+    /// then deletes the write-ahead log by name.
+    package func close() {
+        queue.sync { realm = nil }
     }
 
     public func user(identity: String) async throws -> UserRecord? {
@@ -156,7 +166,10 @@ public final class EmbeddedUserStore: UserStore, @unchecked Sendable {
     private func perform<T: Sendable>(_ body: @escaping @Sendable (Realm) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try body(self.realm) })
+                continuation.resume(with: Result {
+                    guard let realm = self.realm else { throw UserStoreError.closed }
+                    return try body(realm)
+                })
             }
         }
     }

@@ -71,6 +71,8 @@ public enum UserStoreError: Error, Equatable {
     case accountExists
     /// No such user or account.
     case notFound
+    /// The store is closed: the server that opened it stopped.
+    case closed
 }
 
 /// Where the server keeps its users, their accounts, their refresh
