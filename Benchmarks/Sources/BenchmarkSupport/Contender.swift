@@ -125,6 +125,14 @@ public protocol Contender: AnyObject {
     /// sum of the values].
     func iterateMap(count: Int) throws -> Trial?
 
+    // MARK: Mixed values
+
+    /// Counts, among `count` objects whose mixed value is an int, a string
+    /// or a double in turn (``Dataset/mixedValue(_:)``), those equal to
+    /// ``Dataset/mixedProbe``; nil when the library has no mixed values.
+    /// Result: [matches].
+    func countMixedMatches(among count: Int) throws -> Trial?
+
     // MARK: Frozen snapshots
 
     /// Freezes the results of every object of the large dataset (`count`
@@ -164,6 +172,7 @@ extension Contender {
     public func lookUpInMap(_ keys: [Int], among count: Int) throws -> Trial? { nil }
     public func iterateMap(count: Int) throws -> Trial? { nil }
     public func freezeResults(among count: Int) throws -> Trial? { nil }
+    public func countMixedMatches(among count: Int) throws -> Trial? { nil }
 }
 
 /// How a contender's connections are set up, for the report's header.

@@ -94,4 +94,32 @@ public enum Dataset {
     public static func listSum(of count: Int) -> Int {
         count * (count - 1) / 2
     }
+
+    // MARK: Mixed values
+
+    /// A value of the mixed workload, of one of three types.
+    public enum MixedValue {
+        case int(Int)
+        case string(String)
+        case double(Double)
+    }
+
+    /// The mixed value of object `i`: an int, a string and a double in
+    /// turn, each one of 100 values.
+    public static func mixedValue(_ i: Int) -> MixedValue {
+        switch i % 3 {
+        case 0: .int(i % 100)
+        case 1: .string("s\(i % 100)")
+        default: .double(Double(i % 100))
+        }
+    }
+
+    /// The integer the mixed workload looks for: it equals ints and doubles
+    /// of its value, never strings.
+    public static let mixedProbe = 7
+
+    /// How many of `count` objects have a mixed value equal to the probe.
+    public static func mixedMatchCount(of count: Int) -> Int {
+        (0..<count).count { $0 % 100 == mixedProbe && $0 % 3 != 1 }
+    }
 }

@@ -459,6 +459,30 @@ public final class GRDBContender: Contender {
         }, result: { tally.values })
     }
 
+    // MARK: Mixed values
+
+    public func countMixedMatches(among count: Int) throws -> Trial? {
+        let queue = try freshQueue("mixed").0
+        try queue.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO mixedItem (value) VALUES (?)")
+            for i in 0..<count {
+                switch Dataset.mixedValue(i) {
+                case .int(let value): insert.setUncheckedArguments([value])
+                case .string(let value): insert.setUncheckedArguments([value])
+                case .double(let value): insert.setUncheckedArguments([value])
+                }
+                try insert.execute()
+            }
+        }
+        let tally = Tally()
+        return Trial(measure: {
+            tally.value = try queue.read { db in
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM mixedItem WHERE value = ?"),
+                                 arguments: [Dataset.mixedProbe])!
+            }
+        }, result: { tally.values })
+    }
+
     // MARK: Notifications
 
     public func measureCommitLatency(commits: Int) throws -> Trial {

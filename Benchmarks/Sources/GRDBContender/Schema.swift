@@ -53,6 +53,16 @@ let migrator: DatabaseMigrator = {
             t.primaryKey(["collectionOwnerId", "key"])
         }
     }
+    migrator.registerMigration("v3-mixed") { db in
+        // Values of several types, as GRDB users store them: one column
+        // without affinity, which keeps each value's own storage class;
+        // indexed, as a queried column is (and as Realm's mixed columns
+        // always are).
+        try db.create(table: "mixedItem") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("value").indexed()
+        }
+    }
     return migrator
 }()
 

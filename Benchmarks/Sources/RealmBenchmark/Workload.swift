@@ -313,6 +313,15 @@ extension Workload {
                     .expecting([s.collectionElements, Dataset.listSum(of: s.collectionElements)])
             },
             Workload(
+                name: "mixed-count-100k",
+                summary: "count the objects whose mixed value equals an integer, among n holding ints, strings and doubles "
+                    + "(GRDB: a column without affinity)",
+                size: "\(abbreviated(s.collectionElements)) objects", budget: .grdb
+            ) { contender, _ in
+                try contender.countMixedMatches(among: s.collectionElements)?
+                    .expecting([Dataset.mixedMatchCount(of: s.collectionElements)])
+            },
+            Workload(
                 name: "freeze-results-1M",
                 summary: "freeze the Results of every object (a frozen Realm at that version, first freeze) (realm only: n/a elsewhere)",
                 size: "\(abbreviated(s.large)) objects", budget: .none

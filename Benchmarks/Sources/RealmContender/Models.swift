@@ -52,6 +52,11 @@ final class CollectionOwner: Object {
     @Persisted var entries: Map<String, Int>
 }
 
+/// The class of the mixed-value workload.
+final class MixedObject: Object {
+    @Persisted var value: AnyRealmValue
+}
+
 /// Every class, so that every file has the same schema whatever it holds.
 let allObjectTypes: [Object.Type] = [BenchObject.self, LookupObject.self, TenIntsObject.self, ListOwner.self, ListItem.self,
-                                     CollectionOwner.self]
+                                     CollectionOwner.self, MixedObject.self]

@@ -477,6 +477,27 @@ public class RealmContender: Contender {
         }, result: { tally.values })
     }
 
+    // MARK: Mixed values
+
+    public func countMixedMatches(among count: Int) throws -> Trial? {
+        let realm = try freshRealm("mixed").0
+        try realm.write {
+            for i in 0..<count {
+                let object = MixedObject()
+                switch Dataset.mixedValue(i) {
+                case .int(let value): object.value = .int(value)
+                case .string(let value): object.value = .string(value)
+                case .double(let value): object.value = .double(value)
+                }
+                realm.add(object)
+            }
+        }
+        let tally = Tally()
+        return Trial(measure: {
+            tally.value = realm.objects(MixedObject.self).filter("value == %@", Dataset.mixedProbe).count
+        }, result: { tally.values })
+    }
+
     // MARK: Notifications
 
     public func measureCommitLatency(commits: Int) throws -> Trial {
