@@ -146,6 +146,11 @@ import Testing
             let sql = try query.compiledSQL(schema: Self.schema).sql
             #expect(sql.contains(expected), "\(format) \(constant): \(sql)")
         }
+        // The candidates statement says which rows the post-filter must
+        // test: here the floats and decimals, not the numbers SQL matched.
+        let query = try Query(className: "Thing", predicate: PredicateParser.parse("mixed == %@", arguments: [.value(.int(5))]))
+        let candidates = try query.compiledSQL(schema: Self.schema).sql
+        #expect(candidates.contains(#", ("mixed" >= x'66' AND "mixed" < x'67' OR "mixed" >= x'6d' AND "mixed" < x'6e') FROM"#), "\(candidates)")
         // What SQL cannot narrow stays whole: type names, string options.
         for format in ["mixed.@type == 'int'", "mixed ==[c] 'a'"] {
             let query = try Query(className: "Thing", predicate: PredicateParser.parse(format))

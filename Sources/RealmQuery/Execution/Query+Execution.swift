@@ -193,6 +193,9 @@ extension Query {
             let distinctValues: [Value]
             /// The object's own properties, when the post-filter will test it.
             let values: [Value]
+            /// Whether SQL vouches for the match, so that the post-filter
+            /// need not test it.
+            let isCertain: Bool
         }
         let (sql, arguments) = plan.candidatesStatement()
         var rows: [Row] = []
@@ -201,6 +204,7 @@ extension Query {
             defer { statement.reset() }
             Self.bind(arguments, to: statement)
             let sortCount = plan.sortTerms.count
+            let uncertainColumn = plan.uncertain.map { _ in Int32(1 + sortCount + plan.distinctTerms.count + plan.prefetchedColumns.count) }
             while try statement.step() {
                 let sortValues = plan.sortTerms.enumerated().map { index, term in
                     statement.value(at: Int32(1 + index), as: term.type)
@@ -208,22 +212,25 @@ extension Query {
                 let distinctValues = plan.distinctTerms.enumerated().map { index, term in
                     statement.value(at: Int32(1 + sortCount + index), as: term.type)
                 }
+                let first = 1 + sortCount + plan.distinctTerms.count
+                // NULL (read as 0) is certain too: see `SQLFragment.Uncertainty`.
+                let isCertain = uncertainColumn.map { statement.int64(at: $0) == 0 } ?? false
                 var values: [Value] = []
-                if !plan.prefetchedColumns.isEmpty {
+                if !plan.prefetchedColumns.isEmpty, !isCertain {
                     values = Array(repeating: .null, count: plan.propertyCount)
-                    let first = 1 + sortCount + plan.distinctTerms.count
                     for (offset, column) in plan.prefetchedColumns.enumerated() {
                         values[column.property] = statement.value(at: Int32(first + offset), as: column.type)
                     }
                 }
-                rows.append(Row(key: ObjectKey(statement.int64(at: 0)), sortValues: sortValues, distinctValues: distinctValues, values: values))
+                rows.append(Row(key: ObjectKey(statement.int64(at: 0)), sortValues: sortValues, distinctValues: distinctValues, values: values,
+                                isCertain: isCertain))
             }
         }
         if plan.needsPostFilter {
             let evaluator = PostFilter(transaction: transaction)
             let condition = plan.condition
             rows = try rows.filter { row in
-                try evaluator.matches(condition, row.key, of: plan.className, row: row.values.isEmpty ? nil : row.values)
+                try row.isCertain || evaluator.matches(condition, row.key, of: plan.className, row: row.values.isEmpty ? nil : row.values)
             }
         }
         func removeDuplicates() {

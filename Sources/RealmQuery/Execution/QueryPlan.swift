@@ -215,13 +215,20 @@ final class QueryPlan {
         }.map { ($0, arguments) }
     }
 
+    /// The rows the post-filter must test, when SQL vouches for the
+    /// others (``SQLFragment/uncertain``): the candidates statement's last
+    /// column then says which.
+    var uncertain: SQLFragment.Uncertainty? { needsPostFilter ? filter.uncertain : nil }
+
     func candidatesStatement() -> (sql: String, arguments: [Value]) {
         let sql = memo.sql(.candidates) {
             let columns = [key] + sortTerms.map(\.sql) + distinctTerms.map(\.sql) + prefetchedColumns.map(\.sql)
+                + (uncertain.map { ["(" + $0.sql + ")"] } ?? [])
             let order = sortsInSwift ? tieBreak : orderTerms
             return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql)\(whereClause) ORDER BY \(order.joined(separator: ", "))"
         }
-        return (sql!, arguments)
+        // The selected columns' parameters come before the WHERE's.
+        return (sql!, (uncertain?.arguments ?? []) + arguments)
     }
 
     func countStatement() -> (sql: String, arguments: [Value])? {

@@ -171,16 +171,21 @@ private struct MixedNarrowing {
     }
 
     /// Outside a NOT, a superset of the matches (what may match too); under
-    /// one, a subset (what surely matches). Exact when nothing only may.
+    /// one, a subset (what surely matches). Exact when nothing only may;
+    /// otherwise uncertain of the rows that may: the post-filter tests
+    /// those alone.
     func fragment(positive: Bool) -> SQLFragment {
-        let isExact = maybe.isEmpty
         var result: SQLFragment
         if positive {
             result = .or((sure.map { [$0] } ?? []) + maybe)
         } else {
             result = sure ?? .constant(false)
         }
-        result.isExact = isExact
+        result.isExact = maybe.isEmpty
+        if !maybe.isEmpty {
+            let doubtful = SQLFragment.or(maybe)
+            result.uncertain = SQLFragment.Uncertainty(sql: doubtful.sql, arguments: doubtful.arguments)
+        }
         return result
     }
 }

@@ -73,7 +73,13 @@ struct SQLCompiler {
         var sql = "EXISTS (SELECT 1 FROM " + collection.from.sql + " WHERE " + collection.correlation
         if condition.constant != true { sql += " AND " + condition.text(in: .and) }
         sql += ")"
-        return SQLFragment(sql, condition.constant == true ? [] : condition.arguments, isExact: condition.isExact, isNullable: false)
+        var fragment = SQLFragment(sql, condition.constant == true ? [] : condition.arguments, isExact: condition.isExact, isNullable: false)
+        // An object is uncertain when one of its elements is.
+        fragment.uncertain = condition.uncertain.map { element in
+            SQLFragment.Uncertainty(sql: "EXISTS (SELECT 1 FROM " + collection.from.sql + " WHERE " + collection.correlation
+                                        + " AND (" + element.sql + "))", arguments: element.arguments)
+        }
+        return fragment
     }
 
     /// The test of one pair of scalar values, polarity-correct.

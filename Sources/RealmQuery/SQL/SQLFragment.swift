@@ -9,6 +9,10 @@ import RealmCore
 ///   finish: a superset where the condition is not negated, a subset where
 ///   it is (the compiler tracks which with its polarity), so that the final
 ///   SQL `WHERE` always selects a superset of the matches.
+/// - `uncertain`: of an inexact fragment, the rows whose verdict the
+///   post-filter must check (those it selects but may not match, or, for a
+///   subset, leaves out but may match); nil when that is every row. The
+///   others SQL decides.
 /// - `isNullable`: whether it can evaluate to NULL. Realm's logic has two
 ///   values; SQL's has three. Where NULL only ever stands for false
 ///   (outside a NOT), that changes nothing; under NOT, a nullable fragment
@@ -26,14 +30,38 @@ struct SQLFragment {
     var arguments: [Value]
     var precedence: Precedence
     var isExact: Bool
+    var uncertain: Uncertainty?
     var isNullable: Bool
     var constant: Bool?
+
+    /// A condition true of the rows whose verdict SQL cannot vouch for.
+    /// NULL counts as false: every part of one is NULL only for a row SQL
+    /// decides.
+    struct Uncertainty {
+        var sql: String
+        var arguments: [Value]
+
+        /// The uncertainty of a fragment combining `operands` (by AND, OR,
+        /// or a quantifier over elements): a row is uncertain when one of
+        /// them is. nil (every row) when an inexact operand is uncertain of
+        /// every row.
+        static func combining(_ operands: [SQLFragment]) -> Uncertainty? {
+            var parts: [Uncertainty] = []
+            for operand in operands where !operand.isExact {
+                guard let uncertain = operand.uncertain else { return nil }
+                parts.append(uncertain)
+            }
+            guard parts.count > 1 else { return parts.first }
+            return Uncertainty(sql: parts.map { "(" + $0.sql + ")" }.joined(separator: " OR "), arguments: parts.flatMap(\.arguments))
+        }
+    }
 
     init(_ sql: String, _ arguments: [Value] = [], precedence: Precedence = .comparison, isExact: Bool = true, isNullable: Bool) {
         self.sql = sql
         self.arguments = arguments
         self.precedence = precedence
         self.isExact = isExact
+        self.uncertain = nil
         self.isNullable = isNullable
         self.constant = nil
     }
@@ -59,12 +87,16 @@ struct SQLFragment {
             kept.append(operand)
         }
         if kept.isEmpty { return .constant(true, isExact: isExact) }
+        var result: SQLFragment
         if kept.count == 1 {
-            var only = kept[0]
-            only.isExact = isExact
-            return only
+            result = kept[0]
+            result.isExact = isExact
+        } else {
+            result = joined(kept, with: " AND ", precedence: .and, isExact: isExact)
         }
-        return joined(kept, with: " AND ", precedence: .and, isExact: isExact)
+        // Of every operand: a constant folded away may be inexact too.
+        result.uncertain = isExact ? nil : .combining(operands)
+        return result
     }
 
     /// `operands` joined by `AND` or `OR`: one after the other up to
@@ -99,19 +131,26 @@ struct SQLFragment {
             kept.append(operand)
         }
         if kept.isEmpty { return .constant(false, isExact: isExact) }
+        var result: SQLFragment
         if kept.count == 1 {
-            var only = kept[0]
-            only.isExact = isExact
-            return only
+            result = kept[0]
+            result.isExact = isExact
+        } else {
+            result = joined(kept, with: " OR ", precedence: .or, isExact: isExact)
         }
-        return joined(kept, with: " OR ", precedence: .or, isExact: isExact)
+        result.uncertain = isExact ? nil : .combining(operands)
+        return result
     }
 
     /// The two-valued negation: NULL (false) becomes true.
     static func not(_ operand: SQLFragment) -> SQLFragment {
         if let constant = operand.constant { return .constant(!constant, isExact: operand.isExact) }
         let inner = operand.isNullable ? "ifnull(" + operand.sql + ", 0)" : operand.text(in: .not)
-        return SQLFragment("NOT " + inner, operand.arguments, precedence: .not, isExact: operand.isExact, isNullable: false)
+        var negation = SQLFragment("NOT " + inner, operand.arguments, precedence: .not, isExact: operand.isExact, isNullable: false)
+        // A row is uncertain as much after NOT as before: the superset's
+        // doubtful rows are the subset's.
+        negation.uncertain = operand.uncertain
+        return negation
     }
 }
 
