@@ -130,6 +130,59 @@ import Testing
         #expect(checked > 0)
     }
 
+    /// Mixed comparisons inside AND, OR and NOT, beside exact conditions
+    /// and each other: a count adds up in SQL the rows SQL vouches for and
+    /// tests the others, so what it vouches for in a combination must be
+    /// exactly what it is in each part. 3,000 random predicates.
+    @Test func compoundConditions() throws {
+        let realm = try realm()
+        var random = FuzzTests.Random(state: 38)
+        func atom(_ arguments: inout [QueryArgument]) -> String {
+            let constant = Self.values.randomElement(using: &random)!
+            let op = Self.operators.randomElement(using: &random)!
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0:
+                arguments.append(.value(.string("v\(Int.random(in: 0..<Self.values.count, using: &random))")))
+                return ["name == %@", "name < %@", "name != %@"].randomElement(using: &random)!
+            case 1:
+                return "name BEGINSWITH 'v\(Int.random(in: 1...4, using: &random))'"
+            case 2:
+                arguments.append(.value(constant))
+                return "ANY anyList \(op) %@"
+            case 3:
+                arguments.append(.value(constant))
+                return "anyMap['k'] \(op) %@"
+            case 4:
+                arguments += [.value(constant), .value(Self.values.randomElement(using: &random)!)]
+                return "mixed BETWEEN {%@, %@}"
+            default:
+                arguments.append(.value(constant))
+                return "mixed \(op) %@"
+            }
+        }
+        func predicate(depth: Int, _ arguments: inout [QueryArgument]) -> String {
+            if depth == 0 || Int.random(in: 0..<3, using: &random) == 0 { return atom(&arguments) }
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0:
+                return "NOT (" + predicate(depth: depth - 1, &arguments) + ")"
+            case 1, 2:
+                let parts = (0..<Int.random(in: 2...3, using: &random)).map { _ in predicate(depth: depth - 1, &arguments) }
+                return "(" + parts.joined(separator: " AND ") + ")"
+            default:
+                let parts = (0..<Int.random(in: 2...3, using: &random)).map { _ in predicate(depth: depth - 1, &arguments) }
+                return "(" + parts.joined(separator: " OR ") + ")"
+            }
+        }
+        var checked = 0
+        for _ in 0..<3_000 {
+            var arguments: [QueryArgument] = []
+            let format = predicate(depth: 3, &arguments)
+            if try check(realm, format, arguments) { checked += 1 }
+        }
+        // Orderings against nil are refused; most predicates hold none.
+        #expect(checked > 2_000)
+    }
+
     /// The narrowing is in the SQL: the post-filter no longer reads every
     /// object.
     @Test func sqlNarrowsTheCandidates() throws {

@@ -101,6 +101,9 @@ extension Query {
             return try QueryPlanner(unsorted, in: transaction).plan()
         }()
         guard let (sql, arguments) = plan.countStatement() else {
+            if let (decided, doubtful) = plan.splitCountStatements() {
+                return try splitCount(decided: decided, doubtful: doubtful, plan: plan, in: transaction)
+            }
             return try finishInSwift(plan, in: transaction).count
         }
         let statement = try transaction.queryStatement(sql)
@@ -108,6 +111,37 @@ extension Query {
         Self.bind(arguments, to: statement)
         guard try statement.step() else { return 0 }
         return try transaction.plausibleCount(statement.int64(at: 0), of: "objects of '\(className)' matching a query")
+    }
+
+    /// Counts in SQL the matches SQL vouches for, and tests the rows it is
+    /// unsure of with the post-filter: no key array, no order, and only the
+    /// uncertain rows read into Swift.
+    private func splitCount(decided: (sql: String, arguments: [Value]), doubtful: (sql: String, arguments: [Value]),
+                            plan: QueryPlan, in transaction: Transaction) throws -> Int {
+        var count = 0
+        do {
+            let statement = try transaction.queryStatement(decided.sql)
+            defer { statement.reset() }
+            Self.bind(decided.arguments, to: statement)
+            if try statement.step() {
+                count = try transaction.plausibleCount(statement.int64(at: 0), of: "objects of '\(className)' matching a query")
+            }
+        }
+        let statement = try transaction.queryStatement(doubtful.sql)
+        defer { statement.reset() }
+        Self.bind(doubtful.arguments, to: statement)
+        let evaluator = PostFilter(transaction: transaction)
+        let condition = plan.condition
+        while try statement.step() {
+            var values = Array(repeating: Value.null, count: plan.propertyCount)
+            for (offset, column) in plan.prefetchedColumns.enumerated() {
+                values[column.property] = statement.value(at: Int32(1 + offset), as: column.type)
+            }
+            if try evaluator.matches(condition, ObjectKey(statement.int64(at: 0)), of: plan.className, row: values.isEmpty ? nil : values) {
+                count += 1
+            }
+        }
+        return count
     }
 
     /// The minimum, maximum, sum or average of the property at `keyPath`

@@ -231,6 +231,22 @@ final class QueryPlan {
         return (sql!, (uncertain?.arguments ?? []) + arguments)
     }
 
+    /// The count of the matches SQL vouches for, with the statement that
+    /// reads the rows it is unsure of (their keys and own columns, in no
+    /// order): nil unless the post-filter runs, without distinct, and SQL
+    /// knows which rows are uncertain (``uncertain``).
+    func splitCountStatements() -> (decided: (sql: String, arguments: [Value]), doubtful: (sql: String, arguments: [Value]))? {
+        guard distinctTerms.isEmpty, let uncertain else { return nil }
+        let decided = uncertain.decided ?? (filter.text(in: .and) + " AND NOT ifnull(" + uncertain.sql + ", 0)",
+                                            arguments + uncertain.arguments)
+        let decidedSQL = memo.sql(.decidedCount) { "SELECT count(*) FROM \(from.sql) WHERE \(decided.sql)" }!
+        let doubtfulSQL = memo.sql(.doubtfulRows) {
+            let columns = [key] + prefetchedColumns.map(\.sql)
+            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql) WHERE \(filter.text(in: .and)) AND (\(uncertain.sql))"
+        }!
+        return ((decidedSQL, decided.arguments), (doubtfulSQL, arguments + uncertain.arguments))
+    }
+
     func countStatement() -> (sql: String, arguments: [Value])? {
         memo.sql(.count) {
             guard !needsPostFilter else { return nil }
@@ -271,7 +287,7 @@ final class QueryPlan {
 /// through their ``QueryPlan/Shape``.
 final class StatementMemo: Sendable {
     enum Statement: Int, CaseIterable {
-        case keys, rows, sortedKeys, delete, candidates, count
+        case keys, rows, sortedKeys, delete, candidates, count, decidedCount, doubtfulRows
     }
 
     private struct Memo {

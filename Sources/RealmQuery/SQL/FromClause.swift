@@ -35,23 +35,20 @@ final class FromClause {
 /// the statement, and knows which properties have no column of their own.
 final class StatementNames {
     private var counter = 0
-    /// Per class keyed by its primary key, the primary key's name: the
-    /// property is the row's `_key`.
-    private let objectKeyProperties: [String: String]
+    private let schema: Schema
+    /// The classes whose primary key is the row's `_key`.
+    private let keyedByPrimaryKey: Set<String>
 
     /// Names for a statement over `schema`, whose classes named in
     /// `keyedByPrimaryKey` keep their primary key as the object key.
     init(schema: Schema, keyedByPrimaryKey: Set<String>) {
-        var properties: [String: String] = [:]
-        for className in keyedByPrimaryKey {
-            if let primaryKey = schema[className]?.primaryKeyProperty { properties[className] = primaryKey.name }
-        }
-        self.objectKeyProperties = properties
+        self.schema = schema
+        self.keyedByPrimaryKey = keyedByPrimaryKey
     }
 
     /// Whether `property` of `className` is the object's key.
     func isObjectKey(_ property: String, of className: String) -> Bool {
-        !objectKeyProperties.isEmpty && objectKeyProperties[className] == property
+        keyedByPrimaryKey.contains(className) && schema[className]?.primaryKeyProperty?.name == property
     }
 
     func next(_ prefix: String) -> String {

@@ -184,7 +184,11 @@ private struct MixedNarrowing {
         result.isExact = maybe.isEmpty
         if !maybe.isEmpty {
             let doubtful = SQLFragment.or(maybe)
-            result.uncertain = SQLFragment.Uncertainty(sql: doubtful.sql, arguments: doubtful.arguments)
+            // What surely matches is of another storage class than what may,
+            // so `sure` is the rows SQL decides, whatever the polarity.
+            let decided = sure ?? .constant(false)
+            result.uncertain = SQLFragment.Uncertainty(sql: doubtful.sql, arguments: doubtful.arguments,
+                                                       decided: (decided.sql, decided.arguments))
         }
         return result
     }

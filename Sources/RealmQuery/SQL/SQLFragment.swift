@@ -40,6 +40,17 @@ struct SQLFragment {
     struct Uncertainty {
         var sql: String
         var arguments: [Value]
+        /// The rows the fragment selects and SQL vouches for, in a form an
+        /// index can serve: equivalent to `fragment AND NOT ifnull(self, 0)`,
+        /// which is what it stands for when nil. A count adds these up in
+        /// SQL and tests only the uncertain rows.
+        var decided: (sql: String, arguments: [Value])?
+
+        init(sql: String, arguments: [Value], decided: (sql: String, arguments: [Value])? = nil) {
+            self.sql = sql
+            self.arguments = arguments
+            self.decided = decided
+        }
 
         /// The uncertainty of a fragment combining `operands` (by AND, OR,
         /// or a quantifier over elements): a row is uncertain when one of
@@ -51,7 +62,9 @@ struct SQLFragment {
                 guard let uncertain = operand.uncertain else { return nil }
                 parts.append(uncertain)
             }
-            guard parts.count > 1 else { return parts.first }
+            // What SQL vouches for in one operand is not what it vouches for
+            // in their combination: ``SQLFragment/and(_:)`` works that out.
+            guard parts.count > 1 else { return parts.first.map { Uncertainty(sql: $0.sql, arguments: $0.arguments) } }
             return Uncertainty(sql: parts.map { "(" + $0.sql + ")" }.joined(separator: " OR "), arguments: parts.flatMap(\.arguments))
         }
     }
@@ -96,7 +109,30 @@ struct SQLFragment {
         }
         // Of every operand: a constant folded away may be inexact too.
         result.uncertain = isExact ? nil : .combining(operands)
+        if result.uncertain != nil {
+            result.uncertain?.decided = decided(operands)
+        }
         return result
+    }
+
+    /// What SQL vouches for in the AND of `operands`: the AND of what it
+    /// vouches for in each (a row is decided when every operand is), or nil
+    /// when an inexact operand does not say.
+    private static func decided(_ operands: [SQLFragment]) -> (sql: String, arguments: [Value])? {
+        var parts: [String] = []
+        var arguments: [Value] = []
+        for operand in operands {
+            if operand.isExact {
+                if operand.constant == true { continue }
+                parts.append(operand.text(in: .and))
+                arguments += operand.arguments
+            } else {
+                guard let decided = operand.uncertain?.decided else { return nil }
+                parts.append("(" + decided.sql + ")")
+                arguments += decided.arguments
+            }
+        }
+        return parts.isEmpty ? nil : (parts.joined(separator: " AND "), arguments)
     }
 
     /// `operands` joined by `AND` or `OR`: one after the other up to
@@ -148,8 +184,8 @@ struct SQLFragment {
         let inner = operand.isNullable ? "ifnull(" + operand.sql + ", 0)" : operand.text(in: .not)
         var negation = SQLFragment("NOT " + inner, operand.arguments, precedence: .not, isExact: operand.isExact, isNullable: false)
         // A row is uncertain as much after NOT as before: the superset's
-        // doubtful rows are the subset's.
-        negation.uncertain = operand.uncertain
+        // doubtful rows are the subset's. What SQL vouches for is not.
+        negation.uncertain = operand.uncertain.map { Uncertainty(sql: $0.sql, arguments: $0.arguments) }
         return negation
     }
 }
