@@ -155,7 +155,7 @@ public final class SyncServer: Sendable {
                         // graceful shutdown would wait for every client
                         // to leave (and its deadline's cancellation for
                         // connections that never do).
-                        try? await cancelWhenGracefulShutdown {
+                        await cancelWhenGracefulShutdown {
                             await ServerConnection(service: sync, outbound: outbound, logger: logger).run(inbound)
                         }
                     }

@@ -47,6 +47,12 @@ extension Transaction {
     /// value `T`'s columns hold natively goes to `native`, read without a
     /// ``Value``, and any other (NULL, damaged) to `other`. Returns false,
     /// calling neither, when the map holds another type.
+    ///
+    /// Specialized for the conforming types, so that a caller that names one
+    /// reads each entry without generic calls.
+    @_specialize(exported: true, where T == Int)
+    @_specialize(exported: true, where T == Double)
+    @_specialize(exported: true, where T == String)
     package func forEachEntry<T: NativeColumnValue>(of map: ListHandle, as type: T.Type, _ native: (_ key: String, _ value: T) -> Void,
                                                     other: (_ key: String, _ value: Value) -> Void) throws(RealmError) -> Bool {
         let layout = try layout(map.owningClass)

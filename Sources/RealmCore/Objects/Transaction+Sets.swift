@@ -46,6 +46,12 @@ extension Transaction {
     /// each element `T`'s columns hold natively goes to `native`, read
     /// without a ``Value``, and any other (NULL, damaged) to `other`.
     /// Returns false, calling neither, when the set holds another type.
+    ///
+    /// Specialized for the conforming types, so that a caller that names one
+    /// reads each element without generic calls.
+    @_specialize(exported: true, where T == Int)
+    @_specialize(exported: true, where T == Double)
+    @_specialize(exported: true, where T == String)
     package func forEachSetElement<T: NativeColumnValue>(of set: ListHandle, as type: T.Type, _ native: (T) -> Void,
                                                          other: (Value) -> Void) throws(RealmError) -> Bool {
         let layout = try layout(set.owningClass)

@@ -41,7 +41,7 @@ public final class Transaction {
     /// transaction that freezes while behind the newest version hands its
     /// connection to the frozen one and takes another
     /// (`Transaction+Freezing.swift`).
-    @exclusivity(unchecked) internal(set) var connection: Connection
+    @exclusivity(unchecked) var connection: Connection
     /// For a frozen transaction, the lock every use of it takes: it reads
     /// one version for its whole life, from any thread (see
     /// ``freeze()``); nil for the others, which belong to one thread.
@@ -51,7 +51,7 @@ public final class Transaction {
     // records, the cursors) is reached several times per object: access
     // tracking, a runtime call per access, is left off for those fields,
     // as for `counter` below.
-    @exclusivity(unchecked) internal(set) var catalog: Catalog
+    @exclusivity(unchecked) var catalog: Catalog
     /// Where the transaction stands.
     @exclusivity(unchecked) public internal(set) var state: State = .idle {
         didSet {

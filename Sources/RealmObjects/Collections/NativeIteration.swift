@@ -15,9 +15,9 @@ enum NativeIteration {
     /// The elements of a set of `Element`.
     static func setElements<Element: RealmCollectionValue>(of set: ListHandle, as type: Element.Type,
                                                            _ transaction: Transaction) throws(RealmError) -> [Element]? {
-        if Element.self == Int.self { return try setElements(of: set, native: Int.self, transaction).map(same) }
-        if Element.self == String.self { return try setElements(of: set, native: String.self, transaction).map(same) }
-        if Element.self == Double.self { return try setElements(of: set, native: Double.self, transaction).map(same) }
+        if Element.self == Int.self { return same(try setElements(of: set, native: Int.self, transaction)) }
+        if Element.self == String.self { return same(try setElements(of: set, native: String.self, transaction)) }
+        if Element.self == Double.self { return same(try setElements(of: set, native: Double.self, transaction)) }
         return nil
     }
 
@@ -26,12 +26,14 @@ enum NativeIteration {
                                                                      _ transaction: Transaction) throws(RealmError)
         -> [SingleMapEntry<Key, Value>]? {
         guard Key.self == String.self else { return nil }
-        if Value.self == Int.self { return try mapEntries(of: map, native: Int.self, transaction).map(same) }
-        if Value.self == String.self { return try mapEntries(of: map, native: String.self, transaction).map(same) }
-        if Value.self == Double.self { return try mapEntries(of: map, native: Double.self, transaction).map(same) }
+        if Value.self == Int.self { return same(try mapEntries(of: map, native: Int.self, transaction)) }
+        if Value.self == String.self { return same(try mapEntries(of: map, native: String.self, transaction)) }
+        if Value.self == Double.self { return same(try mapEntries(of: map, native: Double.self, transaction)) }
         return nil
     }
 
+    // Inlined where `T` is named, so that the loop is specialized to it.
+    @inline(__always)
     private static func setElements<T: NativeColumnValue & RealmCollectionValue>(of set: ListHandle, native: T.Type,
                                                                                  _ transaction: Transaction) throws(RealmError) -> [T]? {
         var elements: [T] = []
@@ -40,6 +42,7 @@ enum NativeIteration {
         return matched ? elements : nil
     }
 
+    @inline(__always)
     private static func mapEntries<T: NativeColumnValue & RealmCollectionValue>(of map: ListHandle, native: T.Type,
                                                                                 _ transaction: Transaction) throws(RealmError)
         -> [SingleMapEntry<String, T>]? {
@@ -52,7 +55,8 @@ enum NativeIteration {
     /// `array`, whose element type the caller checked is `Target`'s: the
     /// same array, not an element-by-element cast (`as? [Target]` visits
     /// every element through its type's witness table).
-    private static func same<Source, Target>(_ array: [Source]) -> [Target] {
+    private static func same<Source, Target>(_ array: [Source]?) -> [Target]? {
+        guard let array else { return nil }
         precondition(Source.self == Target.self, "NativeIteration: \(Source.self) read as \(Target.self)")
         return unsafeBitCast(array, to: [Target].self)
     }

@@ -96,7 +96,9 @@ extension AnyRealmCollection {
         let context = AnyCollectionQueueContext(configuration: realm.configuration, payload: threadConfinedPayload,
                                                 keyPaths: keyPaths, block: block)
         let registration = QueueRegistration()
-        queue.async { context.register(on: queue, into: registration) }
+        // Run on the queue only, after this hand-over.
+        let register = UncheckedSendable({ context.register(on: queue, into: registration) })
+        queue.async { register.value() }
         return NotificationToken { queue.async { registration.invalidate() } }
     }
 }

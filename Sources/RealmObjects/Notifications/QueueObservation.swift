@@ -110,12 +110,10 @@ func observeOnQueue<Value: ThreadConfined, Change>(
     guard let realm = value.realm else { preconditionFailure("Only managed objects and collections can be observed.") }
     realm.verifyThread()
     let version = (try? realm.transaction.version) ?? 0
-    let context = UncheckedSendable((configuration: realm.configuration, payload: value.threadConfinedPayload, failed: failed,
-                                     block: block, observe: observe))
+    let (configuration, payload) = (realm.configuration, value.threadConfinedPayload)
     let registration = QueueRegistration()
-    queue.async {
-        // `context` is only used here, on the registration's queue.
-        let (configuration, payload, failed, block, observe) = context.value
+    // Run on the queue only, after this hand-over.
+    let register = UncheckedSendable({
         do {
             let queueRealm = try Realm(configuration: configuration, queue: queue)
             if let current = try? queueRealm.transaction.version, current < version { queueRealm.refresh() }
@@ -127,7 +125,8 @@ func observeOnQueue<Value: ThreadConfined, Change>(
         } catch {
             block(failed(error))
         }
-    }
+    })
+    queue.async { register.value() }
     return NotificationToken { queue.async { registration.invalidate() } }
 }
 

@@ -127,7 +127,9 @@ extension Realm {
         // The kind of Realm first, as Realm checks: a queue's Realm gets
         // this message wherever it is called from.
         switch state.confinement {
-        case .actor, .thread where Thread.isMainThread:
+        case .actor:
+            break
+        case .thread where Thread.isMainThread:
             break
         case .thread, .queue, .frozen:
             preconditionFailure("\(function) can only be called on main thread or actor-isolated Realms (this Realm belongs to \(state.confinement.description)).")

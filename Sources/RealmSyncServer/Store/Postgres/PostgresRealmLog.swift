@@ -107,7 +107,7 @@ final class PostgresRealmLog: Sendable {
     /// Tells every process listening that the permissions of `realmPath`
     /// (a path or pattern) changed for `user` (or `*`).
     func notifyPermissionsChanged(realmPath: String, user: String) throws {
-        try pool.withConnection { connection in
+        _ = try pool.withConnection { connection in
             try connection.query("SELECT pg_notify(\(Self.changeChannel), \("p \(realmPath) \(user)"))")
         }
     }
