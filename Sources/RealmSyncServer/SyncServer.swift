@@ -97,8 +97,7 @@ public final class SyncServer: Sendable {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         dataLock = try DataDirectoryLock(configuration.dataDirectory)
-        let (store, owned) = try await Self.openStore(configuration, logger: logger)
-        var database = OwnedDatabase(store: owned, embedded: configuration.userStore == nil ? store as? EmbeddedUserStore : nil)
+        var (store, database) = try await Self.openStore(configuration, logger: logger)
         do {
             let purged = try await store.deleteRefreshTokens(expiredBefore: Date())
             if purged > 0 { logger.info("forgot \(purged) expired refresh tokens") }
@@ -187,17 +186,18 @@ public final class SyncServer: Sendable {
         self.database = database
     }
 
-    /// The store `configuration` names: its own, a PostgreSQL database
-    /// (which the server then owns and closes when it stops), or the
-    /// embedded one in its data folder.
-    private static func openStore(_ configuration: Configuration, logger: Logger) async throws -> (any UserStore, PostgresUserStore?) {
-        if let store = configuration.userStore { return (store, nil) }
+    /// The store `configuration` names: its own, a PostgreSQL database, or
+    /// the embedded one in its data folder; with what of it the server
+    /// owns, and so closes when it stops (the two last).
+    private static func openStore(_ configuration: Configuration, logger: Logger) async throws -> (any UserStore, OwnedDatabase) {
+        if let store = configuration.userStore { return (store, OwnedDatabase()) }
         if let url = configuration.databaseURL {
             let store = try await PostgresUserStore(url: url, logger: logger)
             logger.info("keeping users in \(PostgresURL.redacted(url))")
-            return (store, store)
+            return (store, OwnedDatabase(store: store))
         }
-        return (try EmbeddedUserStore(directory: configuration.dataDirectory), nil)
+        let embedded = try EmbeddedUserStore(directory: configuration.dataDirectory)
+        return (embedded, OwnedDatabase(embedded: embedded))
     }
 
     /// The port the server listens on, once started.

@@ -151,6 +151,21 @@ extension SyncTests {
             try await impatient.shutdown()
         }
 
+        @Test func aRequestAfterTheStoreClosedIsToldTheServerIsStopping() async throws {
+            // A request that reaches the user store after `stop()` closed
+            // it: here the store is closed first, as the race would leave it.
+            let data = temporaryDirectory("closed-store")
+            let store = try EmbeddedUserStore(directory: data)
+            let server = try await TestServer.start(dataDirectory: data) { $0.userStore = store }
+            defer { Task { await server.stop() } }
+            store.close()
+            let exchange = try await HTTPExchange.send("POST", server.url.appendingPathComponent("auth"),
+                                                       body: HTTPExchange.json(LoginRequest(provider: .usernamePassword, data: "rex",
+                                                                                            password: "pw", register: true)))
+            #expect(exchange.status == 503)
+            #expect(exchange.problem?.detail == "the server is stopping")
+        }
+
         @Test func theServerSpeaksTLSWhenGivenACertificate() async throws {
             let directory = temporaryDirectory("tls")
             let certificate = directory.appendingPathComponent("cert.pem")

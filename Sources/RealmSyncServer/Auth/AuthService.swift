@@ -249,6 +249,11 @@ struct AuthService: Sendable {
     }
 
     private func storeFailure(_ error: any Error) -> Problem {
+        if case UserStoreError.closed = error {
+            // A request racing `stop()`: the client may try again elsewhere.
+            logger.info("a request reached the user store after the server closed it")
+            return Problem.stopping
+        }
         logger.error("the user store failed: \(error)")
         return Problem.internalError
     }

@@ -41,4 +41,7 @@ extension Problem {
     }
 
     static let internalError = Problem(status: 500, code: nil, title: "Internal server error")
+
+    /// A request that reached the user store after the server closed it.
+    static let stopping = Problem(status: 503, code: nil, title: "Service unavailable", detail: "the server is stopping")
 }
