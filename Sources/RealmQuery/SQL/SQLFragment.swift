@@ -91,27 +91,40 @@ struct SQLFragment {
     }
 
     static func and(_ operands: [SQLFragment]) -> SQLFragment {
+        var result = folding(operands, absorbing: false, with: " AND ", precedence: .and)
+        if result.uncertain != nil {
+            result.uncertain?.decided = decided(operands)
+        }
+        return result
+    }
+
+    static func or(_ operands: [SQLFragment]) -> SQLFragment {
+        folding(operands, absorbing: true, with: " OR ", precedence: .or)
+    }
+
+    /// `operands` joined by AND (`absorbing` false) or OR (true), the
+    /// constants folded away: one equal to `absorbing` decides the whole,
+    /// the others drop out.
+    private static func folding(_ operands: [SQLFragment], absorbing: Bool, with separator: String,
+                                precedence: Precedence) -> SQLFragment {
         var kept: [SQLFragment] = []
         var isExact = true
         for operand in operands {
-            if operand.constant == false { return .constant(false, isExact: operand.isExact) }
+            if operand.constant == absorbing { return .constant(absorbing, isExact: operand.isExact) }
             isExact = isExact && operand.isExact
-            if operand.constant == true { continue }
+            if operand.constant != nil { continue }
             kept.append(operand)
         }
-        if kept.isEmpty { return .constant(true, isExact: isExact) }
+        if kept.isEmpty { return .constant(!absorbing, isExact: isExact) }
         var result: SQLFragment
         if kept.count == 1 {
             result = kept[0]
             result.isExact = isExact
         } else {
-            result = joined(kept, with: " AND ", precedence: .and, isExact: isExact)
+            result = joined(kept, with: separator, precedence: precedence, isExact: isExact)
         }
         // Of every operand: a constant folded away may be inexact too.
         result.uncertain = isExact ? nil : .combining(operands)
-        if result.uncertain != nil {
-            result.uncertain?.decided = decided(operands)
-        }
         return result
     }
 
@@ -155,27 +168,6 @@ struct SQLFragment {
             return group
         }
         return joined(groups, with: separator, precedence: precedence, isExact: isExact)
-    }
-
-    static func or(_ operands: [SQLFragment]) -> SQLFragment {
-        var kept: [SQLFragment] = []
-        var isExact = true
-        for operand in operands {
-            if operand.constant == true { return .constant(true, isExact: operand.isExact) }
-            isExact = isExact && operand.isExact
-            if operand.constant == false { continue }
-            kept.append(operand)
-        }
-        if kept.isEmpty { return .constant(false, isExact: isExact) }
-        var result: SQLFragment
-        if kept.count == 1 {
-            result = kept[0]
-            result.isExact = isExact
-        } else {
-            result = joined(kept, with: " OR ", precedence: .or, isExact: isExact)
-        }
-        result.uncertain = isExact ? nil : .combining(operands)
-        return result
     }
 
     /// The two-valued negation: NULL (false) becomes true.
