@@ -316,7 +316,8 @@ package enum StateSnapshot {
                 let isScalar = property.namesNoObject
                 if part == .scalars && !isScalar || part == .references && isScalar { continue }
                 if property.isSet || property.isMap {
-                    try members(of: key, property, handle, identity)
+                    try members(of: ListHandle(owningClass: handle, owner: key, property: index),
+                                ListReference(ownerClass: handle.className, owner: identity, property: property.name), property)
                     continue
                 }
                 let embedded = try embeddedClass(of: property)
@@ -404,14 +405,9 @@ package enum StateSnapshot {
         /// A set's or map's registers, each as the write that won it, with
         /// its stamp: erased members and keys too, so that an older
         /// insertion arriving later loses there as here. What the set or
-        /// map shows follows from them on the receiving replica.
-        mutating func members(of owner: ObjectKey, _ property: Property, _ handle: ClassHandle, _ identity: ObjectIdentity) throws(RealmError) {
-            try members(of: ListHandle(owningClass: handle, owner: owner, property: try transaction.propertyIndex(named: property.name, in: handle)),
-                        ListReference(ownerClass: handle.className, owner: identity, property: property.name), property)
-        }
-
-        /// As ``members(of:_:_:_:)``, for a property's set or map, or a
-        /// nested dictionary of mixed property `property`.
+        /// map shows follows from them on the receiving replica. For a
+        /// property's set or map, or a nested dictionary of mixed property
+        /// `property`.
         private mutating func members(of collection: ListHandle, _ reference: ListReference, _ property: Property) throws(RealmError) {
             let registers = MemberRegisters.Collection(className: reference.ownerClass, owner: collection.owner, property: reference.storageProperty)
             let embedded = try embeddedClass(of: property)
@@ -432,17 +428,7 @@ package enum StateSnapshot {
                 } else if let value = register.value {
                     append(.setInsert(reference, value), stamp: register.stamp)
                 } else {
-                    // The member's bytes are its canonical value.
-                    let values: [SyncValue]
-                    do {
-                        values = try ChangesetCoding.decodeValues(register.member)
-                    } catch {
-                        throw RealmError(.corruptFile, "A member of the set '\(reference.ownerClass).\(property.name)' cannot be read: \(error)")
-                    }
-                    guard values.count == 1 else {
-                        throw RealmError(.corruptFile, "A member of the set '\(reference.ownerClass).\(property.name)' holds \(values.count) values.")
-                    }
-                    append(.setErase(reference, values[0]), stamp: register.stamp)
+                    append(.setErase(reference, try MemberRegisters.setMember(of: register, in: registers)), stamp: register.stamp)
                 }
             }
         }

@@ -213,7 +213,16 @@ enum MemberRegisters {
 
     private static func value(_ statement: Statement, at column: Int32, _ collection: Collection) throws(RealmError) -> SyncValue? {
         guard !statement.isNull(at: column) else { return nil }
-        let bytes = Array(statement.data(at: column))
+        return try decoded(Array(statement.data(at: column)), collection)
+    }
+
+    /// The member of a set that `register` names: its bytes are the
+    /// member's canonical value.
+    static func setMember(of register: Register, in collection: Collection) throws(RealmError) -> SyncValue {
+        try decoded(register.member, collection)
+    }
+
+    private static func decoded(_ bytes: [UInt8], _ collection: Collection) throws(RealmError) -> SyncValue {
         do {
             let values = try ChangesetCoding.decodeValues(bytes)
             guard values.count == 1 else { throw WireFormatError(offset: 0, reason: "\(values.count) values") }
