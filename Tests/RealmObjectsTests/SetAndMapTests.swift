@@ -187,6 +187,8 @@ final class SetPerson: Object {
         #expect(people.filter("scores.@max >= 8").map(\.id) == [1, 2])
         // A map's values by key, its keys and its values (Realm's syntax).
         #expect(people.filter("scores['math'] > 5").map(\.id) == [1])
+        #expect(people.filter("scores.math > 5").map(\.id) == [1])
+        #expect(people.filter("scores.art == nil").map(\.id) == [1, 3])
         #expect(people.filter("scores['art'] == nil").map(\.id) == [1, 3])
         #expect(people.filter("scores['art'] == %@", 8).map(\.id) == [2])
         #expect(people.filter("ANY scores.@keys == 'art'").map(\.id) == [2])
@@ -196,6 +198,17 @@ final class SetPerson: Object {
         #expect(people.filter("NOT scores['math'] IN {9, 3}").map(\.id) == [3])
         #expect(throws: Realm.Error.self) { try people.filter(validating: "scores['math'].x == 1") }
         #expect(throws: Realm.Error.self) { try people.filter(validating: "scores[1] == 1") }
+        // A map of objects: its keys, and its value by key, compared with
+        // an object or nil, or followed to the object's properties.
+        #expect(people.filter("ANY contacts.@keys == 'best'").map(\.id) == [2])
+        #expect(people.filter("ANY contacts.@allKeys ==[c] 'BEST'").map(\.id) == [2])
+        let ann = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 1))
+        #expect(people.filter("contacts['best'] == %@", ann).map(\.id) == [2])
+        #expect(people.filter("contacts['best'] != %@", ann).map(\.id) == [1, 3])
+        #expect(people.filter("contacts['best'] == nil").map(\.id) == [1, 3])
+        #expect(people.filter("contacts['best'].name == 'Ann'").map(\.id) == [2])
+        #expect(people.filter("contacts['best'].scores['math'] == 9").map(\.id) == [2])
+        #expect(people.filter("contacts['none'].name == 'Ann'").isEmpty)
         let bob = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 2))
         #expect(bob.friends.filter("name BEGINSWITH 'A'").map(\.id) == [1])
         #expect(bob.friends.sorted(byKeyPath: "name").map(\.id) == [1])

@@ -66,9 +66,23 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(high: high, low: low)
     }
 
-    /// A new id, as ``generate()`` makes: Realm 10's `ObjectId()`.
+    /// The id of twelve zero bytes, as Realm 10's `ObjectId()` makes; a
+    /// new id is ``generate()``'s (and a `@Persisted` property's default).
     public init() {
-        self = Self.generate()
+        self.init(high: 0, low: 0)
+    }
+
+    /// Parses a literal of 24 hexadecimal digits, as Realm 10's
+    /// `ObjectId("…")` does.
+    ///
+    /// - Precondition: `literal` is 24 hexadecimal digits. Parse text that
+    ///   may not be with ``init(string:)``, which returns nil instead.
+    public init(_ literal: StaticString) {
+        let text = literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        guard let parsed = ObjectId(string: text) else {
+            preconditionFailure("Invalid Object ID string '\(text)': must be 24 hex digits")
+        }
+        self = parsed
     }
 
     /// Makes a new id, unique within this process and, with overwhelming

@@ -256,13 +256,7 @@ extension RealmCollection where Element: RealmFetchable {
     /// allow.
     private func aggregate<T: _Persistable>(_ kind: AggregateKind, _ property: String) -> T? {
         guard realm == nil else { return results().aggregate(kind, property) }
-        let type = first?._fetchedObject.objectSchema[propertyNamed: property]?.type ?? T._propertyType
-        let values = map { element -> Value in
-            guard let value = element._fetchedObject[property] as? _Persistable else { return .null }
-            return (try? value._toValue(in: nil)) ?? .null
-        }
-        let result = Aggregation.compute(kind, of: values, type: type)
-        return result.isNull ? nil : T._fromValue(Results<Element>.converted(result, to: T._propertyType), in: nil)
+        return InMemoryAggregation.compute(kind, of: property, among: map(\._fetchedObject))
     }
 
     /// This collection as a Results over the same query: itself, for a

@@ -50,10 +50,11 @@ extension MutableSet {
 
 extension Map {
     /// Calls `block` on `actor` with `.initial`, then after each commit
-    /// that changed the map, with the keys deleted, inserted and modified.
-    public func observe<A: Actor>(on actor: A, _isolation: isolated (any Actor)? = #isolation,
+    /// that changed the map, with the keys deleted, inserted and modified
+    /// (in a map of objects, narrowed to `keyPaths` of the objects).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, _isolation: isolated (any Actor)? = #isolation,
                                   _ block: @Sendable @escaping (isolated A, RealmMapChange<Map<Key, Value>>) -> Void) async -> NotificationToken {
-        await observeOnActor(self, actor: actor, isolation: _isolation, block) { $0.observe($1) }
+        await observeOnActor(self, actor: actor, isolation: _isolation, block) { $0.observe(keyPaths: keyPaths, $1) }
     }
 }
 

@@ -121,6 +121,17 @@ extension MutableSet where Element: Object {
     }
 }
 
+extension Map {
+    /// Observes a map of objects on `actor`, counting as modifications the
+    /// changes of the properties `keyPaths` read.
+    public func observe<A: Actor, Target: Object>(keyPaths: [PartialKeyPath<Target>], on actor: A,
+                                                  _isolation: isolated (any Actor)? = #isolation,
+                                                  _ block: @Sendable @escaping (isolated A, RealmMapChange<Map<Key, Value>>) -> Void)
+        async -> NotificationToken where Value == Target? {
+        await observe(keyPaths: KeyPathNames.names(of: keyPaths, in: Target.self), on: actor, _isolation: _isolation, block)
+    }
+}
+
 extension AnyRealmCollection where Element: Object {
     /// Observes the wrapped collection on `actor`, counting as
     /// modifications the changes of the properties `keyPaths` read.

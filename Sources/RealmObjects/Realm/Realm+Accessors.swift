@@ -188,34 +188,33 @@ extension Realm {
            try transaction.value(of: owner._key, property: property, in: owner._handle!) == .object(embedded._key) {
             return
         }
-        try requireUnmanaged(embedded)
+        try requireUnmanaged(embedded, "Cannot set a link to an existing managed embedded object")
         try ObjectWriter(realm: self).adding { try $0.setEmbedded(embedded, owner: owner._key, ownerHandle: owner._handle!, property: property) }
     }
 
     /// Inserts `embedded`, which becomes managed, into a list of embedded
     /// objects.
     func insertEmbedded(_ embedded: EmbeddedObject, at index: Int, in list: ListHandle) throws {
-        try requireUnmanaged(embedded)
+        try requireUnmanaged(embedded, "Cannot add an existing managed embedded object to a List")
         try ObjectWriter(realm: self).adding { try $0.insertEmbedded(embedded, at: index, in: list) }
     }
 
     /// Stores a copy of an unmanaged embedded object for `key` in a map of
-    /// embedded objects; the one the map holds there already changes
-    /// nothing.
+    /// embedded objects. A managed one is refused, even the one the map
+    /// holds there already, as Realm refuses it (where a to-one property
+    /// takes its own object again as no change).
     func setEmbedded(_ embedded: EmbeddedObject, forKey key: String, in map: ListHandle) throws {
-        if embedded._realm != nil, !embedded.isInvalidated, try transaction.value(forKey: key, in: map) == .object(embedded._key) {
-            return
-        }
-        try requireUnmanaged(embedded)
+        try requireUnmanaged(embedded, "Cannot add an existing managed embedded object to a Dictionary")
         try ObjectWriter(realm: self).adding { try $0.setEmbedded(embedded, forKey: key, in: map) }
     }
 
     /// An embedded object has one parent (seed 004): one that is managed
     /// already cannot be assigned to another, as in Realm. `create` copies
     /// them instead.
-    private func requireUnmanaged(_ embedded: EmbeddedObject) throws {
+    /// `refusal` is Realm's words for the place.
+    private func requireUnmanaged(_ embedded: EmbeddedObject, _ refusal: String) throws {
         guard embedded._realm == nil else {
-            throw Realm.Error(.fail, "Cannot set a link to an existing managed embedded object of class '\(Swift.type(of: embedded).className())': an embedded object has one parent. Assign a new, unmanaged object instead.")
+            throw Realm.Error(.fail, "\(refusal) (of class '\(Swift.type(of: embedded).className())'): an embedded object has one parent. Assign a new, unmanaged object instead.")
         }
     }
 

@@ -38,7 +38,13 @@ struct KeyPathResolver {
         }
         var current = className
         var steps: [PathStep] = []
+        // Set when a component was read with the one before it.
+        var consumed = false
         for (offset, name) in components.enumerated() {
+            if consumed {
+                consumed = false
+                continue
+            }
             let index = componentIndex + offset
             let isLast = offset == components.count - 1
             guard let objectSchema = objectSchema(current) else {
@@ -52,16 +58,25 @@ struct KeyPathResolver {
                 // `map.@values` is the map's values, as `map` alone is;
                 // `map.@keys` its keys; `map['key']` one value.
                 let next = components[offset + 1]
-                if next == "@keys" || next.hasPrefix("['") {
+                if property.type == .object, next.hasPrefix("['"), offset + 2 < components.count {
+                    // The object held for the key, followed on as a link.
+                    let target = property.objectClassName ?? ""
+                    steps.append(PathStep(kind: .mapValue(key: String(next.dropFirst(2).dropLast(2))), ownerClass: current, property: name,
+                                          propertyIndex: propertyIndex, targetClass: target))
+                    current = target
+                    consumed = true
+                    continue
+                }
+                // A key after a dot, in a map of values, is the key in
+                // brackets (`scores.math` is `scores['math']`), as in Realm.
+                let isDottedKey = property.type != .object && !next.hasPrefix("@") && !next.hasPrefix("[")
+                if next == "@keys" || next.hasPrefix("['") || isDottedKey {
                     guard offset + 2 == components.count else {
                         throw Failure(message: "'\(next)' of map '\(current).\(name)' ends a key path; nothing can follow it", component: index + 2)
                     }
-                    guard property.type != .object else {
-                        throw Failure(message: "'\(next)' of a map of objects ('\(current).\(name)') is not supported in queries yet; compare its values with ANY", component: index + 1)
-                    }
                     let terminal: PathTerminal = next == "@keys"
                         ? .mapKeys(property, index: propertyIndex)
-                        : .mapValue(property, index: propertyIndex, key: String(next.dropFirst(2).dropLast(2)))
+                        : .mapValue(property, index: propertyIndex, key: isDottedKey ? next : String(next.dropFirst(2).dropLast(2)))
                     return ResolvedPath(rootClass: className, steps: steps, terminal: terminal, text: text)
                 }
             }

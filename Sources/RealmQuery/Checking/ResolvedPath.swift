@@ -5,6 +5,9 @@ struct PathStep: Hashable, Sendable {
     enum Kind: Hashable, Sendable {
         /// A to-one link: at most one object.
         case link
+        /// The object a map of objects holds for `key` (`map['key']`): at
+        /// most one, as a to-one link.
+        case mapValue(key: String)
         /// A list of objects: its elements, in list order.
         case list
         /// Linking objects: the objects of `targetClass` whose property
@@ -24,9 +27,15 @@ struct PathStep: Hashable, Sendable {
     /// The class of the objects reached.
     let targetClass: String
 
-    var isToMany: Bool {
-        if case .link = kind { return false }
-        return true
+    var isToMany: Bool { !isToOne }
+
+    /// Whether the step reaches at most one object: a link, or a map's
+    /// value by key.
+    var isToOne: Bool {
+        switch kind {
+        case .link, .mapValue: true
+        case .list, .backlink: false
+        }
     }
 }
 
@@ -114,7 +123,7 @@ struct ResolvedPath: Hashable, Sendable {
     /// Realm; a nil link before a list yields no element at all).
     var mayBeNull: Bool {
         let tail = steps.lastIndex(where: \.isToMany).map { steps[($0 + 1)...] } ?? steps[...]
-        let throughLink = tail.contains { $0.kind == .link }
+        let throughLink = tail.contains(where: \.isToOne)
         switch terminal {
         case .object:
             return throughLink

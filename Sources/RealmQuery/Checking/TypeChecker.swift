@@ -371,7 +371,7 @@ struct TypeChecker {
         case .object:
             guard let last = path.steps.last else { return "an object of \(path.rootClass)" }
             switch last.kind {
-            case .link: return "a link to \(last.targetClass)"
+            case .link, .mapValue: return "a link to \(last.targetClass)"
             case .list: return path.steps.count == 1 ? "a list of \(last.targetClass)" : "\(last.targetClass) objects"
             case .backlink: return "linking objects of \(last.targetClass)"
             }

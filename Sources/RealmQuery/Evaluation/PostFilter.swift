@@ -120,13 +120,16 @@ struct PostFilter {
                 guard let object else {
                     // A nil link stays nil through the links after it (which
                     // yield nil), but a collection past it yields nothing.
-                    if case .link = step.kind { next.append(nil) }
+                    if step.isToOne { next.append(nil) }
                     continue
                 }
                 switch step.kind {
                 case .link:
                     let link = try reader.column(step.propertyIndex, of: object, in: step.ownerClass)
                     if case .object(let target) = link { next.append(target) } else { next.append(nil) }
+                case .mapValue(let mapKey):
+                    let value = try reader.mapValue(step.propertyIndex, key: mapKey, of: object, in: step.ownerClass)
+                    if case .object(let target) = value { next.append(target) } else { next.append(nil) }
                 case .list:
                     for case .object(let target) in try reader.list(step.propertyIndex, of: object, in: step.ownerClass) {
                         next.append(target)

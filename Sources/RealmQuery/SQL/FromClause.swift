@@ -81,6 +81,14 @@ struct SQLObject {
     mutating func following(link property: String, to target: String) -> SQLObject {
         SQLObject(className: target, key: column(property), alias: nil, nullable: true, from: from)
     }
+
+    /// The object a to-one step leads to: a link, or the object a map of
+    /// objects holds for a key (NULL for a key the map does not have).
+    mutating func following(_ step: PathStep) -> SQLObject {
+        guard case .mapValue(let mapKey) = step.kind else { return following(link: step.property, to: step.targetClass) }
+        return SQLObject(className: step.targetClass, key: SQLNames.mapValue(className, step.property, owner: key, key: mapKey),
+                         alias: nil, nullable: true, from: from)
+    }
 }
 
 /// The quoted SQL names of the file's tables and columns (Docs/FileFormat.md).
@@ -89,6 +97,12 @@ enum SQLNames {
     /// it, without its search-and-replace when there is no quote to double.
     static func quote(_ name: String) -> String {
         name.utf8.contains(0x22) ? FileLayout.quote(name) : "\"" + name + "\""
+    }
+
+    /// The value the map `property` of the object `owner` holds for `key`,
+    /// or NULL when it has no such key: a scalar subquery.
+    static func mapValue(_ className: String, _ property: String, owner: String, key: String) -> String {
+        "(SELECT value FROM \(list(className, property)) WHERE owner = \(owner) AND key = \(literal(key)))"
     }
 
     static func table(_ className: String) -> String {

@@ -39,7 +39,7 @@ extension SQLCompiler {
         var outer = root
         let firstCollection = path.steps.firstIndex(where: \.isToMany)
         for step in path.steps[..<(firstCollection ?? path.steps.count)] {
-            outer = outer.following(link: step.property, to: step.targetClass)
+            outer = outer.following(step)
         }
 
         guard let firstCollection else {
@@ -88,14 +88,14 @@ extension SQLCompiler {
             from = FromClause("\(SQLNames.list(step.ownerClass, step.property)) AS \(list)", names: names)
             correlation = "\(list).value = \(outer.key)"
             current = SQLObject(className: step.targetClass, key: "\(list).owner", alias: nil, nullable: false, from: from)
-        case .link:
-            preconditionFailure("the first collection step is not a link")
+        case .link, .mapValue:
+            preconditionFailure("the first collection step is not a to-one step")
         }
 
         for step in path.steps[(firstCollection + 1)...] {
             switch step.kind {
-            case .link:
-                current = current.following(link: step.property, to: step.targetClass)
+            case .link, .mapValue:
+                current = current.following(step)
             case .list:
                 let list = names.next("l")
                 from.append("JOIN \(SQLNames.list(step.ownerClass, step.property)) AS \(list) ON \(list).owner = \(current.key)")
@@ -139,8 +139,8 @@ extension SQLCompiler {
             from.append("JOIN \(SQLNames.list(current.className, property.name)) AS \(list) ON \(list).owner = \(current.key)")
             return CollectionSQL(from: from, correlation: correlation, element: .value("\(list).value", isNullable: true))
         case .mapValue(let property, _, let key):
-            let value = "(SELECT value FROM \(SQLNames.list(current.className, property.name)) WHERE owner = \(current.key) AND key = \(SQLNames.literal(key)))"
-            return CollectionSQL(from: from, correlation: correlation, element: .value(value, isNullable: true))
+            return CollectionSQL(from: from, correlation: correlation,
+                                 element: .value(SQLNames.mapValue(current.className, property.name, owner: current.key, key: key), isNullable: true))
         }
     }
 }

@@ -170,7 +170,7 @@ struct SQLCompiler {
     func value(of path: ResolvedPath, from root: SQLObject) -> SQLOperand {
         var object = root
         for step in path.steps {
-            object = object.following(link: step.property, to: step.targetClass)
+            object = object.following(step)
         }
         switch path.terminal {
         case .object:
@@ -184,7 +184,7 @@ struct SQLCompiler {
             return .expression(object.column(property.name), isNullable: true)
         case .mapValue(let property, _, let key):
             // One value, or NULL for a key the map does not have.
-            return .expression("(SELECT value FROM \(SQLNames.list(object.className, property.name)) WHERE owner = \(object.key) AND key = \(SQLNames.literal(key)))",
+            return .expression(SQLNames.mapValue(object.className, property.name, owner: object.key, key: key),
                                mayBeNaNBlob: property.type == .float || property.type == .double, isNullable: true)
         }
     }
@@ -195,7 +195,7 @@ struct SQLCompiler {
         guard !path.steps.isEmpty else { return nil }
         var object = root
         for step in path.steps {
-            object = object.following(link: step.property, to: step.targetClass)
+            object = object.following(step)
         }
         return SQLFragment("\(object.key) IS NOT NULL", isNullable: false)
     }

@@ -335,6 +335,7 @@ final class CPortSwiftCustomInitializerObject: Object {
 final class CPortEmbeddedParentObject: Object {
     @Persisted var object: CPortEmbeddedTreeObject1?
     let array = List<CPortEmbeddedTreeObject1>()
+    let map = Map<String, CPortEmbeddedTreeObject1?>()
 }
 
 final class CPortEmbeddedTreeObject1: EmbeddedObject {

@@ -18,20 +18,10 @@ import Testing
 // by an exit test.
 //
 // Not ported:
-// - testAppendEmbedded, testSetEmbedded — need maps of embedded objects
-//   (refused with a schema error here for now, Docs/ComingFromRealmSwift10.md);
-// - testFilter — needs `filter(_:)` and `sorted(byKeyPath:)` on a Map,
-//   giving `Results` of optional objects;
-// - testKeyedSortable — needs `sorted(by: \.keyPath)` on a Map;
-// - testKeyedAggregatable — needs `min(of:)`, `max(of:)`, `sum(of:)`,
-//   `average(of:)` by typed key path, which no collection here has;
-// - testAllKeysQuery, testAllValuesQuery — need `@allKeys` and
-//   `@allValues` in query strings;
-// - testObserveKeyPath, testObserveKeyPathNoChange, testObserveKeyPathRemoved,
-//   testObserveKeyPathDeleted, testObserveKeyPathBacklink — need
-//   `observe(keyPaths:)` on a Map and notifications of changes inside the
-//   objects a map holds (not built yet, Docs/ComingFromRealmSwift10.md);
-// - testObserveOnActor, testObserveOnActorTypedKeyPath — need async/actors;
+// - testFilter, testKeyedSortable — need `filter(_:)`, `sorted(byKeyPath:)`
+//   and `sorted(by: \.keyPath)` on a Map, giving `Results` of optional
+//   objects, which a `Results` here cannot hold
+//   (Docs/ComingFromRealmSwift10.md, "What differs");
 // - the `isEqual(_:)` lines of testUnmanagedMapComparison — need
 //   `NSObject`'s `isEqual`; `==` is checked instead, and
 //   `Dictionary(_immutableCocoaDictionary:)` (Objective-C bridging) becomes
@@ -92,6 +82,24 @@ final class SMPortMapFixture {
             #expect(mapObj.realm != nil)
             realm.beginWrite()
             return mapObj.map
+        }
+    }
+
+    /// `createEmbeddedMap()`.
+    func createEmbeddedMap() -> Map<String, CPortEmbeddedTreeObject1?> {
+        switch variant {
+        case .standalone:
+            return Map<String, CPortEmbeddedTreeObject1?>()
+        case .newlyAdded:
+            let parent = CPortEmbeddedParentObject()
+            let map = parent.map
+            realm.add(parent)
+            return map
+        case .newlyCreated:
+            return realm.create(CPortEmbeddedParentObject.self).map
+        case .retrieved:
+            realm.create(CPortEmbeddedParentObject.self)
+            return realm.objects(CPortEmbeddedParentObject.self).first!.map
         }
     }
 
@@ -670,5 +678,392 @@ final class SMPortMapFixture {
             _ = map.observe { _ in }
         }
         #expect(seedStandardError(result).contains("Only maps of managed objects can be observed"), "\(seedStandardError(result))")
+    }
+    // MapTests.testAppendEmbedded. Assigning a managed embedded object to
+    // another key is bad input to a map mutation: here the call changes
+    // nothing and the commit throws (Docs/DifferencesFromApplePlatforms.md)
+    // where Realm throws "Cannot add an existing managed embedded object to
+    // a Dictionary.", the same words.
+    @Test(arguments: Variant.allCases) func appendEmbedded(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = f.createEmbeddedMap()
+        for i in 0..<10 {
+            map["\(i)"] = CPortEmbeddedTreeObject1(value: [i])
+        }
+        #expect(map.count == 10)
+        for element in map {
+            #expect(Int(element.key) == element.value!.value)
+            #expect(map.realm == element.value!.realm)
+        }
+        if let realm = map.realm {
+            map["unassigned"] = map["0"]
+            #expect(map.count == 10)
+            let error = #expect(throws: Realm.Error.self) { try realm.commitWrite() }
+            #expect(error?.message.contains("Cannot add an existing managed embedded object to a Dictionary") == true,
+                    "\(String(describing: error))")
+        }
+    }
+
+    // MapTests.testSetEmbedded; its assertThrows as in appendEmbedded: even
+    // the object the key holds is refused, as in Realm.
+    @Test(arguments: Variant.allCases) func setEmbedded(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = f.createEmbeddedMap()
+        map["key"] = CPortEmbeddedTreeObject1(value: [0])
+        let oldObj = map["key"]
+        let obj = CPortEmbeddedTreeObject1(value: [1])
+        map["key"] = obj
+        #expect(map["key"]!!.isSameObject(as: obj))
+        #expect(obj.value == 1)
+        #expect(obj.realm == map.realm)
+        if let realm = map.realm {
+            #expect(oldObj!!.isInvalidated)
+            map["key"] = obj
+            let error = #expect(throws: Realm.Error.self) { try realm.commitWrite() }
+            #expect(error?.message.contains("Cannot add an existing managed embedded object to a Dictionary") == true,
+                    "\(String(describing: error))")
+        }
+    }
+
+    // MapTests.testAllKeysQuery
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func allKeysQuery(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = try f.createMap()
+        let realm = try #require(map.realm)
+        func test<T: RealmCollectionValue>(on key: String, value: T, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(realm.objects(SMPortMapObject.self).filter("ANY \(key).@allKeys = 'aKey'").count == 0, sourceLocation: sourceLocation)
+            let o = SMPortMapObject()
+            (o.value(forKey: key) as! Map<String, T>)["aKey"] = value
+            let o2 = SMPortMapObject()
+            (o2.value(forKey: key) as! Map<String, T>)["aKey2"] = value
+            let o3 = SMPortMapObject()
+            (o3.value(forKey: key) as! Map<String, T>)["aKey3"] = value
+            let o4 = SMPortMapObject()
+            // Visible from `ANY \(key).@allKeys != 'aKey'`: the dictionary
+            // has more than one key.
+            (o4.value(forKey: key) as! Map<String, T>)["aKey"] = value
+            (o4.value(forKey: key) as! Map<String, T>)["aKey4"] = value
+            realm.add([o, o2, o3, o4])
+
+            let objects = realm.objects(SMPortMapObject.self)
+            #expect(objects.count == 4, sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys = 'aKey'").count == 2, "\(key)", sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys != 'aKey'").count == 3, "\(key)", sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys =[c] 'akey'").count == 2, "\(key)", sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys !=[c] 'akey'").count == 3, "\(key)", sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys =[cd] 'akéy'").count == 2, "\(key)", sourceLocation: sourceLocation)
+            #expect(objects.filter("ANY \(key).@allKeys !=[cd] 'akéy'").count == 3, "\(key)", sourceLocation: sourceLocation)
+            realm.delete([o, o2, o3, o4])
+        }
+        test(on: "int", value: Int(123))
+        test(on: "int8", value: Int8(127))
+        test(on: "int16", value: Int16(789))
+        test(on: "int32", value: Int32(789))
+        test(on: "int64", value: Int64(789))
+        test(on: "float", value: Float(789.123))
+        test(on: "double", value: Double(789.123))
+        test(on: "string", value: "Hello")
+        test(on: "data", value: Data(count: 16))
+        test(on: "date", value: Date())
+        test(on: "decimal", value: Decimal128(floatLiteral: 123.456))
+        test(on: "objectId", value: ObjectId.generate())
+        test(on: "uuid", value: UUID())
+        test(on: "object", value: Optional<SMPortStringObject>(SMPortStringObject(value: ["hello"])))
+    }
+
+    // MapTests.testAllValuesQuery
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func allValuesQuery(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = try f.createMap()
+        let realm = try #require(map.realm)
+        func test<T: RealmCollectionValue>(on key: String, values: T..., sourceLocation: SourceLocation = #_sourceLocation) {
+            let objects = realm.objects(SMPortMapObject.self)
+            #expect(objects.filter("ANY \(key).@allValues = %@", values[0]).count == 0, sourceLocation: sourceLocation)
+            let o = SMPortMapObject()
+            (o.value(forKey: key) as! Map<String, T>)["aKey"] = values[0]
+            let o2 = SMPortMapObject()
+            (o2.value(forKey: key) as! Map<String, T>)["aKey2"] = values[1]
+            let o3 = SMPortMapObject()
+            (o3.value(forKey: key) as! Map<String, T>)["aKey3"] = values[2]
+            realm.add([o, o2, o3])
+
+            if T.self is Object.Type || T.self is SMPortStringObject?.Type {
+                let stringObj = realm.objects(SMPortStringObject.self).filter("stringCol == 'hello'").first!
+                #expect(objects.filter("ANY \(key).@allValues = %@", stringObj).count == 1, "\(key)", sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues != %@", stringObj).count == 2, "\(key)", sourceLocation: sourceLocation)
+            } else {
+                #expect(objects.count == 3, sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues = %@", values[0]).count == 1, "\(key)", sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues != %@", values[0]).count == 2, "\(key)", sourceLocation: sourceLocation)
+            }
+            if T.self is String.Type {
+                #expect(objects.filter("ANY \(key).@allValues =[c] %@", values[0]).count == 2, sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues !=[c] %@", values[0]).count == 1, sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues =[cd] %@", values[0]).count == 3, sourceLocation: sourceLocation)
+                #expect(objects.filter("ANY \(key).@allValues !=[cd] %@", values[0]).count == 0, sourceLocation: sourceLocation)
+            }
+            realm.delete([o, o2, o3])
+        }
+        test(on: "int", values: Int(123), Int(456), Int(789))
+        test(on: "int8", values: Int8(127), Int8(0), Int8(64))
+        test(on: "int16", values: Int16(789), Int16(345), Int16(567))
+        test(on: "int32", values: Int32(789), Int32(132), Int32(345))
+        test(on: "int64", values: Int64(789), Int64(234), Int64(345))
+        test(on: "float", values: Float(789.123), Float(123.123), Float(234.123))
+        test(on: "double", values: Double(789.123), Double(123.123), Double(234.123))
+        test(on: "string", values: "Hello", "Héllo", "hello")
+        test(on: "data", values: Data(count: 16), Data(count: 32), Data(count: 64))
+        test(on: "date", values: Date(timeIntervalSince1970: 2000), Date(timeIntervalSince1970: 4000), Date(timeIntervalSince1970: 8000))
+        test(on: "decimal", values: Decimal128(floatLiteral: 123.456), Decimal128(floatLiteral: 234.456), Decimal128(floatLiteral: 345.456))
+        test(on: "objectId", values: ObjectId("507f1f77bcf86cd799439011"), ObjectId("507f1f77bcf86cd799439012"),
+             ObjectId("507f1f77bcf86cd799439013"))
+        test(on: "uuid", values: UUID(uuidString: "137DECC8-B300-4954-A233-F89909F4FD89")!,
+             UUID(uuidString: "137DECC8-B300-4954-A233-F89909F4FD88")!, UUID(uuidString: "137DECC8-B300-4954-A233-F89909F4FD87")!)
+        test(on: "object", values: Optional<SMPortStringObject>(SMPortStringObject(value: ["hello"])),
+             Optional<SMPortStringObject>(SMPortStringObject(value: ["there"])),
+             Optional<SMPortStringObject>(SMPortStringObject(value: ["bye"])))
+    }
+
+    // MapTests.testKeyedAggregatable (it uses no variant's map: once)
+    @Test func keyedAggregatable() throws {
+        let f = try SMPortMapFixture(.newlyAdded)
+        defer { f.finish() }
+        let map = SMPortMapPropertyObject()
+        map.intMap["key"] = SMPortIntObject(value: [1])
+        map.intMap["key2"] = SMPortIntObject(value: [2])
+        map.intMap["key3"] = SMPortIntObject(value: [3])
+        func assertAggregations(sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(map.intMap.min(of: \.intCol) == 1, sourceLocation: sourceLocation)
+            #expect(map.intMap.max(of: \.intCol) == 3, sourceLocation: sourceLocation)
+            #expect(map.intMap.sum(of: \.intCol) == 6, sourceLocation: sourceLocation)
+            #expect(map.intMap.average(of: \.intCol) == 2, sourceLocation: sourceLocation)
+        }
+        // unmanaged
+        assertAggregations()
+        f.realm.add(map)
+        try f.realm.commitWrite()
+        // managed
+        assertAggregations()
+        // A key holding nil is left out, as Realm's aggregates leave out nil.
+        try f.realm.write { map.intMap["nil"] = .some(nil) }
+        assertAggregations()
+        #expect(map.intMap.sum(ofProperty: "intCol") as Int == 6)
+    }
+
+    /// The key path tests' setUp: two objects in the map of `SMPortObject`s,
+    /// committed, and the map's observation of `keyPaths`, its `.initial`
+    /// delivered; the changes are collected as (deletions, insertions,
+    /// modifications).
+    private final class KeyPathObservation {
+        var updates: [([String], [String], [String])] = []
+        var counts: [Int] = []
+        var token: NotificationToken?
+    }
+
+    private func observeObjectMap(_ f: SMPortMapFixture, keyPaths: [String]) throws -> KeyPathObservation {
+        let mapObj = try f.createMapObject()
+        mapObj.swiftObjectMap["first"] = SMPortObject(value: ["intCol": 1, "stringCol": "one"])
+        mapObj.swiftObjectMap["second"] = SMPortObject(value: ["intCol": 2, "stringCol": "two"])
+        try mapObj.realm!.commitWrite()
+        let observation = KeyPathObservation()
+        observation.token = mapObj.swiftObjectMap.observe(keyPaths: keyPaths) { change in
+            switch change {
+            case .initial(let map):
+                observation.counts.append(map.count)
+            case .update(let map, let deletions, let insertions, let modifications):
+                observation.counts.append(map.count)
+                observation.updates.append((deletions, insertions, modifications))
+            case .error:
+                Issue.record("error not expected")
+            }
+        }
+        f.realm.refresh()
+        #expect(observation.counts == [2])
+        return observation
+    }
+
+    /// Runs `change` in a write of the test Realm on another thread (Realm's
+    /// `dispatchSyncBackground`), then delivers on this one.
+    private func writeInBackground(_ f: SMPortMapFixture, _ change: @escaping @Sendable (Realm) -> Void) {
+        let configuration = f.realms.testConfiguration
+        cportOnNewThread {
+            let realm = try! Realm(configuration: configuration)
+            realm.beginWrite()
+            change(realm)
+            try! realm.commitWrite()
+        }
+        f.realm.refresh()
+    }
+
+    // MapTests.testObserveKeyPath
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func observeKeyPath(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let observation = try observeObjectMap(f, keyPaths: ["intCol"])
+        writeInBackground(f) { realm in
+            realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap["first"]!!.intCol = 8
+        }
+        #expect(observation.updates.count == 1)
+        #expect(observation.updates.first?.0 == [])
+        #expect(observation.updates.first?.1 == [])
+        #expect(observation.updates.first?.2 == ["first"])
+        observation.token?.invalidate()
+    }
+
+    // MapTests.testObserveKeyPathNoChange
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func observeKeyPathNoChange(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let observation = try observeObjectMap(f, keyPaths: ["intCol"])
+        writeInBackground(f) { realm in
+            realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap["first"]!!.stringCol = "new string"
+        }
+        #expect(observation.updates.isEmpty, "update not expected")
+        observation.token?.invalidate()
+    }
+
+    // MapTests.testObserveKeyPathRemoved
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func observeKeyPathRemoved(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let observation = try observeObjectMap(f, keyPaths: ["intCol"])
+        writeInBackground(f) { realm in
+            realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap.removeObject(for: "first")
+        }
+        #expect(observation.updates.count == 1)
+        #expect(observation.updates.first?.0 == ["first"])
+        #expect(observation.updates.first?.1 == [])
+        #expect(observation.updates.first?.2 == [])
+        #expect(observation.counts == [2, 1])
+        observation.token?.invalidate()
+    }
+
+    // MapTests.testObserveKeyPathDeleted
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func observeKeyPathDeleted(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let observation = try observeObjectMap(f, keyPaths: ["intCol"])
+        writeInBackground(f) { realm in
+            realm.delete(realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap["first"]!!)
+        }
+        #expect(observation.updates.count == 1)
+        #expect(observation.updates.first?.0 == [])
+        #expect(observation.updates.first?.1 == [])
+        #expect(observation.updates.first?.2 == ["first"])
+        #expect(observation.counts == [2, 2])
+        observation.token?.invalidate()
+    }
+
+    // MapTests.testObserveKeyPathBacklink
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func observeKeyPathBacklink(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let mapObj = try f.createMapObject()
+        let person = f.realm.create(SMPortOwnerObject.self, value: ["name": "Moe"])
+        let dog = SMPortDogObject()
+        person.dog = dog
+        mapObj.dogMap["first"] = dog
+        try mapObj.realm!.commitWrite()
+        var counts: [Int] = []
+        var updates: [([String], [String], [String])] = []
+        let token = mapObj.dogMap.observe(keyPaths: ["owners.name"]) { change in
+            switch change {
+            case .initial(let map):
+                counts.append(map.count)
+                #expect(map["first"]??.owners.first?.name == "Moe")
+            case .update(_, let deletions, let insertions, let modifications):
+                updates.append((deletions, insertions, modifications))
+            case .error:
+                Issue.record("error not expected")
+            }
+        }
+        f.realm.refresh()
+        #expect(counts == [1])
+        writeInBackground(f) { realm in
+            realm.objects(SMPortOwnerObject.self).first!.name = "Curley"
+        }
+        #expect(updates.count == 1)
+        #expect(updates.first?.0 == [])
+        #expect(updates.first?.1 == [])
+        #expect(updates.first?.2 == ["first"])
+        token.invalidate()
+    }
+
+    // MapTests.testObserveOnActor and testObserveOnActorTypedKeyPath. Realm's
+    // run on the main actor with the test Realm; here an actor owns the
+    // Realm (no run loop runs on the test's thread) and the changes are
+    // delivered to another. MapStandaloneTests overrides them to nothing.
+    @Test(arguments: [false, true]) func observeOnActor(typedKeyPath: Bool) async throws {
+        let realms = CPortRealms()
+        let source = SMPortMapSource(configuration: realms.testConfiguration)
+        let log = SMPortMapChangeLog()
+        try await source.observe(typedKeyPath: typedKeyPath, on: log)
+        try await waitUntil { await log.notes == ["initial"] }
+        // A write which should not produce a notification.
+        try await source.setBool()
+        try await source.incrementInt()
+        try await waitUntil { await log.notes.count >= 2 }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(await log.notes == ["initial", "update [] [] [\"a\"]"])
+        await source.stop()
+    }
+}
+
+/// Where the actor tests' changes are delivered.
+private actor SMPortMapChangeLog {
+    private(set) var notes: [String] = []
+
+    func note(_ change: RealmMapChange<Map<String, SMPortObject?>>) {
+        switch change {
+        case .initial: notes.append("initial")
+        case .update(_, let deletions, let insertions, let modifications): notes.append("update \(deletions) \(insertions) \(modifications)")
+        case .error(let error): notes.append("error \(error)")
+        }
+    }
+}
+
+/// An actor with the test Realm, whose map of objects (`swiftObjectMap`,
+/// one object at "a") another actor observes for `intCol`.
+private actor SMPortMapSource {
+    let configuration: Realm.Configuration
+    private var realm: Realm?
+    private var token: NotificationToken?
+
+    init(configuration: Realm.Configuration) {
+        self.configuration = configuration
+    }
+
+    func observe(typedKeyPath: Bool, on log: SMPortMapChangeLog) async throws {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        self.realm = realm
+        let map = try await realm.asyncWrite {
+            let mapObj = realm.create(SMPortMapPropertyObject.self)
+            mapObj.swiftObjectMap["a"] = SMPortObject()
+            return mapObj.swiftObjectMap
+        }
+        if typedKeyPath {
+            token = await map.observe(keyPaths: [\.intCol], on: log) { log, change in log.note(change) }
+        } else {
+            token = await map.observe(keyPaths: ["intCol"], on: log) { log, change in log.note(change) }
+        }
+    }
+
+    func setBool() async throws {
+        guard let realm else { return }
+        try await realm.asyncWrite { realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap["a"]??.boolCol = true }
+    }
+
+    func incrementInt() async throws {
+        guard let realm else { return }
+        try await realm.asyncWrite { realm.objects(SMPortMapPropertyObject.self).first!.swiftObjectMap["a"]??.intCol += 1 }
+    }
+
+    func stop() {
+        token?.invalidate()
+        token = nil
     }
 }

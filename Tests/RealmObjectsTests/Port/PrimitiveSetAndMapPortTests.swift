@@ -168,7 +168,7 @@ extension Decimal128: SMPortNumericValue {
 }
 
 /// Realm's object ids and UUIDs: three random ones, made once.
-private let smPortObjectIds = [ObjectId(), ObjectId(), ObjectId()]
+private let smPortObjectIds = [ObjectId.generate(), ObjectId.generate(), ObjectId.generate()]
 private let smPortUUIDs = [UUID(), UUID(), UUID()]
 
 extension ObjectId: SMPortValue {
