@@ -278,6 +278,20 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         return "\(key)"
     }
 
+    /// The query of the objects a managed map holds (its table joined to
+    /// theirs, in the order of the keys).
+    func objectQuery<Target: Object>(_ target: Target.Type) -> (Realm, Query) {
+        guard case .managed(let realm, let handle) = storage else {
+            preconditionFailure("This method may only be called on Map instances retrieved from a Realm.")
+        }
+        return realm.withAccess {
+            verifyValid(realm)
+            let owner = realm.className(of: handle.owningClass)
+            let property = realm.propertyName(handle.property, of: handle.owningClass)
+            return (realm, Query(className: target.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner)))
+        }
+    }
+
     private func verifyValid(_ realm: Realm) {
         if invalidations != realm.state.invalidations {
             preconditionFailure("Access to invalidated Map object: its Realm was invalidated after it was obtained.")

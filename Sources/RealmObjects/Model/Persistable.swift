@@ -227,6 +227,10 @@ extension Optional: _Persistable where Wrapped: _Persistable {
     public func _toValue(in realm: Realm?) throws -> Value {
         try map { try $0._toValue(in: realm) } ?? .null
     }
+    /// Optional objects are the elements of a map of objects' `Results`
+    /// (``Map/filter(_:_:)``): each stands for its object.
+    public static var _fetchedClass: Object.Type? { Wrapped._fetchedClass }
+    public static func _element(for object: Object) -> Wrapped? { Wrapped._element(for: object) }
 }
 
 // MARK: Enums

@@ -18,10 +18,6 @@ import Testing
 // by an exit test.
 //
 // Not ported:
-// - testFilter, testKeyedSortable — need `filter(_:)`, `sorted(byKeyPath:)`
-//   and `sorted(by: \.keyPath)` on a Map, giving `Results` of optional
-//   objects, which a `Results` here cannot hold
-//   (Docs/ComingFromRealmSwift10.md, "What differs");
 // - the `isEqual(_:)` lines of testUnmanagedMapComparison — need
 //   `NSObject`'s `isEqual`; `==` is checked instead, and
 //   `Dictionary(_immutableCocoaDictionary:)` (Objective-C bridging) becomes
@@ -852,6 +848,62 @@ final class SMPortMapFixture {
         try f.realm.write { map.intMap["nil"] = .some(nil) }
         assertAggregations()
         #expect(map.intMap.sum(ofProperty: "intCol") as Int == 6)
+    }
+
+    // MapTests.testFilter. `filter` takes a predicate string here: Linux's
+    // Foundation has no `NSPredicate` (SPEC section 4). Realm's
+    // assertThrows on a standalone map: filterOnAnUnmanagedMapStops.
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func filter(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = try f.createMap()
+        map["key"] = SMPortStringObject(value: ["apples"])
+        map["key2"] = SMPortStringObject(value: ["bananas"])
+        map["key3"] = SMPortStringObject(value: ["cockroach"])
+
+        let results: Results<SMPortStringObject?> = map.filter("stringCol = 'apples'")
+        #expect(results.count == 1)
+        #expect(results.first!!.stringCol == "apples")
+
+        let results2: Results<SMPortStringObject?> = map.sorted(byKeyPath: "stringCol", ascending: true)
+        #expect(results2.count == 3)
+        #expect(results2[0]!.stringCol == "apples")
+        #expect(results2[1]!.stringCol == "bananas")
+        #expect(results2[2]!.stringCol == "cockroach")
+    }
+
+    // MapTests.testKeyedSortable
+    @Test(arguments: [Variant.newlyAdded, .newlyCreated, .retrieved]) func keyedSortable(_ variant: Variant) throws {
+        let f = try SMPortMapFixture(variant)
+        defer { f.finish() }
+        let map = try f.createMap()
+        map["key"] = SMPortStringObject(value: ["apples"])
+        map["key2"] = SMPortStringObject(value: ["bananas"])
+        map["key3"] = SMPortStringObject(value: ["cockroach"])
+
+        let results2: Results<SMPortStringObject?> = map.sorted(by: \.stringCol, ascending: true)
+        #expect(results2.count == 3)
+        #expect(results2[0]?.stringCol == "apples")
+        #expect(results2[1]?.stringCol == "bananas")
+        #expect(results2[2]?.stringCol == "cockroach")
+        // Descending, and a key holding nil left out, as in Realm.
+        map["nil"] = .some(nil)
+        #expect(map.sorted(by: \.stringCol, ascending: false).map { $0?.stringCol } == ["cockroach", "bananas", "apples"])
+    }
+
+    // The standalone variant of testFilter and testKeyedSortable:
+    // assertThrows(map.filter(…)), assertThrows(map.sorted(…)).
+    @Test func filterOnAnUnmanagedMapStops() async {
+        let filtering = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SMPortMapPropertyObject().map.filter("stringCol = 'apples'")
+        }
+        let sorting = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SMPortMapPropertyObject().map.sorted(by: \.stringCol, ascending: true)
+        }
+        for result in [filtering, sorting] {
+            #expect(seedStandardError(result).contains("This method may only be called on Map instances retrieved from a Realm"),
+                    "\(seedStandardError(result))")
+        }
     }
 
     /// The key path tests' setUp: two objects in the map of `SMPortObject`s,
