@@ -342,3 +342,29 @@ enum KeyPathNames {
         return names.values
     }
 }
+
+/// The typed query builder of a projection: each of its properties stands
+/// for the root's stored property it reads, as in Realm.
+///
+/// ```swift
+/// let smiths = realm.objects(PersonProjection.self).where { $0.homeCity == "Oslo" }
+/// ```
+///
+/// A projected key path that transforms what it reads
+/// (`\Person.lastName.localizedUppercase`) compares the stored property
+/// (`lastName`), untransformed.
+@dynamicMemberLookup
+public struct ProjectionQuery<Projected: ProjectionObservable> {
+    /// A projected property, by key path.
+    public subscript<V: _Persistable>(dynamicMember keyPath: KeyPath<Projected, V>) -> PropertyQuery<V> {
+        PropertyQuery(path: ProjectionSchema.rootPath(of: keyPath, in: Projected.self))
+    }
+}
+
+extension RealmCollection where Element: ProjectionObservable & RealmFetchable {
+    /// The projections matching a typed condition on their properties, as
+    /// a live ``Results``.
+    public func `where`(_ condition: (ProjectionQuery<Element>) -> QueryCondition) -> Results<Element> {
+        results().filter(predicate: condition(ProjectionQuery()).predicate)
+    }
+}

@@ -180,11 +180,7 @@ extension ProjectionObservable {
 
     /// The root key paths that the projection's key paths read.
     private func rootKeyPaths(_ keyPaths: [PartialKeyPath<Self>]) -> [String] {
-        keyPaths.map { keyPath in
-            let path = KeyPathNames.path(in: Root.self) { probe in Self(projecting: unsafeDowncast(probe, to: Root.self))[keyPath: keyPath] }
-            precondition(!path.isEmpty, "Key path \(keyPath) does not read a stored property of '\(Root.className())'.")
-            return path.joined(separator: ".")
-        }
+        keyPaths.map { ProjectionSchema.rootPath(of: $0, in: Self.self) }
     }
 }
 
@@ -311,6 +307,17 @@ enum ProjectionSchema {
     }
 
     private static let cache = Mutex<[ObjectIdentifier: [Property]]>([:])
+
+    /// The root's stored properties a key path of the projection reads,
+    /// joined by dots (`address.city` for `\.homeCity` projecting
+    /// `\Person.address?.city`).
+    ///
+    /// - Precondition: the key path reads a stored property of the root.
+    static func rootPath<P: ProjectionObservable>(of keyPath: AnyKeyPath, in projection: P.Type) -> String {
+        let path = KeyPathNames.path(in: P.Root.self) { probe in P(projecting: unsafeDowncast(probe, to: P.Root.self))[keyPath: keyPath] }
+        precondition(!path.isEmpty, "Key path \(keyPath) does not read a stored property of '\(P.Root.className())'.")
+        return path.joined(separator: ".")
+    }
 
     static func of<P: ProjectionObservable>(_ projection: P) -> [Property] {
         let key = ObjectIdentifier(type(of: projection))

@@ -335,6 +335,22 @@ extension Map: PPortSnapshotCollection {
         try populatedRealm(inMemoryConfiguration(name))
     }
 
+    /// Realm 10's typed `where` on results of projections: each projected
+    /// property stands for the root property it reads (not from
+    /// realm-swift's tests, which have none for it).
+    @Test func typedWhereOnProjections() throws {
+        let realm = try realm()
+        let people = realm.objects(PPortPersonProjection.self)
+        #expect(people.where { $0.firstName == "John" }.map(\.firstName) == ["John"])
+        #expect(people.where { $0.homeCity == "King's Landing" }.map(\.firstName) == ["Daenerys"])
+        #expect(people.where { $0.homeCity != nil && $0.firstName.starts(with: "D") }.count == 1)
+        #expect(people.where { $0.firstName == "Nobody" }.isEmpty)
+        // Live: a later write shows.
+        let johns = people.where { $0.firstName == "John" }
+        try realm.write { realm.objects(PPortPerson.self).filter("firstName == 'Daenerys'").first!.firstName = "John" }
+        #expect(johns.count == 2)
+    }
+
     @Test func projectionManualInit() throws {
         let realm = try realm()
         let johnSnow = realm.objects(PPortPerson.self).filter("lastName == 'Snow'").first!
