@@ -17,6 +17,9 @@ final class StartupSignal: Sendable {
     /// The port the server listens on, or 0 before it does.
     var port: Int { state.withLock { $0.port } }
 
+    /// How the run ended, once it has.
+    var ending: Result<Void, any Error>? { state.withLock { $0.ending } }
+
     /// The server listens on `port`.
     func listening(on port: Int) {
         let waiters = state.withLock { state in

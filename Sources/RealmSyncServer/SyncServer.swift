@@ -34,11 +34,14 @@ public final class SyncServer: Sendable {
         case configuration(String)
         /// The server could not start listening.
         case startFailed(String)
+        /// Another socket has the address the server was to listen on.
+        case addressInUse(host: String, port: Int)
 
         public var description: String {
             switch self {
             case .configuration(let message): "Invalid server configuration: \(message)"
             case .startFailed(let message): "The server could not start: \(message)"
+            case .addressInUse(let host, let port): "The server could not start: \(host):\(port) is in use"
             }
         }
     }
@@ -215,8 +218,9 @@ public final class SyncServer: Sendable {
 
     /// Starts listening and returns once the port is bound.
     ///
-    /// - Throws: ``Error/startFailed(_:)`` when the address cannot be bound
-    ///   (a port in use, say).
+    /// - Throws: ``Error/addressInUse(host:port:)`` when another socket has
+    ///   the address; ``Error/startFailed(_:)`` when it cannot be bound
+    ///   otherwise. Either way the server has let go of what it opened.
     public func start() async throws {
         try await start(gracefulShutdownSignals: [])
     }
@@ -241,7 +245,17 @@ public final class SyncServer: Sendable {
             }
             state = .running(group, task)
         }
-        _ = try await startup.waitForPort()
+        do {
+            _ = try await startup.waitForPort()
+        } catch {
+            // What the server opened (its data folder's lock, its store)
+            // is let go, so that the caller may start another on the folder.
+            await stop()
+            if case .failure(let ending) = startup.ending, let io = ending as? IOError, io.errnoCode == EADDRINUSE {
+                throw Error.addressInUse(host: configuration.host, port: configuration.port)
+            }
+            throw error
+        }
         logger.info("listening on \(url?.absoluteString ?? "?")")
     }
 

@@ -151,6 +151,26 @@ extension SyncTests {
             try await impatient.shutdown()
         }
 
+        @Test func aPortInUseIsToldAndTheDataFolderLetGo() async throws {
+            let first = try await TestServer.start()
+            defer { Task { await first.stop() } }
+            let port = try #require(first.server.port)
+            let data = temporaryDirectory("port-in-use")
+            var configuration = SyncServer.Configuration(dataDirectory: data)
+            configuration.port = port
+            configuration.passwordHashCost = 4
+            let second = try await SyncServer(configuration: configuration)
+            await #expect {
+                try await second.start()
+            } throws: { error in
+                guard case SyncServer.Error.addressInUse(let host, let inUse) = error else { return false }
+                return host == "127.0.0.1" && inUse == port
+            }
+            // The failed server holds nothing of its folder: another starts there.
+            let third = try await TestServer.start(dataDirectory: data)
+            await third.stop()
+        }
+
         @Test func aRequestAfterTheStoreClosedIsToldTheServerIsStopping() async throws {
             // A request that reaches the user store after `stop()` closed
             // it: here the store is closed first, as the race would leave it.

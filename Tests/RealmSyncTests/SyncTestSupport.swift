@@ -28,9 +28,19 @@ struct TestServer {
            configuration.userStore == nil {
             configuration.databaseURL = try await PostgresDatabases.database(for: directory)
         }
-        let server = try await SyncServer(configuration: configuration)
-        try await server.start()
-        return TestServer(server: server, dataDirectory: directory)
+        // A server started again on its port may find it taken for a
+        // moment: another test's connection can be given it as its local
+        // port once the first server let it go.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let server = try await SyncServer(configuration: configuration)
+            do {
+                try await server.start()
+                return TestServer(server: server, dataDirectory: directory)
+            } catch SyncServer.Error.addressInUse where configuration.port != 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 
     func stop() async {

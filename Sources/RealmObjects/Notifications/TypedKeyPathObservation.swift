@@ -156,10 +156,6 @@ extension KeyPathNames {
     ///
     /// - Precondition: each reads a stored property.
     static func names<Root: Object>(of keyPaths: [PartialKeyPath<Root>], in root: Root.Type) -> [String] {
-        keyPaths.map { keyPath in
-            let path = KeyPathNames.path(of: keyPath, in: root)
-            precondition(!path.isEmpty, "Key path \(keyPath) does not name a stored property of '\(root.className())'.")
-            return path.joined(separator: ".")
-        }
+        keyPaths.map { dottedPath(of: $0, in: root) }
     }
 }
