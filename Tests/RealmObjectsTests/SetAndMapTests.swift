@@ -211,6 +211,9 @@ final class SetPerson: Object {
         #expect(people.filter("contacts['none'].name == 'Ann'").isEmpty)
         let bob = try #require(realm.object(ofType: SetPerson.self, forPrimaryKey: 2))
         #expect(bob.friends.filter("name BEGINSWITH 'A'").map(\.id) == [1])
+        // A map of objects filters into Results of optional objects.
+        #expect(bob.contacts.filter("name == 'Ann'").map { $0?.id } == [1])
+        #expect(bob.contacts.sorted(by: \.name).map { $0?.id } == [1])
         #expect(bob.friends.sorted(byKeyPath: "name").map(\.id) == [1])
     }
 

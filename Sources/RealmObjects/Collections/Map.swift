@@ -288,7 +288,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
             verifyValid(realm)
             let owner = realm.className(of: handle.owningClass)
             let property = realm.propertyName(handle.property, of: handle.owningClass)
-            return (realm, Query(className: target.className(), source: .list(ownerClass: owner, property: property, owner: handle.owner)))
+            // The schema names the class: a dynamic map's objects are
+            // `DynamicObject`s of it.
+            let className = realm.schema[owner]?[propertyNamed: property]?.objectClassName ?? target.className()
+            return (realm, Query(className: className, source: .list(ownerClass: owner, property: property, owner: handle.owner)))
         }
     }
 
