@@ -145,7 +145,10 @@ struct BrowserTests {
                     document.querySelector('form.create [name=primaryKey]').value = '99';
                     document.querySelector('form.create').submit()
                     """)
-                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolPet/') && document.body.innerText.includes('99')")
+                // The whole page, not its first part: the pathname and the
+                // key show while the rest is still being parsed.
+                try await chromium.waitUntil("location.pathname.startsWith('/object/ToolPet/') && document.readyState === 'complete' "
+                                             + "&& document.body.innerText.includes('99') && document.querySelector('form.delete') !== null")
                 try await chromium.evaluate("document.querySelector('form.delete').submit()")
                 try await chromium.waitUntil("location.pathname === '/class/ToolPet' && document.querySelector('#matches')?.textContent === '4 objects'")
             }
