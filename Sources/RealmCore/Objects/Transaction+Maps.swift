@@ -43,6 +43,15 @@ extension Transaction {
         }
     }
 
+    /// A cursor over a map's entries, in the order of the keys.
+    package func mapCursor(of map: ListHandle) throws(RealmError) -> CollectionCursor {
+        let layout = try layout(map.owningClass)
+        try requireMap(layout, map)
+        let sql = map.nested == nil ? StatementKind.mapAll(map.property).sql(for: layout) : CollectionRowOperation.mapAll.nestedSQL(.dictionary)
+        let statement = try pooledStatement(sql: sql, arguments: [.int(map.rowOwner)])
+        return register(CollectionCursor(transaction: self, statement: statement, valueType: elementType(layout, map), valueColumn: 1))
+    }
+
     /// As ``forEachEntry(of:_:)``, for a map of `T`'s property type: each
     /// value `T`'s columns hold natively goes to `native`, read without a
     /// ``Value``, and any other (NULL, damaged) to `other`. Returns false,

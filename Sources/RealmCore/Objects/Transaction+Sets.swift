@@ -42,6 +42,22 @@ extension Transaction {
         values.forEach(body)
     }
 
+    /// A cursor over a set's elements, in the order of their values.
+    package func setCursor(of set: ListHandle) throws(RealmError) -> CollectionCursor {
+        let layout = try layout(set.owningClass)
+        try requireSet(layout, set.property)
+        let type = layout.property(set.property).type
+        guard type != .decimal else {
+            // SQL orders the text of decimals as text: they are read and
+            // ordered at once.
+            var elements: [(key: String, value: Value)] = []
+            try forEachSetValue(of: set) { elements.append(("", $0)) }
+            return CollectionCursor(transaction: self, entries: elements, valueType: type)
+        }
+        let statement = try pooledStatement(sql: StatementKind.setAll(set.property).sql(for: layout), arguments: [.int(set.owner.rawValue)])
+        return register(CollectionCursor(transaction: self, statement: statement, valueType: type, valueColumn: 0))
+    }
+
     /// As ``forEachSetValue(of:_:)``, for a set of `T`'s property type:
     /// each element `T`'s columns hold natively goes to `native`, read
     /// without a ``Value``, and any other (NULL, damaged) to `other`.

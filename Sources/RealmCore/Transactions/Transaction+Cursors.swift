@@ -1,7 +1,18 @@
+/// A cursor that reads from a statement left open between its steps, so
+/// that its transaction must detach it before it changes data or version
+/// (see ``ObjectCursor``).
+protocol DetachableCursor: AnyObject {
+    /// Reads what is left of the walk, and lets go of the statement.
+    func detach()
+}
+
+extension ObjectCursor: DetachableCursor {}
+extension CollectionCursor: DetachableCursor {}
+
 /// A cursor the transaction must detach before it changes, held weakly so
 /// that a loop that stops early releases its cursor.
 struct WeakCursor {
-    weak var cursor: ObjectCursor?
+    weak var cursor: (any DetachableCursor)?
 }
 
 extension Transaction {
@@ -13,8 +24,12 @@ extension Transaction {
     /// The statement is prepared once per SQL text and reused by later
     /// cursors; two cursors running at once (nested loops) get two.
     package func makeCursor(sql: String, arguments: [Value], columns: [RowColumn], width: Int, firstBatchSize: Int) throws(RealmError) -> ObjectCursor {
-        let statement = try cursorStatement(sql: sql, arguments: arguments)
-        let cursor = ObjectCursor(transaction: self, statement: statement, columns: columns, width: width, firstBatchSize: firstBatchSize)
+        let statement = try pooledStatement(sql: sql, arguments: arguments)
+        return register(ObjectCursor(transaction: self, statement: statement, columns: columns, width: width, firstBatchSize: firstBatchSize))
+    }
+
+    /// Keeps `cursor` to detach before the next change.
+    func register<Cursor: DetachableCursor>(_ cursor: Cursor) -> Cursor {
         streamingCursors.removeAll { $0.cursor == nil }
         streamingCursors.append(WeakCursor(cursor: cursor))
         return cursor
@@ -24,15 +39,16 @@ extension Transaction {
     /// would be; nil when there is none. The statement goes back to the pool
     /// at once, so no cursor is left to detach.
     package func firstRow(sql: String, arguments: [Value], columns: [RowColumn], width: Int) throws(RealmError) -> ObjectCursor.Element? {
-        let statement = try cursorStatement(sql: sql, arguments: arguments)
+        let statement = try pooledStatement(sql: sql, arguments: arguments)
         defer { checkIn(statement) }
         var exhausted = false
         let batch = try RowBatch.read(from: statement, columns: columns, width: width, limit: 1, stamp: changeCounter, exhausted: &exhausted)
         return batch.count == 0 ? nil : ObjectCursor.Element(key: batch.key(at: 0), batch: batch, row: 0)
     }
 
-    /// A statement of the cursor pool for `sql`, with `arguments` bound.
-    private func cursorStatement(sql: String, arguments: [Value]) throws(RealmError) -> Statement {
+    /// A statement of the cursor pool for `sql`, with `arguments` bound,
+    /// to check in when done with it.
+    func pooledStatement(sql: String, arguments: [Value]) throws(RealmError) -> Statement {
         try ensureReading()
         let statement: Statement
         if let idle = idleCursorStatements.take(sql: sql) {

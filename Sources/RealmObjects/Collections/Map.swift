@@ -233,8 +233,27 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     }
 
     /// Iterates over the entries as they were when iteration began.
-    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
-        entries().makeIterator()
+    ///
+    /// A managed map's entries are read a batch at a time as the loop goes:
+    /// a loop over a large map holds one batch of it, not all of it.
+    public func makeIterator() -> ValueCollectionIterator<SingleMapEntry<Key, Value>> {
+        guard case .managed(let realm, let handle) = storage else { return ValueCollectionIterator(elements: entries()) }
+        return realm.withAccess {
+            verifyValid(realm)
+            guard let cursor = realm.perform("read a map", ifDamaged: nil, { try $0.mapCursor(of: handle) }) else {
+                return ValueCollectionIterator(elements: [])
+            }
+            // Values other than objects need no Realm.
+            let converting = Value._readsRealm ? realm : nil
+            return ValueCollectionIterator(stream: CollectionStream(realm: realm, cursor: cursor, action: "read a map") {
+                cursor, batch, limit throws(RealmError) in
+                if try NativeIteration.readMapEntries(from: cursor, into: &batch, upTo: limit) { return }
+                batch.removeAll(keepingCapacity: true)
+                _ = try cursor.read(upTo: limit) { key, value in
+                    batch.append(SingleMapEntry(key: Key._fromValue(.string(key), in: nil), value: Value._fromValue(value, in: converting)))
+                }
+            })
+        }
     }
 
     /// Every entry, in the order of the keys.

@@ -84,8 +84,28 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// Iterates over the elements as they were when iteration began: the
     /// set may change inside the loop.
-    public func makeIterator() -> IndexingIterator<[Element]> {
-        elements().makeIterator()
+    ///
+    /// A managed set's elements are read a batch at a time as the loop goes:
+    /// a loop over a large set holds one batch of it, not all of it.
+    public func makeIterator() -> ValueCollectionIterator<Element> {
+        guard case .managed(let realm, let handle) = storage else { return ValueCollectionIterator(elements: elements()) }
+        return realm.withAccess {
+            verifyValid(realm)
+            guard let cursor = realm.perform("read a set", ifDamaged: nil, { try $0.setCursor(of: handle) }) else {
+                return ValueCollectionIterator(elements: [])
+            }
+            // Values other than objects need no Realm.
+            let converting = Element._readsRealm ? realm : nil
+            let isDynamic = dynamicTargetClass != nil
+            return ValueCollectionIterator(stream: CollectionStream(realm: realm, cursor: cursor, action: "read a set") {
+                cursor, batch, limit throws(RealmError) in
+                if !isDynamic, try NativeIteration.readSetElements(from: cursor, into: &batch, upTo: limit) { return }
+                batch.removeAll(keepingCapacity: true)
+                _ = try cursor.read(upTo: limit) { _, value in
+                    batch.append(isDynamic ? self.element(value, in: realm) : Element._fromValue(value, in: converting))
+                }
+            })
+        }
     }
 
     /// Every element, read in one query when managed.

@@ -32,6 +32,36 @@ enum NativeIteration {
         return nil
     }
 
+    /// Appends up to `limit` elements of a set of `Element` read from
+    /// `cursor` to `batch`; false, reading nothing, for any other element
+    /// type.
+    static func readSetElements<Element: RealmCollectionValue>(from cursor: CollectionCursor, into batch: inout [Element],
+                                                               upTo limit: Int) throws(RealmError) -> Bool {
+        if Element.self == Int.self { return try reading(&batch, as: Int.self) { (batch) throws(RealmError) in try readSetElements(from: cursor, into: &batch, limit) } }
+        if Element.self == String.self { return try reading(&batch, as: String.self) { (batch) throws(RealmError) in try readSetElements(from: cursor, into: &batch, limit) } }
+        if Element.self == Double.self { return try reading(&batch, as: Double.self) { (batch) throws(RealmError) in try readSetElements(from: cursor, into: &batch, limit) } }
+        return false
+    }
+
+    /// Appends up to `limit` entries of a map of `Value` read from
+    /// `cursor` to `batch`; false, reading nothing, for any other value
+    /// type.
+    static func readMapEntries<Key: _MapKey, Value: RealmCollectionValue>(from cursor: CollectionCursor,
+                                                                         into batch: inout [SingleMapEntry<Key, Value>],
+                                                                         upTo limit: Int) throws(RealmError) -> Bool {
+        guard Key.self == String.self else { return false }
+        if Value.self == Int.self {
+            return try reading(&batch, as: SingleMapEntry<String, Int>.self) { (batch) throws(RealmError) in try readMapEntries(from: cursor, into: &batch, limit) }
+        }
+        if Value.self == String.self {
+            return try reading(&batch, as: SingleMapEntry<String, String>.self) { (batch) throws(RealmError) in try readMapEntries(from: cursor, into: &batch, limit) }
+        }
+        if Value.self == Double.self {
+            return try reading(&batch, as: SingleMapEntry<String, Double>.self) { (batch) throws(RealmError) in try readMapEntries(from: cursor, into: &batch, limit) }
+        }
+        return false
+    }
+
     // Inlined where `T` is named, so that the loop is specialized to it.
     @inline(__always)
     private static func setElements<T: NativeColumnValue & RealmCollectionValue>(of set: ListHandle, native: T.Type,
@@ -50,6 +80,38 @@ enum NativeIteration {
         let matched = try transaction.forEachEntry(of: map, as: T.self, { entries.append(SingleMapEntry(key: $0, value: $1)) },
                                                    other: { entries.append(SingleMapEntry(key: $0, value: T._fromValue($1, in: nil))) })
         return matched ? entries : nil
+    }
+
+    // Generic over `T` alone, and called where `T` is named, so that they
+    // are specialized to it, closures included.
+    private static func readSetElements<T: NativeColumnValue & RealmCollectionValue>(from cursor: CollectionCursor, into batch: inout [T],
+                                                                                    _ limit: Int) throws(RealmError) -> Bool {
+        guard cursor.elementType == T.nativePropertyType else { return false }
+        _ = try cursor.read(upTo: limit, as: T.self, { batch.append($1) }, other: { batch.append(T._fromValue($1, in: nil)) })
+        return true
+    }
+
+    private static func readMapEntries<T: NativeColumnValue & RealmCollectionValue>(from cursor: CollectionCursor,
+                                                                                   into batch: inout [SingleMapEntry<String, T>],
+                                                                                   _ limit: Int) throws(RealmError) -> Bool {
+        guard cursor.elementType == T.nativePropertyType else { return false }
+        _ = try cursor.read(upTo: limit, as: T.self, { batch.append(SingleMapEntry(key: $0, value: $1)) },
+                            other: { batch.append(SingleMapEntry(key: $0, value: T._fromValue($1, in: nil))) })
+        return true
+    }
+
+    /// Calls `body` with `batch` as the array of `Target` it is (the caller
+    /// checked the element types are the same): taken out of `batch`
+    /// meanwhile, so that it stays uniquely referenced and keeps its
+    /// capacity.
+    @inline(__always)
+    private static func reading<Source, Target>(_ batch: inout [Source], as target: Target.Type,
+                                                _ body: (inout [Target]) throws(RealmError) -> Bool) throws(RealmError) -> Bool {
+        var same: [Target] = Self.same(batch)!
+        batch = []
+        same.removeAll(keepingCapacity: true)
+        defer { batch = Self.same(same)! }
+        return try body(&same)
     }
 
     /// `array`, whose element type the caller checked is `Target`'s: the
