@@ -240,11 +240,16 @@ final class QueryPlan {
         let decided = uncertain.decided ?? (filter.text(in: .and) + " AND NOT ifnull(" + uncertain.sql + ", 0)",
                                             arguments + uncertain.arguments)
         let decidedSQL = memo.sql(.decidedCount) { "SELECT count(*) FROM \(from.sql) WHERE \(decided.sql)" }!
+        // The uncertainty first: where both are ORs of index ranges that
+        // SQLite would cost alike, it takes the first, and the uncertain
+        // rows are usually the few (a mixed comparison's: floats and
+        // decimals) while the filter's ranges hold every match.
+        let doubtful = uncertain.selected ?? ("(" + uncertain.sql + ") AND " + filter.text(in: .and), uncertain.arguments + arguments)
         let doubtfulSQL = memo.sql(.doubtfulRows) {
             let columns = [key] + prefetchedColumns.map(\.sql)
-            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql) WHERE \(filter.text(in: .and)) AND (\(uncertain.sql))"
+            return "SELECT \(columns.joined(separator: ", ")) FROM \(from.sql) WHERE \(doubtful.sql)"
         }!
-        return ((decidedSQL, decided.arguments), (doubtfulSQL, arguments + uncertain.arguments))
+        return ((decidedSQL, decided.arguments), (doubtfulSQL, doubtful.arguments))
     }
 
     func countStatement() -> (sql: String, arguments: [Value])? {

@@ -187,8 +187,10 @@ private struct MixedNarrowing {
             // What surely matches is of another storage class than what may,
             // so `sure` is the rows SQL decides, whatever the polarity.
             let decided = sure ?? .constant(false)
+            // Outside a NOT, the fragment selects every row that may match.
             result.uncertain = SQLFragment.Uncertainty(sql: doubtful.sql, arguments: doubtful.arguments,
-                                                       decided: (decided.sql, decided.arguments))
+                                                       decided: (decided.sql, decided.arguments),
+                                                       selected: positive ? (doubtful.sql, doubtful.arguments) : nil)
         }
         return result
     }

@@ -45,11 +45,17 @@ struct SQLFragment {
         /// which is what it stands for when nil. A count adds these up in
         /// SQL and tests only the uncertain rows.
         var decided: (sql: String, arguments: [Value])?
+        /// The uncertain rows the fragment selects, in a simpler form:
+        /// equivalent to `fragment AND self`, which is what it stands for
+        /// when nil. A count reads these to test them.
+        var selected: (sql: String, arguments: [Value])?
 
-        init(sql: String, arguments: [Value], decided: (sql: String, arguments: [Value])? = nil) {
+        init(sql: String, arguments: [Value], decided: (sql: String, arguments: [Value])? = nil,
+             selected: (sql: String, arguments: [Value])? = nil) {
             self.sql = sql
             self.arguments = arguments
             self.decided = decided
+            self.selected = selected
         }
 
         /// The uncertainty of a fragment combining `operands` (by AND, OR,
@@ -94,6 +100,7 @@ struct SQLFragment {
         var result = folding(operands, absorbing: false, with: " AND ", precedence: .and)
         if result.uncertain != nil {
             result.uncertain?.decided = decided(operands)
+            result.uncertain?.selected = selected(operands)
         }
         return result
     }
@@ -146,6 +153,29 @@ struct SQLFragment {
             }
         }
         return parts.isEmpty ? nil : (parts.joined(separator: " AND "), arguments)
+    }
+
+    /// The uncertain rows the AND of `operands` selects, when one operand
+    /// alone is inexact and says which it selects: the AND of that and the
+    /// exact operands (the AND's uncertainty is that operand's); nil
+    /// otherwise.
+    private static func selected(_ operands: [SQLFragment]) -> (sql: String, arguments: [Value])? {
+        var parts: [String] = []
+        var arguments: [Value] = []
+        var foundInexact = false
+        for operand in operands {
+            if operand.isExact {
+                if operand.constant == true { continue }
+                parts.append(operand.text(in: .and))
+                arguments += operand.arguments
+            } else {
+                guard !foundInexact, let selected = operand.uncertain?.selected else { return nil }
+                foundInexact = true
+                parts.append("(" + selected.sql + ")")
+                arguments += selected.arguments
+            }
+        }
+        return foundInexact ? (parts.joined(separator: " AND "), arguments) : nil
     }
 
     /// `operands` joined by `AND` or `OR`: one after the other up to
