@@ -389,3 +389,15 @@ func cportOnNewThread(_ body: @escaping @Sendable () -> Void) {
     seedRunOnThread(body)
 }
 
+/// Commits `change` in a write of a Realm of `configuration` on a new
+/// thread, and waits for it (Realm's `dispatchSyncBackground` with a
+/// write inside).
+func cportWriteOnNewThread(_ configuration: Realm.Configuration, _ change: @escaping @Sendable (Realm) -> Void) {
+    cportOnNewThread {
+        let realm = try! Realm(configuration: configuration)
+        realm.beginWrite()
+        change(realm)
+        try! realm.commitWrite()
+    }
+}
+

@@ -707,12 +707,9 @@ struct CPortCollectionFixture {
 
             // Expect a change notification for the token observing `stringCol` keypath.
             let configuration = f.configuration
-            cportOnNewThread {
-                let realm = try! Realm(configuration: configuration)
-                realm.beginWrite()
+            cportWriteOnNewThread(configuration) { realm in
                 let obj = realm.objects(CPortNullableStringObjectWithLink.self).first!
                 obj.stringCol = "changed"
-                try! realm.commitWrite()
             }
             f.realm.refresh()
             #expect(updates.count == 1)
@@ -730,13 +727,7 @@ struct CPortCollectionFixture {
     private func expectNoChange(_ f: CPortCollectionFixture, _ change: @escaping @Sendable (Realm) -> Void) {
         var refreshed = false
         let token = f.realm.observe { _, _ in refreshed = true }
-        let configuration = f.configuration
-        cportOnNewThread {
-            let realm = try! Realm(configuration: configuration)
-            realm.beginWrite()
-            change(realm)
-            try! realm.commitWrite()
-        }
+        cportWriteOnNewThread(f.configuration, change)
         f.realm.refresh()
         #expect(refreshed)
         token.invalidate()
@@ -793,12 +784,9 @@ struct CPortCollectionFixture {
 
             // Only expect a change notification for `linkCol.id` keypath.
             let configuration = f.configuration
-            cportOnNewThread {
-                let realm = try! Realm(configuration: configuration)
-                realm.beginWrite()
+            cportWriteOnNewThread(configuration) { realm in
                 let obj = realm.objects(CPortNullableStringObjectWithLink.self).first!
                 obj.linkCol!.id = 2
-                try! realm.commitWrite()
             }
             f.realm.refresh()
             #expect(updates.count == 1)

@@ -941,13 +941,7 @@ final class SMPortMapFixture {
     /// Runs `change` in a write of the test Realm on another thread (Realm's
     /// `dispatchSyncBackground`), then delivers on this one.
     private func writeInBackground(_ f: SMPortMapFixture, _ change: @escaping @Sendable (Realm) -> Void) {
-        let configuration = f.realms.testConfiguration
-        cportOnNewThread {
-            let realm = try! Realm(configuration: configuration)
-            realm.beginWrite()
-            change(realm)
-            try! realm.commitWrite()
-        }
+        cportWriteOnNewThread(f.realms.testConfiguration, change)
         f.realm.refresh()
     }
 
