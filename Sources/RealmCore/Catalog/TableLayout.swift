@@ -119,6 +119,18 @@ final class TableLayout: Sendable {
         objectSchema.properties[index]
     }
 
+    /// The type of the property at `index`, read without copying its
+    /// definition (hot paths check every value written against it).
+    func propertyType(_ index: Int) -> PropertyType {
+        objectSchema.properties[index].type
+    }
+
+    /// Whether the property at `index` is optional, read without copying
+    /// its definition.
+    func isOptional(_ index: Int) -> Bool {
+        objectSchema.properties[index].isOptional
+    }
+
     /// `'Class.property'`, for messages.
     func qualifiedName(_ propertyIndex: Int) -> String {
         "'\(name).\(objectSchema.properties[propertyIndex].name)'"

@@ -6,6 +6,10 @@
 struct ChangeRecorder {
     private var classes: [Int: ObjectChanges] = [:]
     private var lists: [ListKey: ListChangeBuilder] = [:]
+    /// The modification recorded last: a loop that changes one object's
+    /// property again and again (filling a collection) records it once,
+    /// without hashing the key each time. Forgotten by any other change.
+    private var lastModification: (key: ObjectKey, property: Int, classIndex: Int)?
     var schemaChanged = false
 
     struct ListKey: Hashable {
@@ -19,6 +23,8 @@ struct ChangeRecorder {
     }
 
     mutating func modified(_ key: ObjectKey, property: Int, classIndex: Int) {
+        if let last = lastModification, last.key == key, last.property == property, last.classIndex == classIndex { return }
+        lastModification = (key, property, classIndex)
         modifyClass(classIndex) { changes in
             if changes.insertions.contains(key) { return }
             changes.modifications[key, default: PropertySet()].insert(property)
@@ -26,6 +32,7 @@ struct ChangeRecorder {
     }
 
     mutating func deleted(_ key: ObjectKey, classIndex: Int) {
+        lastModification = nil
         modifyClass(classIndex) { changes in
             if changes.insertions.remove(key) { return }
             changes.modifications[key] = nil
@@ -39,6 +46,7 @@ struct ChangeRecorder {
     /// Every object of the class was deleted, those inserted by this
     /// transaction included.
     mutating func deletedAll(classIndex: Int) {
+        lastModification = nil
         var changes = ObjectChanges()
         changes.deletedAll = true
         classes[classIndex] = changes
@@ -51,12 +59,9 @@ struct ChangeRecorder {
     /// `countBefore`, the list's length before this operation (which on first
     /// use is its length before the transaction).
     mutating func withList(classIndex: Int, property: Int, owner: ObjectKey, countBefore: Int, _ body: (inout ListChangeBuilder) -> Void) {
-        let key = ListKey(classIndex: classIndex, propertyIndex: property, owner: owner)
-        if lists[key] == nil {
-            lists[key] = ListChangeBuilder(oldCount: countBefore)
-        }
         modified(owner, property: property, classIndex: classIndex)
-        body(&lists[key]!)
+        // One lookup, which makes the builder on first use.
+        body(&lists[ListKey(classIndex: classIndex, propertyIndex: property, owner: owner), default: ListChangeBuilder(oldCount: countBefore)])
     }
 
     /// The finished change set, with class names from `catalog`.
@@ -78,6 +83,7 @@ struct ChangeRecorder {
     /// Re-keys the records after a schema change that may have moved or
     /// removed classes.
     mutating func remapClasses(from old: Catalog, to new: Catalog) {
+        lastModification = nil
         func newIndex(_ index: Int) -> Int? {
             index < old.tables.count ? new.tableIndex(named: old.tables[index].name) : nil
         }

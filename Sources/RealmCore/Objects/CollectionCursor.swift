@@ -42,15 +42,7 @@ package final class CollectionCursor {
     }
 
     deinit {
-        // A frozen transaction's cursor may be let go on any thread, while
-        // another reads through the same connection.
-        if let lock = transaction.frozenLock {
-            lock.lock()
-            finish()
-            lock.unlock()
-        } else {
-            finish()
-        }
+        transaction.lettingGoOfCursor(finish)
     }
 
     /// The property type of the values.
@@ -60,23 +52,9 @@ package final class CollectionCursor {
     /// (a set's elements come with an empty key). Returns how many were
     /// read: fewer than `limit` only at the end.
     package func read(upTo limit: Int, _ body: (_ key: String, _ value: Value) -> Void) throws(RealmError) -> Int {
-        var count = readRemaining(upTo: limit, body)
-        guard count < limit, let statement else { return count }
-        let readsKeys = valueColumn == 1
-        do {
-            while count < limit {
-                guard try statement.step() else {
-                    finish()
-                    break
-                }
-                body(readsKeys ? statement.string(at: 0) : "", statement.value(at: valueColumn, as: valueType))
-                count &+= 1
-            }
-        } catch {
-            finish()
-            throw error
+        try step(upTo: limit, from: readRemaining(upTo: limit, body)) { statement, key in
+            body(key, statement.value(at: valueColumn, as: valueType))
         }
-        return count
     }
 
     /// As ``read(upTo:_:)``, for a collection of `T`'s property type (the
@@ -91,8 +69,23 @@ package final class CollectionCursor {
     @_specialize(exported: true, where T == String)
     package func read<T: NativeColumnValue>(upTo limit: Int, as type: T.Type, _ native: (_ key: String, _ value: T) -> Void,
                                             other: (_ key: String, _ value: Value) -> Void) throws(RealmError) -> Int {
-        var count = readRemaining(upTo: limit, other)
+        try step(upTo: limit, from: readRemaining(upTo: limit, other)) { statement, key in
+            if let value = T.nativeValue(statement, at: valueColumn) {
+                native(key, value)
+            } else {
+                other(key, statement.value(at: valueColumn, as: valueType))
+            }
+        }
+    }
+
+    /// Steps the statement until `count` reaches `limit` or the rows end,
+    /// calling `readRow` with the statement on each row and its key;
+    /// returns the new count. Inlined into each reader, so that the row is
+    /// read without a call through a closure.
+    @inline(__always)
+    private func step(upTo limit: Int, from count: Int, _ readRow: (Statement, _ key: String) -> Void) throws(RealmError) -> Int {
         guard count < limit, let statement else { return count }
+        var count = count
         let readsKeys = valueColumn == 1
         do {
             while count < limit {
@@ -100,12 +93,7 @@ package final class CollectionCursor {
                     finish()
                     break
                 }
-                let key = readsKeys ? statement.string(at: 0) : ""
-                if let value = T.nativeValue(statement, at: valueColumn) {
-                    native(key, value)
-                } else {
-                    other(key, statement.value(at: valueColumn, as: valueType))
-                }
+                readRow(statement, readsKeys ? statement.string(at: 0) : "")
                 count &+= 1
             }
         } catch {

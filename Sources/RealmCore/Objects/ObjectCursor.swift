@@ -96,15 +96,7 @@ public final class ObjectCursor {
     }
 
     deinit {
-        // A frozen transaction's cursor may be let go on any thread, while
-        // another reads through the same connection.
-        if let lock = transaction.frozenLock {
-            lock.lock()
-            finish()
-            lock.unlock()
-        } else {
-            finish()
-        }
+        transaction.lettingGoOfCursor(finish)
     }
 
     /// The next object, or nil at the end.

@@ -370,8 +370,8 @@ extension Transaction {
         guard list.nested == nil else {
             return try checkElement(value, type: .mixed, isOptional: true, name: "\(collectionName(layout, list)) (list element)", target: nil)
         }
-        let definition = layout.property(list.property)
-        try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
+        let type = layout.propertyType(list.property)
+        try checkElement(value, type: type, isOptional: layout.isOptional(list.property) && type != .object,
                          name: "\(layout.qualifiedName(list.property)) (list element)",
                          target: checkingTarget ? layout.linkTargets[list.property] : nil)
     }

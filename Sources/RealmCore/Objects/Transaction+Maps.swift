@@ -104,8 +104,8 @@ extension Transaction {
         if map.nested != nil {
             try checkElement(value, type: .mixed, isOptional: true, name: "\(collectionName(layout, map)) (map value)", target: nil)
         } else {
-            let definition = layout.property(map.property)
-            try checkElement(value, type: definition.type, isOptional: definition.isOptional || definition.type == .object,
+            let type = layout.propertyType(map.property)
+            try checkElement(value, type: type, isOptional: layout.isOptional(map.property) || type == .object,
                              name: "\(layout.qualifiedName(map.property)) (map value)", target: layout.linkTargets[map.property])
         }
         let mayHoldNested = mayHoldNestedCollections(layout, map)
@@ -220,7 +220,10 @@ extension Transaction {
 
     /// Stops a key Realm refuses: empty, holding `.`, or starting with `$`.
     static func checkMapKey(_ key: String, _ name: @autoclosure () -> String) throws(RealmError) {
-        if key.isEmpty || key.contains(".") || key.hasPrefix("$") {
+        // Bytes, as realm-core checks them: a '.' or '$' byte is always
+        // that character in UTF-8. (`String.contains(".")` is Foundation's
+        // substring search, which cost more than the rest of a write.)
+        if key.isEmpty || key.utf8.contains(UInt8(ascii: ".")) || key.utf8.first == UInt8(ascii: "$") {
             throw RealmError(.invalidValue, "Invalid key '\(key)' for map \(name()): keys must not be empty, contain '.' or begin with '$'.")
         }
         if key.utf8.count > SchemaLimits.maximumValueSize {

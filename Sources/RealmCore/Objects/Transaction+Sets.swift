@@ -102,12 +102,12 @@ extension Transaction {
     @discardableResult
     public func insert(_ value: Value, intoSet set: ListHandle) throws(RealmError) -> Bool {
         let layout = try prepareSetWrite(set, "insert into a set")
-        let definition = layout.property(set.property)
-        try checkElement(value, type: definition.type, isOptional: definition.isOptional && definition.type != .object,
+        let type = layout.propertyType(set.property)
+        try checkElement(value, type: type, isOptional: layout.isOptional(set.property) && type != .object,
                          name: "\(layout.qualifiedName(set.property)) (set element)", target: layout.linkTargets[set.property])
         // UNIQUE lets NULLs by and compares decimal text as text: those are
         // looked for first; the constraint finds any other value.
-        if value.isNull || definition.type == .decimal || definition.type == .mixed {
+        if value.isNull || type == .decimal || type == .mixed {
             guard try storedMember(equalTo: value, layout, set) == nil else { return false }
         }
         // One statement, atomic on its own: no savepoint (unless a replica
@@ -115,7 +115,7 @@ extension Transaction {
         return try replicatingAtomically { () throws(RealmError) -> Bool in
             let insert = try statement(layout, .setInsert(set.property))
             insert.bind(set.owner.rawValue, at: 1)
-            insert.bind(value, at: 2, as: definition.type)
+            insert.bind(value, at: 2, as: type)
             try insert.run()
             guard connection.changes > 0 else { return false }
             record(.modified(set.owner, property: set.property, classIndex: layout.index))

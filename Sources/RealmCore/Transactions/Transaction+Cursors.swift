@@ -62,6 +62,17 @@ extension Transaction {
         return statement
     }
 
+    /// Runs `finish`, a cursor's last step as it is let go, under the
+    /// frozen transaction's lock if there is one: a frozen transaction's
+    /// cursor may be let go on any thread while another reads through the
+    /// same connection.
+    func lettingGoOfCursor(_ finish: () -> Void) {
+        guard let frozenLock else { return finish() }
+        frozenLock.lock()
+        defer { frozenLock.unlock() }
+        finish()
+    }
+
     /// Takes back the statement of a cursor that finished.
     func checkIn(_ statement: Statement) {
         statement.reset()

@@ -236,7 +236,10 @@ public final class List<Element: RealmCollectionValue>: RealmCollection, ListFac
                 try checkDynamicTarget(element)
                 // An unmanaged object is added by `_toValue`: its row
                 // exists, and RealmCore need not look it up again.
-                let isNew = Element._objectType != nil && (element as? Object)?._realm == nil
+                // (Metatype checks and a reinterpretation, not `as? Object`:
+                // a cast of a generic value on every append.)
+                let isNew = Element._objectType != nil && Element.self is AnyObject.Type
+                    && unsafeBitCast(element, to: Object.self)._realm == nil
                 if Element.self == AnyRealmValue.self, let mixed = element as? AnyRealmValue, mixed.isNestedCollection {
                     try realm.storeMixed(mixed, at: .append(handle))
                     return

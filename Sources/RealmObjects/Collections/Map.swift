@@ -49,12 +49,14 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// What iteration yields: a key and its value.
     public typealias Element = SingleMapEntry<Key, Value>
 
-    private enum Storage {
-        case unmanaged([Key: Value])
-        case managed(Realm, ListHandle)
-    }
-
-    private var storage: Storage = .unmanaged([:])
+    // Where the entries are: in the Realm, for a managed map (`binding`),
+    // or in `unmanaged`. Not an enum with the dictionary as a payload: code
+    // not specialized to the key and value types would look up that enum's
+    // type metadata on every access.
+    /// The Realm and handle of a managed map.
+    private var binding: (realm: Realm, handle: ListHandle)?
+    /// An unmanaged map's entries.
+    private var unmanaged: [Key: Value] = [:]
     private var invalidations = 0
 
     /// An empty, unmanaged map.
@@ -62,26 +64,21 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
 
     /// The Realm managing the map, or nil when unmanaged.
     public var realm: Realm? {
-        if case .managed(let realm, _) = storage { return realm }
-        return nil
+        binding?.realm
     }
 
     /// Whether the owner was deleted, or its Realm invalidated.
     public var isInvalidated: Bool {
-        guard case .managed(let realm, let handle) = storage else { return false }
+        guard let (realm, handle) = binding else { return false }
         return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
             || !realm.nestedCollectionExists(handle)
     }
 
     /// The number of keys.
     public var count: Int {
-        switch storage {
-        case .unmanaged(let entries):
-            return entries.count
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            return realm.perform("count a map", ifDamaged: 0) { try $0.mapCount(of: handle) }
-        }
+        guard let (realm, handle) = binding else { return unmanaged.count }
+        verifyValid(realm)
+        return realm.perform("count a map", ifDamaged: 0) { try $0.mapCount(of: handle) }
     }
 
     /// Whether the map has no keys.
@@ -98,15 +95,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// optional values).
     public subscript(key: Key) -> Value? {
         get {
-            switch storage {
-            case .unmanaged(let entries):
-                return entries[key]
-            case .managed(let realm, let handle):
-                return realm.withAccess {
-                    verifyValid(realm)
-                    let stored = realm.perform("read a map value", ifDamaged: nil) { try $0.value(forKey: Self.text(key), in: handle) }
-                    return stored.map { Value._fromValue($0, in: realm) }
-                }
+            guard let (realm, handle) = binding else { return unmanaged[key] }
+            return realm.withAccess {
+                verifyValid(realm)
+                let stored = realm.perform("read a map value", ifDamaged: nil) { try $0.value(forKey: Self.text(key), in: handle) }
+                return stored.map { Value._fromValue($0, in: realm) }
             }
         }
         set {
@@ -121,52 +114,49 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// Sets the value for `key`, adding the key if new; an unmanaged object
     /// stored in a managed map is added to the Realm.
     public func updateValue(_ value: Value, forKey key: Key) {
-        switch storage {
-        case .unmanaged(var entries):
-            entries[key] = value
-            storage = .unmanaged(entries)
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
-                if let embedded = value as? EmbeddedObject {
-                    try realm.setEmbedded(embedded, forKey: Self.text(key), in: handle)
-                    return
-                }
-                if Value.self == AnyRealmValue.self, let mixed = value as? AnyRealmValue, mixed.isNestedCollection {
-                    try realm.storeMixed(mixed, at: .entry(handle, Self.text(key)))
-                    return
-                }
-                try realm.inOneStep(value) {
-                    try realm.transaction.setValue(try value._toValue(in: realm), forKey: Self.text(key), in: handle)
-                }
+        guard let (realm, handle) = binding else {
+            unmanaged[key] = value
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
+            // Metatype checks first: casting a generic value costs about a
+            // thousand instructions, which every write would pay.
+            if let objectType = Value._objectType, objectType is EmbeddedObject.Type, let embedded = value as? EmbeddedObject {
+                try realm.setEmbedded(embedded, forKey: Self.text(key), in: handle)
+                return
+            }
+            if Value.self == AnyRealmValue.self, let mixed = value as? AnyRealmValue, mixed.isNestedCollection {
+                try realm.storeMixed(mixed, at: .entry(handle, Self.text(key)))
+                return
+            }
+            try realm.inOneStep(value) {
+                try realm.transaction.setValue(try value._toValue(in: realm), forKey: Self.text(key), in: handle)
             }
         }
     }
 
     /// Removes `key` and its value.
     public func removeObject(for key: Key) {
-        switch storage {
-        case .unmanaged(var entries):
-            entries[key] = nil
-            storage = .unmanaged(entries)
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
-                try realm.transaction.removeValue(forKey: Self.text(key), from: handle)
-            }
+        guard let (realm, handle) = binding else {
+            unmanaged[key] = nil
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
+            try realm.transaction.removeValue(forKey: Self.text(key), from: handle)
         }
     }
 
     /// Removes every key.
     public func removeAll() {
-        switch storage {
-        case .unmanaged:
-            storage = .unmanaged([:])
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
-                try realm.transaction.removeAll(fromMap: handle)
-            }
+        guard let (realm, handle) = binding else {
+            unmanaged = [:]
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "remove from map \(name(handle, in: realm))") {
+            try realm.transaction.removeAll(fromMap: handle)
         }
     }
 
@@ -223,7 +213,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
         }
         guard let converted = value as? Value ?? Value._convert(from: value) else {
             let message = "Cannot set a value of type '\(type(of: value))' for key '\(key)' in a map of '\(Value.self)'"
-            guard case .managed(let realm, let handle) = storage else { preconditionFailure(message + ".") }
+            guard let (realm, handle) = binding else { preconditionFailure(message + ".") }
             realm.recordingFailure(of: "set a value of map \(name(handle, in: realm))") {
                 throw Realm.Error(.wrongType, message + " (\(name(handle, in: realm))).")
             }
@@ -237,7 +227,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// A managed map's entries are read a batch at a time as the loop goes:
     /// a loop over a large map holds one batch of it, not all of it.
     public func makeIterator() -> ValueCollectionIterator<SingleMapEntry<Key, Value>> {
-        guard case .managed(let realm, let handle) = storage else { return ValueCollectionIterator(elements: entries()) }
+        guard let (realm, handle) = binding else { return ValueCollectionIterator(elements: entries()) }
         return realm.withAccess {
             verifyValid(realm)
             guard let cursor = realm.perform("read a map", ifDamaged: nil, { try $0.mapCursor(of: handle) }) else {
@@ -258,32 +248,30 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
 
     /// Every entry, in the order of the keys.
     func entries() -> [SingleMapEntry<Key, Value>] {
-        switch storage {
-        case .unmanaged(let entries):
-            return entries.keys.sorted().map { SingleMapEntry(key: $0, value: entries[$0]!) }
-        case .managed(let realm, let handle):
-            return realm.withAccess {
-                verifyValid(realm)
-                // Each entry is converted as it is read: no array of
-                // `Value`s on the way. Values other than objects need no
-                // Realm.
-                let converting = Value._readsRealm ? realm : nil
-                return realm.perform("read a map", ifDamaged: []) { transaction in
-                    // Written in place, counted first: appending to an
-                    // array of a generic element type looks up the array's
-                    // type on every call.
-                    if let native = try NativeIteration.mapEntries(of: handle, as: SingleMapEntry<Key, Value>.self, transaction) {
-                        return native
-                    }
-                    let count = try transaction.mapCount(of: handle)
-                    return try [SingleMapEntry<Key, Value>](unsafeUninitializedCapacity: count) { buffer, initialized in
-                        try transaction.forEachEntry(of: handle) { key, value in
-                            // More rows than counted: a damaged file.
-                            guard initialized < count else { return }
-                            (buffer.baseAddress! + initialized).initialize(
-                                to: SingleMapEntry(key: Key._fromValue(.string(key), in: nil), value: Value._fromValue(value, in: converting)))
-                            initialized += 1
-                        }
+        guard let (realm, handle) = binding else {
+            return unmanaged.keys.sorted().map { SingleMapEntry(key: $0, value: unmanaged[$0]!) }
+        }
+        return realm.withAccess {
+            verifyValid(realm)
+            // Each entry is converted as it is read: no array of
+            // `Value`s on the way. Values other than objects need no
+            // Realm.
+            let converting = Value._readsRealm ? realm : nil
+            return realm.perform("read a map", ifDamaged: []) { transaction in
+                // Written in place, counted first: appending to an
+                // array of a generic element type looks up the array's
+                // type on every call.
+                if let native = try NativeIteration.mapEntries(of: handle, as: SingleMapEntry<Key, Value>.self, transaction) {
+                    return native
+                }
+                let count = try transaction.mapCount(of: handle)
+                return try [SingleMapEntry<Key, Value>](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    try transaction.forEachEntry(of: handle) { key, value in
+                        // More rows than counted: a damaged file.
+                        guard initialized < count else { return }
+                        (buffer.baseAddress! + initialized).initialize(
+                            to: SingleMapEntry(key: Key._fromValue(.string(key), in: nil), value: Value._fromValue(value, in: converting)))
+                        initialized += 1
                     }
                 }
             }
@@ -293,6 +281,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     // MARK: Helpers
 
     private static func text(_ key: Key) -> String {
+        // Keys are strings (the only `_MapKey`): no call through the
+        // key's witness table and no `Value` on each access.
+        if Key.self == String.self { return unsafeBitCast(key, to: String.self) }
         if case .string(let text) = try? key._toValue(in: nil) { return text }
         return "\(key)"
     }
@@ -300,7 +291,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     /// The query of the objects a managed map holds (its table joined to
     /// theirs, in the order of the keys).
     func objectQuery<Target: Object>(_ target: Target.Type) -> (Realm, Query) {
-        guard case .managed(let realm, let handle) = storage else {
+        guard let (realm, handle) = binding else {
             preconditionFailure("This method may only be called on Map instances retrieved from a Realm.")
         }
         return realm.withAccess {
@@ -328,22 +319,24 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
 
     /// The Realm and handle of a managed map.
     var managed: (realm: Realm, handle: ListHandle)? {
-        guard case .managed(let realm, let handle) = storage else { return nil }
-        verifyValid(realm)
-        return (realm, handle)
+        guard let binding else { return nil }
+        verifyValid(binding.realm)
+        return binding
     }
 
     static var valueType: _Persistable.Type { Value.self }
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
-        storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        binding = (realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        unmanaged = [:]
         invalidations = realm.state.invalidations
     }
 
     /// Binds the map to a stored map: a nested dictionary (see
     /// `Realm.storeMixed`).
     func bind(to realm: Realm, handle: ListHandle) {
-        storage = .managed(realm, handle)
+        binding = (realm, handle)
+        unmanaged = [:]
         invalidations = realm.state.invalidations
     }
 
@@ -352,8 +345,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
     }
 
     var unmanagedEntries: [(key: String, value: _Persistable)]? {
-        guard case .unmanaged(let entries) = storage else { return nil }
-        return entries.keys.sorted().map { (Self.text($0), entries[$0]!) }
+        guard binding == nil else { return nil }
+        return unmanaged.keys.sorted().map { (Self.text($0), unmanaged[$0]!) }
     }
 
     func setUnmanaged(_ entries: [(key: String, value: _Persistable)]) {
@@ -362,7 +355,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Map
             guard let value = value as? Value else { continue }
             converted[Key._fromValue(.string(key), in: nil)] = value
         }
-        storage = .unmanaged(converted)
+        unmanaged = converted
     }
 }
 

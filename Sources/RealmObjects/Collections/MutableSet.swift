@@ -21,12 +21,14 @@ import RealmQuery
 /// order of their values (objects in the order they were added); the
 /// order is not part of a set's meaning.
 public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, SetFactory {
-    private enum Storage {
-        case unmanaged([Element])
-        case managed(Realm, ListHandle)
-    }
-
-    private var storage: Storage = .unmanaged([])
+    // Where the elements are: in the Realm, for a managed set (`binding`),
+    // or in `unmanagedElements`. Not an enum with the array as a payload:
+    // code that is not specialized to the element type would look up that
+    // enum's type metadata on every access.
+    /// The Realm and handle of a managed set.
+    private var binding: (realm: Realm, handle: ListHandle)?
+    /// An unmanaged set's elements, in the order they were inserted.
+    private var unmanaged: [Element] = []
     /// The Realm's count of `invalidate()` calls when the set was bound.
     private var invalidations = 0
     /// For a set of `DynamicObject`s, the class its elements belong to.
@@ -39,20 +41,19 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// The Realm managing the set, or nil when unmanaged.
     public var realm: Realm? {
-        if case .managed(let realm, _) = storage { return realm }
-        return nil
+        binding?.realm
     }
 
     /// Whether the owner was deleted, or its Realm invalidated since the set
     /// was read.
     public var isInvalidated: Bool {
-        guard case .managed(let realm, let handle) = storage else { return false }
+        guard let (realm, handle) = binding else { return false }
         return invalidations != realm.state.invalidations || !realm.objectExists(key: handle.owner, handle: handle.owningClass)
     }
 
     /// The query of a managed set of objects (its elements); nil otherwise.
     public var _query: Query? {
-        guard case .managed(let realm, let handle) = storage, let objectType = Element._objectType else { return nil }
+        guard let (realm, handle) = binding, let objectType = Element._objectType else { return nil }
         verifyValid(realm)
         let owner = realm.className(of: handle.owningClass)
         let property = realm.propertyName(handle.property, of: handle.owningClass)
@@ -61,13 +62,9 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// The number of elements.
     public var count: Int {
-        switch storage {
-        case .unmanaged(let elements):
-            return elements.count
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            return realm.perform("count a set", ifDamaged: 0) { try $0.setCount(of: handle) }
-        }
+        guard let (realm, handle) = binding else { return unmanaged.count }
+        verifyValid(realm)
+        return realm.perform("count a set", ifDamaged: 0) { try $0.setCount(of: handle) }
     }
 
     /// The element at `position` in the set's current order.
@@ -88,7 +85,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
     /// A managed set's elements are read a batch at a time as the loop goes:
     /// a loop over a large set holds one batch of it, not all of it.
     public func makeIterator() -> ValueCollectionIterator<Element> {
-        guard case .managed(let realm, let handle) = storage else { return ValueCollectionIterator(elements: elements()) }
+        guard let (realm, handle) = binding else { return ValueCollectionIterator(elements: unmanaged) }
         return realm.withAccess {
             verifyValid(realm)
             guard let cursor = realm.perform("read a set", ifDamaged: nil, { try $0.setCursor(of: handle) }) else {
@@ -110,33 +107,29 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// Every element, read in one query when managed.
     func elements() -> [Element] {
-        switch storage {
-        case .unmanaged(let elements):
-            return elements
-        case .managed(let realm, let handle):
-            return realm.withAccess {
-                verifyValid(realm)
-                // Each stored value is converted as it is read: no array
-                // of `Value`s on the way. Values other than objects need
-                // no Realm: not passing it spares a retain and a release
-                // per element.
-                let converting = Element._readsRealm ? realm : nil
-                let isDynamic = dynamicTargetClass != nil
-                return realm.perform("read a set", ifDamaged: []) { transaction in
-                    // Written in place, counted first: appending to an
-                    // array of a generic element type looks up the array's
-                    // type on every call.
-                    if !isDynamic, let native = try NativeIteration.setElements(of: handle, as: Element.self, transaction) {
-                        return native
-                    }
-                    let count = try transaction.setCount(of: handle)
-                    return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-                        try transaction.forEachSetValue(of: handle) { value in
-                            // More rows than counted: a damaged file.
-                            guard initialized < count else { return }
-                            (buffer.baseAddress! + initialized).initialize(to: isDynamic ? element(value, in: realm) : Element._fromValue(value, in: converting))
-                            initialized += 1
-                        }
+        guard let (realm, handle) = binding else { return unmanaged }
+        return realm.withAccess {
+            verifyValid(realm)
+            // Each stored value is converted as it is read: no array
+            // of `Value`s on the way. Values other than objects need
+            // no Realm: not passing it spares a retain and a release
+            // per element.
+            let converting = Element._readsRealm ? realm : nil
+            let isDynamic = dynamicTargetClass != nil
+            return realm.perform("read a set", ifDamaged: []) { transaction in
+                // Written in place, counted first: appending to an
+                // array of a generic element type looks up the array's
+                // type on every call.
+                if !isDynamic, let native = try NativeIteration.setElements(of: handle, as: Element.self, transaction) {
+                    return native
+                }
+                let count = try transaction.setCount(of: handle)
+                return try [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    try transaction.forEachSetValue(of: handle) { value in
+                        // More rows than counted: a damaged file.
+                        guard initialized < count else { return }
+                        (buffer.baseAddress! + initialized).initialize(to: isDynamic ? element(value, in: realm) : Element._fromValue(value, in: converting))
+                        initialized += 1
                     }
                 }
             }
@@ -146,15 +139,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
     /// Whether the set holds `element` (for objects: the same stored
     /// object).
     public func contains(_ element: Element) -> Bool {
-        switch storage {
-        case .unmanaged(let elements):
-            return elements.contains { Self.same($0, element) }
-        case .managed(let realm, let handle):
-            return realm.withAccess {
-                verifyValid(realm)
-                guard let value = storedValue(of: element, in: realm) else { return false }
-                return realm.perform("read a set", ifDamaged: false) { try $0.setContains(value, in: handle) }
-            }
+        guard let (realm, handle) = binding else { return unmanaged.contains { Self.same($0, element) } }
+        return realm.withAccess {
+            verifyValid(realm)
+            guard let value = storedValue(of: element, in: realm) else { return false }
+            return realm.perform("read a set", ifDamaged: false) { try $0.setContains(value, in: handle) }
         }
     }
 
@@ -163,18 +152,15 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
     /// Adds `element` unless the set holds it; an unmanaged object added to
     /// a managed set is added to the Realm.
     public func insert(_ element: Element) {
-        switch storage {
-        case .unmanaged(var elements):
-            guard !elements.contains(where: { Self.same($0, element) }) else { return }
-            elements.append(element)
-            storage = .unmanaged(elements)
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "insert into set \(name(handle, in: realm))") {
-                try realm.inOneStep(element) {
-                    try checkDynamicTarget(element)
-                    try realm.transaction.insert(try element._toValue(in: realm), intoSet: handle)
-                }
+        guard let (realm, handle) = binding else {
+            if !unmanaged.contains(where: { Self.same($0, element) }) { unmanaged.append(element) }
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "insert into set \(name(handle, in: realm))") {
+            try realm.inOneStep(element) {
+                try checkDynamicTarget(element)
+                try realm.transaction.insert(try element._toValue(in: realm), intoSet: handle)
             }
         }
     }
@@ -186,29 +172,26 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// Removes `element` if the set holds it.
     public func remove(_ element: Element) {
-        switch storage {
-        case .unmanaged(var elements):
-            elements.removeAll { Self.same($0, element) }
-            storage = .unmanaged(elements)
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
-                guard let value = storedValue(of: element, in: realm) else { return }
-                try realm.transaction.remove(value, fromSet: handle)
-            }
+        guard let (realm, handle) = binding else {
+            unmanaged.removeAll { Self.same($0, element) }
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
+            guard let value = storedValue(of: element, in: realm) else { return }
+            try realm.transaction.remove(value, fromSet: handle)
         }
     }
 
     /// Removes every element.
     public func removeAll() {
-        switch storage {
-        case .unmanaged:
-            storage = .unmanaged([])
-        case .managed(let realm, let handle):
-            verifyValid(realm)
-            realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
-                try realm.transaction.removeAll(fromSet: handle)
-            }
+        guard let (realm, handle) = binding else {
+            unmanaged = []
+            return
+        }
+        verifyValid(realm)
+        realm.recordingFailure(of: "remove from set \(name(handle, in: realm))") {
+            try realm.transaction.removeAll(fromSet: handle)
         }
     }
 
@@ -284,15 +267,16 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
 
     /// The Realm and handle of a managed set.
     var managed: (realm: Realm, handle: ListHandle)? {
-        guard case .managed(let realm, let handle) = storage else { return nil }
-        verifyValid(realm)
-        return (realm, handle)
+        guard let binding else { return nil }
+        verifyValid(binding.realm)
+        return binding
     }
 
     static var elementType: _Persistable.Type { Element.self }
 
     func bind(to realm: Realm, owner: ObjectKey, ownerHandle: ClassHandle, property: Int) {
-        storage = .managed(realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        binding = (realm, ListHandle(owningClass: ownerHandle, owner: owner, property: property))
+        unmanaged = []
         invalidations = realm.state.invalidations
         if Element.self == DynamicObject.self {
             dynamicTargetClass = realm.state.dynamicInfo(ownerHandle.className).objectSchema.properties[property].objectClassName
@@ -300,12 +284,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RealmCollection, S
     }
 
     var unmanagedElements: [_Persistable]? {
-        if case .unmanaged(let elements) = storage { return elements }
-        return nil
+        binding == nil ? unmanaged : nil
     }
 
     func setUnmanaged(_ elements: [_Persistable]) {
-        storage = .unmanaged([])
+        unmanaged = []
         for case let element as Element in elements { insert(element) }
     }
 }
