@@ -46,7 +46,7 @@ extension Transaction {
     package func setCursor(of set: ListHandle) throws(RealmError) -> CollectionCursor {
         let layout = try layout(set.owningClass)
         try requireSet(layout, set.property)
-        let type = layout.property(set.property).type
+        let type = layout.propertyType(set.property)
         guard type != .decimal else {
             // SQL orders the text of decimals as text: they are read and
             // ordered at once.
