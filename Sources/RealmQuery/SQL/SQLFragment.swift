@@ -99,8 +99,8 @@ struct SQLFragment {
     static func and(_ operands: [SQLFragment]) -> SQLFragment {
         var result = folding(operands, absorbing: false, with: " AND ", precedence: .and)
         if result.uncertain != nil {
-            result.uncertain?.decided = decided(operands)
-            result.uncertain?.selected = selected(operands)
+            result.uncertain?.decided = conjunction(of: operands, taking: \.decided)
+            result.uncertain?.selected = conjunction(of: operands, taking: \.selected, maximumInexact: 1)
         }
         return result
     }
@@ -135,47 +135,34 @@ struct SQLFragment {
         return result
     }
 
-    /// What SQL vouches for in the AND of `operands`: the AND of what it
-    /// vouches for in each (a row is decided when every operand is), or nil
-    /// when an inexact operand does not say.
-    private static func decided(_ operands: [SQLFragment]) -> (sql: String, arguments: [Value])? {
+    /// The AND of the exact `operands` and, of each inexact one, the part of
+    /// its uncertainty that `part` names; nil when an inexact operand does
+    /// not say, when none is inexact, or when more than `maximumInexact`
+    /// are. Of an AND:
+    ///
+    /// - what SQL vouches for (`\.decided`) is the AND of what it vouches
+    ///   for in each operand: a row is decided when every operand is;
+    /// - the uncertain rows it selects (`\.selected`, one inexact operand
+    ///   at most) are those that operand selects, within the exact ones:
+    ///   the AND's uncertainty is then that operand's.
+    private static func conjunction(of operands: [SQLFragment], taking part: KeyPath<Uncertainty, (sql: String, arguments: [Value])?>,
+                                    maximumInexact: Int = .max) -> (sql: String, arguments: [Value])? {
         var parts: [String] = []
         var arguments: [Value] = []
+        var inexact = 0
         for operand in operands {
             if operand.isExact {
                 if operand.constant == true { continue }
                 parts.append(operand.text(in: .and))
                 arguments += operand.arguments
             } else {
-                guard let decided = operand.uncertain?.decided else { return nil }
-                parts.append("(" + decided.sql + ")")
-                arguments += decided.arguments
+                inexact += 1
+                guard inexact <= maximumInexact, let taken = operand.uncertain?[keyPath: part] else { return nil }
+                parts.append("(" + taken.sql + ")")
+                arguments += taken.arguments
             }
         }
-        return parts.isEmpty ? nil : (parts.joined(separator: " AND "), arguments)
-    }
-
-    /// The uncertain rows the AND of `operands` selects, when one operand
-    /// alone is inexact and says which it selects: the AND of that and the
-    /// exact operands (the AND's uncertainty is that operand's); nil
-    /// otherwise.
-    private static func selected(_ operands: [SQLFragment]) -> (sql: String, arguments: [Value])? {
-        var parts: [String] = []
-        var arguments: [Value] = []
-        var foundInexact = false
-        for operand in operands {
-            if operand.isExact {
-                if operand.constant == true { continue }
-                parts.append(operand.text(in: .and))
-                arguments += operand.arguments
-            } else {
-                guard !foundInexact, let selected = operand.uncertain?.selected else { return nil }
-                foundInexact = true
-                parts.append("(" + selected.sql + ")")
-                arguments += selected.arguments
-            }
-        }
-        return foundInexact ? (parts.joined(separator: " AND "), arguments) : nil
+        return inexact == 0 ? nil : (parts.joined(separator: " AND "), arguments)
     }
 
     /// `operands` joined by `AND` or `OR`: one after the other up to
